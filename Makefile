@@ -1,0 +1,45 @@
+# Two commands: `make run` and `make test`. Everything else is a helper for them.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+
+.PHONY: run test install install-test chromium bench screenshots clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: requirements.txt | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-test: requirements-dev.txt $(VENV)/.installed
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+install: $(VENV)/.installed
+
+install-test: $(VENV)/.installed-test chromium
+
+# Browser tests drive Debian's Chromium; as root we can install it, otherwise they are skipped with the reason.
+chromium:
+	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = "0" ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+run: install
+	$(PY) manage.py run_console
+
+test: install-test
+	$(PY) -m pytest
+
+bench: install-test
+	$(PY) bench/index_bench.py
+	$(PY) bench/check_bench.py
+	$(PY) bench/ui_bench.py
+
+screenshots: install-test
+	$(PY) scripts/screenshots.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache

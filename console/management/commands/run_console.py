@@ -1,0 +1,97 @@
+"""`make run`: web + Celery worker + beat on the embedded (or configured) servers, in one process group."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+from console import embedded
+from console.management.commands.seed_demo import DEMO_PASSWORD, DEMO_USERS
+
+
+class Command(BaseCommand):
+    help = "Migrate, load the demo, and run web, worker and beat until Ctrl-C."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+        parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+        parser.add_argument("--no-demo", action="store_true", help="skip loading demo users and data")
+
+    def handle(self, *args, host: str, port: int, no_demo: bool, **options) -> None:
+        call_command("migrate", interactive=False, verbosity=0)
+        if not no_demo:
+            call_command("seed_demo")
+
+        env = self._child_environment(host)
+        bin_dir = os.path.dirname(sys.executable)
+        commands = {
+            "web": [os.path.join(bin_dir, "gunicorn"), "console.wsgi", "--bind", f"{host}:{port}",
+                    "--workers", "2", "--threads", "4", "--access-logfile", "-"],
+            "worker": [os.path.join(bin_dir, "celery"), "-A", "console", "worker", "--loglevel", "INFO",
+                       "--concurrency", "2"],
+            "beat": [os.path.join(bin_dir, "celery"), "-A", "console", "beat", "--loglevel", "INFO",
+                     "--schedule", str(embedded.VAR_DIR / "celerybeat-schedule")],
+        }
+        children = {name: subprocess.Popen(cmd, env=env) for name, cmd in commands.items()}
+        self._print_banner(host, port)
+
+        stopping = False
+
+        def request_stop(signum, frame) -> None:
+            nonlocal stopping
+            stopping = True
+
+        signal.signal(signal.SIGINT, request_stop)
+        signal.signal(signal.SIGTERM, request_stop)
+        try:
+            while not stopping:
+                for name, child in children.items():
+                    if child.poll() is not None:
+                        self.stderr.write(f"{name} exited with code {child.returncode}; stopping everything.")
+                        stopping = True
+                time.sleep(0.5)
+        finally:
+            self._stop_children(children)
+            if not os.environ.get("DATABASE_URL"):
+                embedded.stop_postgres()
+            if not os.environ.get("REDIS_URL"):
+                embedded.stop_redis()
+            self.stdout.write("Stopped web, worker, beat and the embedded servers.")
+
+    def _child_environment(self, host: str) -> dict[str, str]:
+        env = dict(os.environ)
+        env["DATABASE_URL"] = settings.DATABASE_URL
+        env["REDIS_URL"] = settings.REDIS_URL
+        env["SECRET_KEY"] = settings.SECRET_KEY
+        # Served over plain HTTP on this machine: cookies cannot be marked Secure.
+        env.setdefault("SESSION_COOKIE_SECURE", "0")
+        env.setdefault("CSRF_COOKIE_SECURE", "0")
+        env.setdefault("SECURE_HSTS_SECONDS", "0")
+        env.setdefault("ALLOWED_HOSTS", f"localhost,127.0.0.1,{host}")
+        return env
+
+    def _print_banner(self, host: str, port: int) -> None:
+        shown_host = "localhost" if host in {"127.0.0.1", "0.0.0.0"} else host
+        self.stdout.write(self.style.SUCCESS(f"\n  Console: http://{shown_host}:{port}/\n"))
+        for username, (user_roles, _clearance) in DEMO_USERS.items():
+            self.stdout.write(f"    {username:<10} / {DEMO_PASSWORD}   ({', '.join(user_roles)})")
+        self.stdout.write("\n  Health: /healthz    API docs: /api/v1/docs    Ctrl-C stops everything.\n")
+
+    def _stop_children(self, children: dict[str, subprocess.Popen]) -> None:
+        for child in children.values():
+            if child.poll() is None:
+                child.terminate()
+        deadline = time.monotonic() + 15
+        for child in children.values():
+            try:
+                child.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()

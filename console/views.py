@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+import csv
+
+from django.contrib.auth.decorators import login_not_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from console import roles
+from console.forms import AuditFilterForm
+from console.health import health_report
+from console.roles import role_required
+from console.selectors import audit_events_filtered
+
+
+@require_GET
+@login_not_required
+@never_cache
+def healthz(request: HttpRequest) -> JsonResponse:
+    healthy, report = health_report()
+    return JsonResponse({"status": "ok" if healthy else "degraded", **report}, status=200 if healthy else 503)
+
+
+@require_GET
+def dashboard(request: HttpRequest) -> HttpResponse:
+    return render(request, "console/dashboard.html", {})
+
+
+class _Echo:
+    def write(self, value: str) -> str:
+        return value
+
+
+@require_GET
+@role_required(roles.ADMIN, roles.APPROVER)
+def audit_log(request: HttpRequest) -> HttpResponse:
+    form = AuditFilterForm(request.GET or None)
+    filters = form.cleaned_data if form.is_valid() else {}
+    events = audit_events_filtered(**{key: value for key, value in filters.items() if value})
+    if request.GET.get("format") == "csv":
+        writer = csv.writer(_Echo())
+        header = ["time", "actor", "verb", "object_type", "object_id", "object", "before", "after", "note"]
+        rows = (
+            writer.writerow([e.created_at.isoformat(), e.actor_display, e.verb, e.object_type, e.object_id,
+                             e.object_repr, e.before, e.after, e.note])
+            for e in events.iterator()
+        )
+        response = StreamingHttpResponse((row for part in ([writer.writerow(header)], rows) for row in part),
+                                         content_type="text/csv")
+        response["Content-Disposition"] = 'attachment; filename="audit-log.csv"'
+        return response
+    page = Paginator(events, 50).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(request, "console/audit_log.html", {"form": form, "page": page, "query": query.urlencode()})

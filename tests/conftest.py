@@ -1,0 +1,122 @@
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Iterator
+
+import pytest
+from django.contrib.auth.models import Group
+from django.db import connection
+
+from console import roles
+from console.models import SecurityLevel, User
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+PASSWORD = "correct-horse-battery"
+
+
+@pytest.fixture
+def make_user(db) -> Callable[..., User]:
+    def make(username: str, *role_names: str, clearance: str = SecurityLevel.INTERNAL) -> User:
+        user = User.objects.create_user(username=username, password=PASSWORD, clearance=clearance)
+        for name in role_names:
+            user.groups.add(Group.objects.get_or_create(name=name)[0])
+        return user
+
+    return make
+
+
+@pytest.fixture
+def curator(make_user) -> User:
+    return make_user("cora", roles.CURATOR)
+
+
+@pytest.fixture
+def approver(make_user) -> User:
+    return make_user("april", roles.APPROVER, clearance=SecurityLevel.CONFIDENTIAL)
+
+
+@pytest.fixture
+def reviewer(make_user) -> User:
+    return make_user("rita", roles.REVIEWER)
+
+
+@pytest.fixture
+def second_reviewer(make_user) -> User:
+    return make_user("rob", roles.REVIEWER)
+
+
+@pytest.fixture
+def admin_user(make_user) -> User:
+    return make_user("ada", roles.ADMIN, clearance=SecurityLevel.RESTRICTED)
+
+
+@pytest.fixture
+def outsider(make_user) -> User:
+    """Logged in, but holds no role."""
+    return make_user("otto")
+
+
+@pytest.fixture(scope="session")
+def celery_worker_session(django_db_setup, django_db_blocker) -> Iterator[object]:
+    """A real Celery worker (threads in this process) consuming from the real Redis broker."""
+    from celery.contrib.testing.worker import start_worker
+
+    from console.celery import app
+
+    with django_db_blocker.unblock():
+        with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=30) as worker:
+            yield worker
+        # Worker threads keep their own connections open; close them so the test database can be dropped.
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+
+
+@pytest.fixture
+def celery_worker(celery_worker_session, transactional_db) -> object:
+    """Tests that use the worker need committed data, hence transactional_db."""
+    return celery_worker_session
+
+
+def _chromium_unavailable_reason() -> str | None:
+    if not os.path.exists(CHROMIUM) and not shutil.which("chromium"):
+        return "Chromium is not installed (run as root: `make test` installs Debian's chromium)"
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    reason = _chromium_unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, live_server) -> Iterator[object]:
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1400, "height": 900})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def login(page) -> Callable[[User], None]:
+    def log_in(user: User) -> None:
+        page.goto("/login/")
+        page.fill("#id_username", user.username)
+        page.fill("#id_password", PASSWORD)
+        page.click("button[type=submit]")
+        page.wait_for_url(lambda url: "/login/" not in url)
+
+    return log_in
