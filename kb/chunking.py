@@ -19,7 +19,7 @@ from markdown_it.token import Token
 
 # markdown-it turns exactly these into "\n" before it numbers lines, so token
 # maps count lines the same way (str.splitlines would also split on \x0c, \u2028...).
-LINE_BREAK = re.compile(r"\r\n?|\n")
+_LINE_BREAK = re.compile(r"\r\n?|\n")
 
 _FRONT_MATTER_OPEN = re.compile(r"---[ \t]*")
 _FRONT_MATTER_CLOSE = re.compile(r"(?:---|\.\.\.)[ \t]*")
@@ -37,31 +37,31 @@ _PARSER = MarkdownIt("commonmark").enable("table")
 
 @dataclass(frozen=True)
 class ChunkDraft:
-    ordinal: int
-    heading_path: str
-    text: str
+    ordinal: int  # 0, 1, ... in document order
+    heading_path: str  # "Benefits > Health insurance"; "" before the first heading
+    text: str  # == source[char_start:char_end]
     char_start: int
     char_end: int
-    line_start: int
-    line_end: int
-    paragraphs: tuple[tuple[int, int], ...]
+    line_start: int  # 1-based, inclusive
+    line_end: int  # 1-based, inclusive
+    paragraphs: tuple[tuple[int, int], ...]  # char ranges of the blocks (or block parts) in the chunk
 
 
 class ParsedMarkdown(NamedTuple):
-    front_matter_lines: int
-    tokens: list[Token]
+    front_matter: str  # the leading YAML front matter, verbatim ("" if none)
+    tokens: list[Token]  # maps are line numbers in the whole source
 
 
 @dataclass(frozen=True)
-class SourceLines:
+class _SourceLines:
     """Converts between markdown-it's 0-based line numbers and str offsets."""
 
     source: str
     starts: tuple[int, ...]
 
     @classmethod
-    def of(cls, source: str) -> SourceLines:
-        return cls(source, (0, *(match.end() for match in LINE_BREAK.finditer(source))))
+    def of(cls, source: str) -> _SourceLines:
+        return cls(source, (0, *(match.end() for match in _LINE_BREAK.finditer(source))))
 
     def offset(self, line: int) -> int:
         # A map may end one past the last line when the text has no final newline.
@@ -83,7 +83,7 @@ class _Block:
 
     start: int
     end: int
-    id: int
+    number: int
     kind: str
 
 
@@ -93,7 +93,7 @@ class _Unit:
 
     start: int
     end: int
-    block: int
+    block_number: int
 
 
 @dataclass(frozen=True)
@@ -105,11 +105,12 @@ class _Section:
 def chunk_markdown(source: str, *, target_chars: int = 1000, max_chars: int = 2000) -> list[ChunkDraft]:
     if not 0 < target_chars <= max_chars:
         raise ValueError("need 0 < target_chars <= max_chars")
-    lines = SourceLines.of(source)
+    lines = _SourceLines.of(source)
     drafts: list[ChunkDraft] = []
-    for section in _sections(source, lines, max_chars=max_chars):
+    for section in _sections(source, lines=lines, max_chars=max_chars):
         for units in _pack(section.units, target_chars=target_chars, max_chars=max_chars):
-            drafts.append(_draft(source, lines, ordinal=len(drafts), heading_path=section.heading_path, units=units))
+            draft = _draft(units, source=source, lines=lines, ordinal=len(drafts), heading_path=section.heading_path)
+            drafts.append(draft)
     return drafts
 
 
@@ -119,17 +120,17 @@ def parse_markdown(source: str, *, parser: MarkdownIt) -> ParsedMarkdown:
     CommonMark would read front matter as a thematic break plus a setext heading,
     which would put "title: ..." into every heading path.
     """
-    front_matter_lines = count_front_matter_lines(source)
-    body_start = SourceLines.of(source).offset(front_matter_lines)
+    front_matter_lines = _count_front_matter_lines(source)
+    body_start = _SourceLines.of(source).offset(front_matter_lines)
     tokens = parser.parse(source[body_start:])
     for token in tokens:
         if token.map is not None:
             token.map = [token.map[0] + front_matter_lines, token.map[1] + front_matter_lines]
-    return ParsedMarkdown(front_matter_lines, tokens)
+    return ParsedMarkdown(source[:body_start], tokens)
 
 
-def count_front_matter_lines(source: str) -> int:
-    lines = LINE_BREAK.split(source)
+def _count_front_matter_lines(source: str) -> int:
+    lines = _LINE_BREAK.split(source)
     if not _FRONT_MATTER_OPEN.fullmatch(lines[0]):
         return 0
     for index, line in enumerate(lines[1:], start=1):
@@ -138,7 +139,7 @@ def count_front_matter_lines(source: str) -> int:
     return 0
 
 
-def heading_text(inline: Token) -> str:
+def _heading_text(inline: Token) -> str:
     """The heading as plain text: emphasis, code and link markup dropped, raw HTML ignored."""
     return " ".join(_plain_text(inline.children or []).split())
 
@@ -155,40 +156,41 @@ def _plain_text(children: Sequence[Token]) -> str:
     return "".join(parts)
 
 
-def _sections(source: str, lines: SourceLines, *, max_chars: int) -> Iterator[_Section]:
+def _sections(source: str, *, lines: _SourceLines, max_chars: int) -> Iterator[_Section]:
     headings: list[_Heading] = []
     units: list[_Unit] = []
-    for item in _top_level_items(source, lines):
+    for item in _top_level_items(source, lines=lines):
         if isinstance(item, _Heading):
             if units:
                 yield _Section(_heading_path(headings), units)
                 units = []
-            _enter_heading(headings, item)
+            _enter_heading(headings, heading=item)
         else:
-            units.extend(_units_of_block(source, item, max_chars=max_chars))
+            units.extend(_units_of_block(item, source=source, max_chars=max_chars))
     if units:
         yield _Section(_heading_path(headings), units)
 
 
-def _top_level_items(source: str, lines: SourceLines) -> Iterator[_Heading | _Block]:
+def _top_level_items(source: str, *, lines: _SourceLines) -> Iterator[_Heading | _Block]:
     parsed = parse_markdown(source, parser=_PARSER)
-    if parsed.front_matter_lines:
-        yield _block(source, lines, (0, parsed.front_matter_lines), block_id=0, kind="front_matter")
+    if parsed.front_matter:
+        yield _block(source, start=0, end=len(parsed.front_matter), number=0, kind="front_matter")
     for index, token in enumerate(parsed.tokens):
         if token.level != 0 or token.nesting == -1 or token.map is None:
             continue
         if token.type == "heading_open":
-            yield _Heading(level=int(token.tag[1:]), text=heading_text(parsed.tokens[index + 1]))
+            yield _Heading(level=int(token.tag[1:]), text=_heading_text(parsed.tokens[index + 1]))
         elif token.type != "hr":  # a thematic break separates blocks; it carries no content
-            yield _block(source, lines, (token.map[0], token.map[1]), block_id=index + 1, kind=token.type)
+            start, end = lines.offset(token.map[0]), lines.offset(token.map[1])
+            yield _block(source, start=start, end=end, number=index + 1, kind=token.type)
 
 
-def _block(source: str, lines: SourceLines, line_range: tuple[int, int], *, block_id: int, kind: str) -> _Block:
-    start, end = _strip(source, lines.offset(line_range[0]), lines.offset(line_range[1]))
-    return _Block(start, end, block_id, kind)
+def _block(source: str, *, start: int, end: int, number: int, kind: str) -> _Block:
+    start, end = _strip(source, start=start, end=end)
+    return _Block(start, end, number, kind)
 
 
-def _enter_heading(headings: list[_Heading], heading: _Heading) -> None:
+def _enter_heading(headings: list[_Heading], *, heading: _Heading) -> None:
     while headings and headings[-1].level >= heading.level:
         headings.pop()
     headings.append(heading)
@@ -198,15 +200,16 @@ def _heading_path(headings: list[_Heading]) -> str:
     return " > ".join(heading.text for heading in headings if heading.text)
 
 
-def _units_of_block(source: str, block: _Block, *, max_chars: int) -> list[_Unit]:
+def _units_of_block(block: _Block, *, source: str, max_chars: int) -> list[_Unit]:
     if block.start == block.end:
         return []
     if block.kind == "paragraph_open" and block.end - block.start > max_chars:
-        return [_Unit(a, b, block.id) for a, b in _sentence_spans(source, block.start, block.end)]
-    return [_Unit(block.start, block.end, block.id)]
+        spans = _sentence_spans(source, start=block.start, end=block.end)
+        return [_Unit(start, end, block.number) for start, end in spans]
+    return [_Unit(block.start, block.end, block.number)]
 
 
-def _strip(source: str, start: int, end: int) -> tuple[int, int]:
+def _strip(source: str, *, start: int, end: int) -> tuple[int, int]:
     while start < end and source[start].isspace():
         start += 1
     while end > start and source[end - 1].isspace():
@@ -214,22 +217,28 @@ def _strip(source: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _sentence_spans(source: str, start: int, end: int) -> list[tuple[int, int]]:
+def _sentence_spans(source: str, *, start: int, end: int) -> list[tuple[int, int]]:
     cuts = [start, *(start + cut for cut in _sentence_boundaries(source[start:end])), end]
-    spans = (_strip(source, a, b) for a, b in pairwise(cuts))
+    spans = (_strip(source, start=a, end=b) for a, b in pairwise(cuts))
     return [(a, b) for a, b in spans if a < b]
 
 
 def _sentence_boundaries(text: str) -> Iterator[int]:
     """Offsets in ``text`` right after a sentence's final punctuation."""
     for match in _SENTENCE_END.finditer(text):
-        if match.group()[0] in "。！？":
-            yield match.end()
-        elif _next_starts_sentence(text, match.end()) and not _ends_with_abbreviation(text, match.start()):
+        if _ends_sentence(text, match=match):
             yield match.end()
 
 
-def _next_starts_sentence(text: str, position: int) -> bool:
+def _ends_sentence(text: str, *, match: re.Match[str]) -> bool:
+    if match.group()[0] in "。！？":
+        return True
+    return _next_starts_sentence(text, position=match.end()) and not _ends_with_abbreviation(
+        text, position=match.start()
+    )
+
+
+def _next_starts_sentence(text: str, *, position: int) -> bool:
     following = _NEXT_VISIBLE_CHAR.match(text, position)
     if following is None:
         return False
@@ -238,7 +247,7 @@ def _next_starts_sentence(text: str, position: int) -> bool:
     return not char.islower() and char not in _CONTINUATION_PUNCTUATION
 
 
-def _ends_with_abbreviation(text: str, position: int) -> bool:
+def _ends_with_abbreviation(text: str, *, position: int) -> bool:
     words = text[max(0, position - 12) : position].split()
     word = words[-1].lstrip("\"'“‘([") if words else ""
     if len(word) == 1:
@@ -260,7 +269,9 @@ def _pack(units: list[_Unit], *, target_chars: int, max_chars: int) -> Iterator[
         yield current
 
 
-def _draft(source: str, lines: SourceLines, *, ordinal: int, heading_path: str, units: list[_Unit]) -> ChunkDraft:
+def _draft(
+    units: list[_Unit], *, source: str, lines: _SourceLines, ordinal: int, heading_path: str
+) -> ChunkDraft:
     start, end = units[0].start, units[-1].end
     return ChunkDraft(
         ordinal=ordinal,
@@ -278,8 +289,8 @@ def _block_ranges(units: list[_Unit]) -> tuple[tuple[int, int], ...]:
     """One range per block; sentences of a split paragraph join back into their block."""
     ranges: list[tuple[int, int, int]] = []
     for unit in units:
-        if ranges and ranges[-1][0] == unit.block:
-            ranges[-1] = (unit.block, ranges[-1][1], unit.end)
+        if ranges and ranges[-1][0] == unit.block_number:
+            ranges[-1] = (unit.block_number, ranges[-1][1], unit.end)
         else:
-            ranges.append((unit.block, unit.start, unit.end))
+            ranges.append((unit.block_number, unit.start, unit.end))
     return tuple((start, end) for _, start, end in ranges)

@@ -1,9 +1,11 @@
 """Markdown to safe HTML, with line anchors a chunk inspector can link to.
 
 Every top-level block gets ``id="L{n}"`` (n = its first 1-based source line),
-so ``#L{chunk.line_start}`` lands on the block where a chunk starts. Raw HTML in
-the Markdown is shown as text, never interpreted, and the result is sanitised
-with nh3 as a second line of defence.
+so ``#L{chunk.line_start}`` lands on the block where a chunk starts. A chunk cut
+from the middle of a long paragraph starts on a line without an anchor of its
+own; its block's anchor is the nearest one above. Raw HTML in the Markdown is
+shown as text, never interpreted, and the result is sanitised with nh3 as a
+second line of defence.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-from kb.chunking import LINE_BREAK, parse_markdown
+from kb.chunking import parse_markdown
 
 _ANCHORED_TOKENS = frozenset(
     {
@@ -94,7 +96,7 @@ def render_markdown(source: str) -> str:
     parsed = parse_markdown(source, parser=_PARSER)
     _add_line_anchors(parsed.tokens)
     _replace_alignment_styles(parsed.tokens)
-    html = _render_front_matter(source, parsed.front_matter_lines)
+    html = _render_front_matter(parsed.front_matter)
     html += _PARSER.renderer.render(parsed.tokens, _PARSER.options, {})
     return sanitize_html(html)
 
@@ -125,11 +127,9 @@ def _replace_alignment_styles(tokens: list[Token]) -> None:
             token.attrSet("class", f"align-{alignment.group(1)}")
 
 
-def _render_front_matter(source: str, front_matter_lines: int) -> str:
-    if not front_matter_lines:
-        return ""
-    front_matter = "\n".join(LINE_BREAK.split(source)[:front_matter_lines])
-    return f'<pre id="L1"><code>{escapeHtml(front_matter)}</code></pre>\n'
+def _render_front_matter(front_matter: str) -> str:
+    # Shown as it is, like any other block: curators should see what they uploaded.
+    return f'<pre id="L1"><code>{escapeHtml(front_matter)}</code></pre>\n' if front_matter else ""
 
 
 def _filter_attribute(tag: str, attribute: str, value: str) -> str | None:

@@ -5,11 +5,8 @@ import shutil
 from collections.abc import Callable, Iterator
 
 import pytest
-from django.contrib.auth.models import Group
-from django.db import connection
 
-from console import roles
-from console.models import SecurityLevel, User
+# Django imports stay inside fixtures so pure tests can run with `-p no:django`.
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -17,8 +14,12 @@ PASSWORD = "correct-horse-battery"
 
 
 @pytest.fixture
-def make_user(db) -> Callable[..., User]:
-    def make(username: str, *role_names: str, clearance: str = SecurityLevel.INTERNAL) -> User:
+def make_user(db) -> Callable[..., object]:
+    from django.contrib.auth.models import Group
+
+    from console.models import User
+
+    def make(username: str, *role_names: str, clearance: str = "internal") -> User:
         user = User.objects.create_user(username=username, password=PASSWORD, clearance=clearance)
         for name in role_names:
             user.groups.add(Group.objects.get_or_create(name=name)[0])
@@ -28,32 +29,32 @@ def make_user(db) -> Callable[..., User]:
 
 
 @pytest.fixture
-def curator(make_user) -> User:
-    return make_user("cora", roles.CURATOR)
+def curator(make_user):
+    return make_user("cora", "curator")
 
 
 @pytest.fixture
-def approver(make_user) -> User:
-    return make_user("april", roles.APPROVER, clearance=SecurityLevel.CONFIDENTIAL)
+def approver(make_user):
+    return make_user("april", "approver", clearance="confidential")
 
 
 @pytest.fixture
-def reviewer(make_user) -> User:
-    return make_user("rita", roles.REVIEWER)
+def reviewer(make_user):
+    return make_user("rita", "reviewer")
 
 
 @pytest.fixture
-def second_reviewer(make_user) -> User:
-    return make_user("rob", roles.REVIEWER)
+def second_reviewer(make_user):
+    return make_user("rob", "reviewer")
 
 
 @pytest.fixture
-def admin_user(make_user) -> User:
-    return make_user("ada", roles.ADMIN, clearance=SecurityLevel.RESTRICTED)
+def admin_user(make_user):
+    return make_user("ada", "admin", clearance="restricted")
 
 
 @pytest.fixture
-def outsider(make_user) -> User:
+def outsider(make_user):
     """Logged in, but holds no role."""
     return make_user("otto")
 
@@ -62,6 +63,7 @@ def outsider(make_user) -> User:
 def celery_worker_session(django_db_setup, django_db_blocker) -> Iterator[object]:
     """A real Celery worker (threads in this process) consuming from the real Redis broker."""
     from celery.contrib.testing.worker import start_worker
+    from django.db import connection
 
     from console.celery import app
 
@@ -111,8 +113,8 @@ def page(browser, live_server) -> Iterator[object]:
 
 
 @pytest.fixture
-def login(page) -> Callable[[User], None]:
-    def log_in(user: User) -> None:
+def login(page) -> Callable[[object], None]:
+    def log_in(user) -> None:
         page.goto("/login/")
         page.fill("#id_username", user.username)
         page.fill("#id_password", PASSWORD)
@@ -120,3 +122,27 @@ def login(page) -> Callable[[User], None]:
         page.wait_for_url(lambda url: "/login/" not in url)
 
     return log_in
+
+
+@pytest.fixture
+def publish(db, celery_worker_session, curator, approver):
+    """Upload, index (embeddings computed by the real worker) and, by default, approve a document version."""
+    from kb import services
+    from kb.models import Document
+
+    def publish(text: str, *, key: str = "doc", title: str | None = None, security_level: str = "internal",
+                approve: bool = True, **dates):
+        document = Document.objects.filter(key=key).first() or services.document_create(
+            key=key, title=title or key.replace("-", " ").title(), owner=curator,
+            security_level=security_level, created_by=curator,
+        )
+        version = services.version_upload(document=document, raw=text.encode(), filename=f"{key}.md",
+                                          uploaded_by=curator, **dates)
+        assert services.version_index_claim(version_id=version.pk)
+        services.version_index_run(version_id=version.pk)
+        if approve:
+            services.version_approve(version=version, approver=approver)
+        version.refresh_from_db()
+        return version
+
+    return publish

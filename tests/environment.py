@@ -8,14 +8,9 @@ import os
 
 from console import embedded
 
-_started_postgres = False
-_started_redis = False
-
 if not os.environ.get("DATABASE_URL"):
-    _started_postgres = not embedded.postgres_is_running()
     os.environ["DATABASE_URL"] = embedded.ensure_postgres()
 if not os.environ.get("REDIS_URL"):
-    _started_redis = not embedded.redis_is_running()
     os.environ["REDIS_URL"] = embedded.ensure_redis(db=1)
 # Live-server browser tests speak plain HTTP, so cookies cannot be Secure there.
 os.environ.setdefault("SESSION_COOKIE_SECURE", "0")
@@ -24,10 +19,3 @@ os.environ.setdefault("SECRET_KEY", "test-secret-key-that-is-long-enough-for-set
 # Playwright's sync API runs an event loop in the test thread; Django's ORM must still work there.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "1")
 
-
-def pytest_unconfigure(config) -> None:
-    # Leave running whatever was already running before the tests (e.g. `make run`).
-    if _started_redis:
-        embedded.stop_redis()
-    if _started_postgres:
-        embedded.stop_postgres()

@@ -9,11 +9,11 @@ from kb.chunking import ChunkDraft, chunk_markdown
 LINE_BREAK = re.compile(r"\r\n?|\n")
 
 
-def line_number(source: str, offset: int) -> int:
+def line_number(source: str, *, offset: int) -> int:
     return len(LINE_BREAK.findall(source[:offset])) + 1
 
 
-def assert_offsets_hold(source: str, chunks: list[ChunkDraft]) -> None:
+def assert_offsets_hold(source: str, *, chunks: list[ChunkDraft]) -> None:
     assert [chunk.ordinal for chunk in chunks] == list(range(len(chunks)))
     previous_end = 0
     for chunk in chunks:
@@ -21,12 +21,12 @@ def assert_offsets_hold(source: str, chunks: list[ChunkDraft]) -> None:
         assert chunk.text and chunk.text == chunk.text.strip()
         assert chunk.char_start >= previous_end
         previous_end = chunk.char_end
-        assert chunk.line_start == line_number(source, chunk.char_start)
-        assert chunk.line_end == line_number(source, chunk.char_end - 1)
-        assert_paragraphs_inside(source, chunk)
+        assert chunk.line_start == line_number(source, offset=chunk.char_start)
+        assert chunk.line_end == line_number(source, offset=chunk.char_end - 1)
+        assert_paragraphs_inside(chunk, source=source)
 
 
-def assert_paragraphs_inside(source: str, chunk: ChunkDraft) -> None:
+def assert_paragraphs_inside(chunk: ChunkDraft, *, source: str) -> None:
     assert chunk.paragraphs[0][0] == chunk.char_start
     assert chunk.paragraphs[-1][1] == chunk.char_end
     for (start, end), (next_start, _) in zip(chunk.paragraphs, chunk.paragraphs[1:]):
@@ -36,18 +36,20 @@ def assert_paragraphs_inside(source: str, chunk: ChunkDraft) -> None:
         assert source[start:end] == source[start:end].strip()
 
 
-def heading_char_ranges(source: str) -> list[tuple[int, int]]:
+def top_level_blocks(source: str) -> list[tuple[str, int, int]]:
+    """(token type, start, end) of each top-level block, straight from markdown-it's maps."""
     line_starts = [0, *(match.end() for match in LINE_BREAK.finditer(source)), len(source)]
     tokens = MarkdownIt("commonmark").enable("table").parse(source)
     return [
-        (line_starts[token.map[0]], line_starts[min(token.map[1], len(line_starts) - 1)])
+        (token.type, line_starts[token.map[0]], line_starts[min(token.map[1], len(line_starts) - 1)])
         for token in tokens
-        if token.type == "heading_open"
+        if token.level == 0 and token.nesting >= 0 and token.map is not None
     ]
 
 
-def assert_no_chunk_crosses_a_heading(source: str, chunks: list[ChunkDraft]) -> None:
-    for heading_start, heading_end in heading_char_ranges(source):
+def assert_no_chunk_crosses_a_heading(source: str, *, chunks: list[ChunkDraft]) -> None:
+    headings = [(start, end) for kind, start, end in top_level_blocks(source) if kind == "heading_open"]
+    for heading_start, heading_end in headings:
         for chunk in chunks:
             assert chunk.char_end <= heading_start or chunk.char_start >= heading_end, (chunk, heading_start)
 
@@ -79,8 +81,8 @@ def test_heading_paths_follow_nesting_and_back_up() -> None:
         ("Benefits > Pension", "Pension text."),
         ("Leave", "Leave text."),
     ]
-    assert_offsets_hold(source, chunks)
-    assert_no_chunk_crosses_a_heading(source, chunks)
+    assert_offsets_hold(source, chunks=chunks)
+    assert_no_chunk_crosses_a_heading(source, chunks=chunks)
 
 
 def test_heading_path_strips_inline_markdown() -> None:
@@ -101,7 +103,7 @@ def test_a_chunk_never_crosses_a_heading_even_below_target() -> None:
     source = "# A\n\none\n\n## B\n\ntwo\n\n# C\n\nthree\n"
     chunks = chunk_markdown(source, target_chars=10_000, max_chars=20_000)
     assert [chunk.text for chunk in chunks] == ["one", "two", "three"]
-    assert_no_chunk_crosses_a_heading(source, chunks)
+    assert_no_chunk_crosses_a_heading(source, chunks=chunks)
 
 
 @pytest.mark.parametrize(
@@ -120,25 +122,39 @@ def test_large_lists_tables_code_and_quotes_stay_whole(block: str) -> None:
     assert len(block) > 2000
     assert [chunk.text for chunk in chunks] == ["Before.", block, "After."]
     assert chunks[1].paragraphs == ((chunks[1].char_start, chunks[1].char_end),)
-    assert_offsets_hold(source, chunks)
+    assert_offsets_hold(source, chunks=chunks)
 
 
-def test_long_paragraph_is_split_only_at_sentence_ends() -> None:
-    sentences = [
-        f"Rule {number} applies to the U.S. office, e.g. to staff paid 3.5 percent more than Dr. Smith."
-        for number in range(60)
-    ]
-    paragraph = " ".join(sentences)
-    source = f"# Pay\n\n{paragraph}\n"
+SENTENCES = [
+    sentence
+    for number in range(30)
+    for sentence in (
+        f"Rule {number} applies to the U.S. office, e.g. to staff paid 3.5 percent more than Dr. Smith.",
+        "Pay fell... then rose again (see J. Doe, approx. 1,200 €)!",
+    )
+]
+
+
+def test_long_paragraph_splits_into_sentences() -> None:
+    paragraph = " ".join(SENTENCES)
+    # A target of one char flushes after every piece, exposing each cut.
+    chunks = chunk_markdown(paragraph, target_chars=1, max_chars=1000)
+    assert [chunk.text for chunk in chunks] == SENTENCES
+
+
+def test_long_paragraph_chunks_hold_whole_sentences() -> None:
+    source = "# Pay\n\n" + " ".join(SENTENCES) + "\n"
     chunks = chunk_markdown(source, target_chars=500, max_chars=1000)
 
     assert len(chunks) > 1
-    remaining = sentences
+    remaining = SENTENCES
     for chunk in chunks:
         taken = next(count for count in range(1, len(remaining) + 1) if " ".join(remaining[:count]) == chunk.text)
         remaining = remaining[taken:]
+        # Sentences of one paragraph form one range, not one per sentence.
+        assert chunk.paragraphs == ((chunk.char_start, chunk.char_end),)
     assert remaining == []
-    assert_offsets_hold(source, chunks)
+    assert_offsets_hold(source, chunks=chunks)
 
 
 def test_paragraph_within_max_chars_is_not_split() -> None:
@@ -160,7 +176,7 @@ def test_chunks_flush_once_they_reach_target_chars() -> None:
     chunks = chunk_markdown(source, target_chars=1000, max_chars=2000)
     # 3 paragraphs plus gaps make 904 chars, the 4th one passes the target.
     assert [len(chunk.paragraphs) for chunk in chunks] == [4, 4, 2]
-    assert_offsets_hold(source, chunks)
+    assert_offsets_hold(source, chunks=chunks)
 
 
 def test_a_block_that_would_pass_max_chars_starts_a_new_chunk() -> None:
@@ -192,7 +208,7 @@ def test_crlf_and_lone_cr_line_breaks() -> None:
             ("Title", f"First line{newline}second line.", 3, 4),
             ("Title > Sub", f"- a{newline}- b", 8, 9),
         ]
-        assert_offsets_hold(source, chunks)
+        assert_offsets_hold(source, chunks=chunks)
 
 
 def test_offsets_are_str_indices_with_multibyte_text() -> None:
@@ -200,7 +216,7 @@ def test_offsets_are_str_indices_with_multibyte_text() -> None:
     chunks = chunk_markdown(source)
     assert [chunk.heading_path for chunk in chunks] == ["Überblick 😀", "Überblick 😀 > Straße"]
     assert chunks[1].char_start == source.index("Äpfel")
-    assert_offsets_hold(source, chunks)
+    assert_offsets_hold(source, chunks=chunks)
 
 
 def test_cjk_paragraph_splits_at_full_stops() -> None:
@@ -264,16 +280,6 @@ def random_document(rng: random.Random) -> str:
     return text.replace("\n", rng.choice(["\n", "\r\n"]))
 
 
-def content_block_ranges(source: str) -> list[tuple[int, int]]:
-    line_starts = [0, *(match.end() for match in LINE_BREAK.finditer(source)), len(source)]
-    tokens = MarkdownIt("commonmark").enable("table").parse(source)
-    return [
-        (line_starts[token.map[0]], line_starts[min(token.map[1], len(line_starts) - 1)])
-        for token in tokens
-        if token.level == 0 and token.nesting >= 0 and token.map and token.type not in ("heading_open", "hr")
-    ]
-
-
 @pytest.mark.parametrize("seed", range(40))
 def test_generated_documents_keep_every_invariant(seed: int) -> None:
     rng = random.Random(seed)
@@ -282,11 +288,13 @@ def test_generated_documents_keep_every_invariant(seed: int) -> None:
     max_chars = target_chars * rng.choice([1, 2, 3])
     chunks = chunk_markdown(source, target_chars=target_chars, max_chars=max_chars)
 
-    assert_offsets_hold(source, chunks)
-    assert_no_chunk_crosses_a_heading(source, chunks)
+    assert_offsets_hold(source, chunks=chunks)
+    assert_no_chunk_crosses_a_heading(source, chunks=chunks)
     for chunk in chunks:
         assert len(chunk.text) <= max_chars or len(chunk.paragraphs) == 1
     covered = {offset for chunk in chunks for offset in range(chunk.char_start, chunk.char_end)}
-    for start, end in content_block_ranges(source):
+    for kind, start, end in top_level_blocks(source):
+        if kind in ("heading_open", "hr"):
+            continue
         visible = {offset for offset in range(start, end) if not source[offset].isspace()}
         assert visible <= covered, source[start:end]

@@ -59,11 +59,8 @@ class Command(BaseCommand):
                 time.sleep(0.5)
         finally:
             self._stop_children(children)
-            if not os.environ.get("DATABASE_URL"):
-                embedded.stop_postgres()
-            if not os.environ.get("REDIS_URL"):
-                embedded.stop_redis()
-            self.stdout.write("Stopped web, worker, beat and the embedded servers.")
+            # Embedded servers stop when this, their last user, exits.
+            self.stdout.write("Stopped web, worker and beat.")
 
     def _child_environment(self, host: str) -> dict[str, str]:
         env = dict(os.environ)

@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+
+from console.models import SecurityLevel, User
+
+DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+class VersionUploadForm(forms.Form):
+    file = forms.FileField(help_text="A Markdown file (.md), UTF-8, up to the upload limit.")
+    effective_from = forms.DateTimeField(required=False, widget=DATETIME_WIDGET, help_text="Empty: from approval on.")
+    expires_at = forms.DateTimeField(required=False, widget=DATETIME_WIDGET, help_text="Empty: never expires.")
+    note = forms.CharField(required=False, max_length=500, label="What changed")
+    submit_for_approval = forms.BooleanField(required=False, initial=True)
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > settings.KB_MAX_UPLOAD_BYTES:
+            limit_mb = settings.KB_MAX_UPLOAD_BYTES / (1024 * 1024)
+            raise forms.ValidationError(f"“{upload.name}” is {upload.size / (1024 * 1024):.1f} MB; "
+                                        f"the limit is {limit_mb:.1f} MB.")
+        return upload
+
+
+class DocumentCreateForm(VersionUploadForm):
+    key = forms.SlugField(max_length=100, help_text="Stable identifier, e.g. travel-policy. Cannot change later.")
+    title = forms.CharField(max_length=200)
+    security_level = forms.ChoiceField(choices=SecurityLevel.choices, initial=SecurityLevel.INTERNAL)
+    owner = forms.ModelChoiceField(queryset=User.objects.filter(is_active=True).order_by("username"))
+
+    field_order = ["key", "title", "owner", "security_level", "file", "effective_from", "expires_at", "note",
+                   "submit_for_approval"]
+
+
+class DecisionForm(forms.Form):
+    reason = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class DocumentFilterForm(forms.Form):
+    q = forms.CharField(required=False, label="Search")
+    status = forms.ChoiceField(required=False, choices=[("", "Any status")])
+    owner = forms.CharField(required=False)
+    security_level = forms.ChoiceField(required=False, choices=[("", "Any level"), *SecurityLevel.choices])
+    expiring = forms.BooleanField(required=False, label="Expiring soon")
+
+    def __init__(self, *args, **kwargs):
+        from kb.models import VersionStatus
+
+        super().__init__(*args, **kwargs)
+        self.fields["status"].choices = [("", "Any status"), *VersionStatus.choices]

@@ -1,0 +1,202 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVectorField
+from django.db import models
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.urls import reverse
+from django.utils import timezone
+from pgvector.django import HnswIndex, VectorField
+
+from console.models import SecurityLevel
+
+EMBEDDING_DIMENSIONS = settings.KB_EMBEDDING_DIMENSIONS
+
+
+class Document(models.Model):
+    """A stable identity (key) for a source whose content lives in immutable versions. Never deleted: retired."""
+
+    class SourceType(models.TextChoices):
+        UPLOAD = "upload", "Uploaded in the console"
+        IMPORT = "import", "Imported from a file"
+
+    key = models.SlugField(max_length=100, unique=True)
+    title = models.CharField(max_length=200)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_documents")
+    source_type = models.CharField(max_length=16, choices=SourceType.choices, default=SourceType.UPLOAD)
+    security_level = models.CharField(max_length=16, choices=SecurityLevel.choices, default=SecurityLevel.INTERNAL)
+    created_at = models.DateTimeField(auto_now_add=True)
+    retired_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["title"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("kb:document_detail", args=[self.key])
+
+    @property
+    def is_retired(self) -> bool:
+        return self.retired_at is not None
+
+
+class VersionStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    PENDING_APPROVAL = "pending_approval", "Pending approval"
+    APPROVED = "approved", "Approved"
+    REJECTED = "rejected", "Rejected"
+    SUPERSEDED = "superseded", "Superseded"
+    RETIRED = "retired", "Retired"
+    EXPIRED = "expired", "Expired"
+
+
+class IndexState(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    INDEXING = "indexing", "Indexing"
+    READY = "ready", "Ready"
+    FAILED = "failed", "Failed"
+
+
+class DocumentVersionQuerySet(models.QuerySet):
+    def usable_as_evidence(self, *, clearance: str, at=None) -> QuerySet[DocumentVersion]:
+        """Approved, effective, unexpired, indexed versions within `clearance`; one (the newest) per document.
+
+        Dates are checked here, not only by the beat tasks, so an expired version is
+        never evidence even before the expiry task has run.
+        """
+        now = at or timezone.now()
+        live = Q(status=VersionStatus.APPROVED, effective_from__lte=now) & (
+            Q(expires_at__isnull=True) | Q(expires_at__gt=now)
+        )
+        newer_live = DocumentVersion.objects.filter(live, document=OuterRef("document"), number__gt=OuterRef("number"))
+        return self.filter(
+            live,
+            index_state=IndexState.READY,
+            document__retired_at__isnull=True,
+            document__security_level__in=SecurityLevel.up_to(clearance),
+        ).exclude(Exists(newer_live))
+
+
+class DocumentVersion(models.Model):
+    """One immutable upload of a document's Markdown, with its approval and index state."""
+
+    document = models.ForeignKey(Document, on_delete=models.PROTECT, related_name="versions")
+    number = models.PositiveIntegerField()
+    text = models.TextField()
+    sha256 = models.CharField(max_length=64)
+    filename = models.CharField(max_length=255, blank=True)
+    note = models.CharField(max_length=500, blank=True, help_text="What changed in this version.")
+    effective_from = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=20, choices=VersionStatus.choices, default=VersionStatus.DRAFT)
+    created_at = models.DateTimeField(auto_now_add=True)
+    submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    approved_at = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.TextField(blank=True)
+
+    index_state = models.CharField(max_length=16, choices=IndexState.choices, default=IndexState.QUEUED)
+    index_done = models.PositiveIntegerField(default=0)
+    index_total = models.PositiveIntegerField(default=0)
+    index_error = models.TextField(blank=True)
+    index_heartbeat_at = models.DateTimeField(null=True, blank=True)
+    embedding_model = models.CharField(max_length=200, blank=True)
+
+    objects = DocumentVersionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["document", "-number"]
+        constraints = [models.UniqueConstraint(fields=["document", "number"], name="unique_version_number")]
+        indexes = [models.Index(fields=["status", "effective_from", "expires_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.document.key} v{self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("kb:version_detail", args=[self.document.key, self.number])
+
+    @property
+    def is_expired(self) -> bool:
+        return self.status == VersionStatus.EXPIRED or (
+            self.expires_at is not None and self.expires_at <= timezone.now()
+        )
+
+    @property
+    def is_effective(self) -> bool:
+        return self.effective_from <= timezone.now()
+
+    @property
+    def index_percent(self) -> int:
+        if self.index_state == IndexState.READY:
+            return 100
+        return int(100 * self.index_done / self.index_total) if self.index_total else 0
+
+    @property
+    def display_status(self) -> str:
+        """Status as a reader should see it: an approved version past its expiry reads as expired."""
+        if self.status == VersionStatus.APPROVED and self.is_expired:
+            return VersionStatus.EXPIRED
+        return self.status
+
+
+class Chunk(models.Model):
+    """A heading-bounded slice of a version's Markdown: version.text[char_start:char_end] == text."""
+
+    version = models.ForeignKey(DocumentVersion, on_delete=models.PROTECT, related_name="chunks")
+    ordinal = models.PositiveIntegerField()
+    heading_path = models.CharField(max_length=1000, blank=True)
+    text = models.TextField()
+    char_start = models.PositiveIntegerField()
+    char_end = models.PositiveIntegerField()
+    line_start = models.PositiveIntegerField()
+    line_end = models.PositiveIntegerField()
+    # Absolute [start, end) character ranges of the blocks (paragraphs, lists, tables) inside the chunk.
+    paragraphs = models.JSONField(default=list)
+    content_hash = models.CharField(max_length=64)
+    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True)
+    search_vector = SearchVectorField(null=True)
+
+    class Meta:
+        ordering = ["version", "ordinal"]
+        constraints = [models.UniqueConstraint(fields=["version", "ordinal"], name="unique_chunk_ordinal")]
+        indexes = [
+            GinIndex(fields=["search_vector"], name="chunk_search_gin"),
+            HnswIndex(
+                name="chunk_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.version} #{self.ordinal}"
+
+    def paragraph_containing(self, offset: int) -> tuple[int, int]:
+        """The block (absolute char range) that holds `offset`, for tracing a quote to its paragraph."""
+        for start, end in self.paragraphs:
+            if start <= offset < end:
+                return start, end
+        return self.char_start, self.char_end
+
+    def line_of(self, offset: int) -> int:
+        return self.version.text.count("\n", 0, offset) + 1
+
+
+class EmbeddingCache(models.Model):
+    """Embeddings by (content hash, model): a new version re-embeds only chunks whose text changed."""
+
+    content_hash = models.CharField(max_length=64)
+    model_id = models.CharField(max_length=200)
+    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["content_hash", "model_id"], name="unique_embedding_cache")]

@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+import difflib
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+
+from console.models import SecurityLevel, User
+from kb.models import Document, DocumentVersion, VersionStatus
+
+
+def documents_visible_to(user: User) -> QuerySet[Document]:
+    return Document.objects.filter(security_level__in=SecurityLevel.up_to(user.clearance))
+
+
+def get_document_for_user(*, user: User, key: str) -> Document:
+    """404 (not 403) above the user's clearance: the document's existence is itself confidential."""
+    return get_object_or_404(documents_visible_to(user).select_related("owner"), key=key)
+
+
+def get_version_for_user(*, user: User, key: str, number: int) -> DocumentVersion:
+    document = get_document_for_user(user=user, key=key)
+    try:
+        return document.versions.select_related("submitted_by", "approved_by").get(number=number)
+    except DocumentVersion.DoesNotExist:
+        raise Http404(f"{key} has no version {number}") from None
+
+
+def documents_list(
+    *, user: User, q: str = "", status: str = "", owner: str = "", security_level: str = "", expiring: bool = False,
+) -> QuerySet[Document]:
+    latest = DocumentVersion.objects.filter(document=OuterRef("pk")).order_by("-number")
+    now = timezone.now()
+    live = DocumentVersion.objects.filter(
+        Q(expires_at__isnull=True) | Q(expires_at__gt=now),
+        document=OuterRef("pk"), status=VersionStatus.APPROVED, effective_from__lte=now,
+    ).order_by("-number")
+    documents = documents_visible_to(user).select_related("owner").annotate(
+        latest_number=Subquery(latest.values("number")[:1]),
+        latest_status=Subquery(latest.values("status")[:1]),
+        latest_index_state=Subquery(latest.values("index_state")[:1]),
+        live_number=Subquery(live.values("number")[:1]),
+        live_expires_at=Subquery(live.values("expires_at")[:1]),
+    )
+    if q:
+        documents = documents.filter(Q(title__icontains=q) | Q(key__icontains=q))
+    if status:
+        documents = documents.filter(versions__status=status).distinct()
+    if owner:
+        documents = documents.filter(owner__username=owner)
+    if security_level:
+        documents = documents.filter(security_level=security_level)
+    if expiring:
+        documents = documents.filter(live_expires_at__lte=now + timedelta(days=settings.KB_EXPIRING_SOON_DAYS))
+    return documents.order_by("title")
+
+
+def versions_expiring_soon(*, user: User | None = None, days: int | None = None) -> QuerySet[DocumentVersion]:
+    now = timezone.now()
+    horizon = now + timedelta(days=days or settings.KB_EXPIRING_SOON_DAYS)
+    versions = DocumentVersion.objects.filter(
+        status=VersionStatus.APPROVED, expires_at__gt=now, expires_at__lte=horizon
+    ).select_related("document__owner")
+    if user is not None:
+        versions = versions.filter(document__security_level__in=SecurityLevel.up_to(user.clearance))
+    return versions.order_by("expires_at")
+
+
+def version_line_diff(*, old: DocumentVersion, new: DocumentVersion) -> list[tuple[str, str]]:
+    """Unified line diff as (kind, line) pairs, kind in add/del/hunk/same."""
+    lines = difflib.unified_diff(
+        old.text.splitlines(), new.text.splitlines(),
+        fromfile=f"v{old.number}", tofile=f"v{new.number}", lineterm="", n=3,
+    )
+    kinds = {"+": "add", "-": "del", "@": "hunk"}
+    return [(kinds.get(line[:1], "same"), line) for line in list(lines)[2:]]

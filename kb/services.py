@@ -1,0 +1,349 @@
+"""Writes to the knowledge base: uploads, approval transitions, indexing. Each transition is audited."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from datetime import datetime
+from pathlib import PurePath
+
+from django.conf import settings
+from django.contrib.postgres.search import SearchVector
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from console import roles
+from console.audit import audit_record
+from console.models import User
+from kb.chunking import chunk_markdown
+from kb.embeddings import content_hash, embed_texts, get_provider
+from kb.models import Chunk, Document, DocumentVersion, EmbeddingCache, IndexState, VersionStatus
+
+logger = logging.getLogger(__name__)
+
+MARKDOWN_EXTENSIONS = {".md", ".markdown"}
+EMBED_BATCH = 32
+
+
+class UploadError(ValueError):
+    """An upload the console refuses, with a message meant for the person who uploaded it."""
+
+
+class TransitionError(ValueError):
+    """A status change that is not allowed from the version's current status."""
+
+
+def _human_size(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f} MB" if size >= 1024 * 1024 else f"{size / 1024:.0f} KB"
+
+
+def markdown_decode_upload(*, raw: bytes, filename: str) -> str:
+    """The uploaded file's text, or UploadError saying exactly what is wrong with it."""
+    suffix = PurePath(filename).suffix.lower()
+    if suffix not in MARKDOWN_EXTENSIONS:
+        raise UploadError(f"“{filename}” is not a Markdown file: upload a .md or .markdown file.")
+    limit = settings.KB_MAX_UPLOAD_BYTES
+    if len(raw) > limit:
+        raise UploadError(f"“{filename}” is {_human_size(len(raw))}; the limit is {_human_size(limit)}.")
+    if b"\x00" in raw:
+        raise UploadError(f"“{filename}” looks like a binary file, not Markdown text.")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UploadError(
+            f"“{filename}” is not valid UTF-8 (byte 0x{raw[exc.start]:02x} at position {exc.start}). "
+            "Save it as UTF-8 and upload it again."
+        ) from None
+    if not text.strip():
+        raise UploadError(f"“{filename}” is empty.")
+    return text
+
+
+def _check_dates(*, effective_from: datetime, expires_at: datetime | None) -> None:
+    if expires_at is not None and expires_at <= effective_from:
+        raise UploadError("The expiry date must be after the effective date.")
+
+
+def _status_snapshot(version: DocumentVersion) -> dict[str, str]:
+    return {"status": version.status}
+
+
+@transaction.atomic
+def document_create(
+    *, key: str, title: str, owner: User, security_level: str, created_by: User,
+    source_type: str = Document.SourceType.UPLOAD,
+) -> Document:
+    if Document.objects.filter(key=key).exists():
+        raise UploadError(f"A document with the key “{key}” already exists: upload a new version of it instead.")
+    document = Document.objects.create(
+        key=key, title=title, owner=owner, security_level=security_level, source_type=source_type
+    )
+    audit_record(verb="document.create", obj=document, actor=created_by,
+                 after={"key": key, "title": title, "owner": owner.username, "security_level": security_level})
+    return document
+
+
+@transaction.atomic
+def version_upload(
+    *, document: Document, raw: bytes, filename: str, uploaded_by: User,
+    effective_from: datetime | None = None, expires_at: datetime | None = None, note: str = "", submit: bool = True,
+) -> DocumentVersion:
+    """Store a new immutable version (earlier versions are never touched) and queue it for indexing."""
+    text = markdown_decode_upload(raw=raw, filename=filename)
+    effective_from = effective_from or timezone.now()
+    _check_dates(effective_from=effective_from, expires_at=expires_at)
+    if document.is_retired:
+        raise UploadError(f"“{document.title}” is retired; it takes no new versions.")
+
+    document = Document.objects.select_for_update().get(pk=document.pk)  # serialise version numbering
+    latest = document.versions.order_by("-number").first()
+    sha256 = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    if latest is not None and latest.sha256 == sha256 and latest.status != VersionStatus.REJECTED:
+        raise UploadError(f"This file is identical to version {latest.number}; nothing to upload.")
+
+    version = DocumentVersion.objects.create(
+        document=document,
+        number=(latest.number + 1) if latest else 1,
+        text=text,
+        sha256=sha256,
+        filename=PurePath(filename).name[:255],
+        note=note,
+        effective_from=effective_from,
+        expires_at=expires_at,
+        submitted_by=uploaded_by,
+        index_state=IndexState.QUEUED,
+    )
+    audit_record(verb="version.upload", obj=version, actor=uploaded_by,
+                 after={"number": version.number, "sha256": sha256, "status": version.status})
+    if submit:
+        version_submit(version=version, user=uploaded_by)
+    _enqueue_index(version)
+    return version
+
+
+def _transition(
+    *, version: DocumentVersion, allowed_from: set[str], to: str, verb: str, actor: User | None,
+    actor_label: str = "", note: str = "", **fields,
+) -> DocumentVersion:
+    locked = DocumentVersion.objects.select_for_update().get(pk=version.pk)
+    if locked.status not in allowed_from:
+        raise TransitionError(
+            f"Version {locked.number} is {locked.get_status_display().lower()}; it cannot be {verb.split('.')[-1]}d."
+        )
+    before = _status_snapshot(locked)
+    locked.status = to
+    for name, value in fields.items():
+        setattr(locked, name, value)
+    locked.save(update_fields=["status", *fields])
+    audit_record(verb=verb, obj=locked, actor=actor, actor_label=actor_label,
+                 before=before, after=_status_snapshot(locked), note=note)
+    return locked
+
+
+@transaction.atomic
+def version_submit(*, version: DocumentVersion, user: User) -> DocumentVersion:
+    return _transition(version=version, allowed_from={VersionStatus.DRAFT}, to=VersionStatus.PENDING_APPROVAL,
+                       verb="version.submit", actor=user, submitted_at=timezone.now())
+
+
+@transaction.atomic
+def version_approve(
+    *, version: DocumentVersion, approver: User, note: str = "", via: str = ""
+) -> DocumentVersion:
+    """Four-eyes: nobody approves a version they uploaded. `via` names a non-web channel (kb_import)."""
+    if not approver.has_role(roles.APPROVER):
+        raise PermissionDenied("Only approvers can approve versions.")
+    if version.submitted_by_id == approver.pk:
+        raise PermissionDenied("Four-eyes rule: you cannot approve a version you uploaded.")
+    approved = _transition(
+        version=version, allowed_from={VersionStatus.PENDING_APPROVAL}, to=VersionStatus.APPROVED,
+        verb="version.approve", actor=approver, actor_label=via, note=note,
+        approved_by=approver, approved_at=timezone.now(), decision_reason=note,
+    )
+    if approved.is_effective:
+        _supersede_older(approved)
+    return approved
+
+
+@transaction.atomic
+def version_reject(*, version: DocumentVersion, approver: User, reason: str) -> DocumentVersion:
+    if not approver.has_role(roles.APPROVER):
+        raise PermissionDenied("Only approvers can reject versions.")
+    if not reason.strip():
+        raise TransitionError("Say why the version is rejected; the uploader will read it.")
+    return _transition(version=version, allowed_from={VersionStatus.PENDING_APPROVAL}, to=VersionStatus.REJECTED,
+                       verb="version.reject", actor=approver, note=reason, decision_reason=reason)
+
+
+@transaction.atomic
+def version_retire(*, version: DocumentVersion, user: User, reason: str = "") -> DocumentVersion:
+    return _transition(
+        version=version,
+        allowed_from={VersionStatus.APPROVED, VersionStatus.SUPERSEDED, VersionStatus.EXPIRED,
+                      VersionStatus.DRAFT, VersionStatus.PENDING_APPROVAL},
+        to=VersionStatus.RETIRED, verb="version.retire", actor=user, note=reason,
+    )
+
+
+@transaction.atomic
+def document_retire(*, document: Document, user: User, reason: str = "") -> Document:
+    """Retire the document and every live version: nothing of it is evidence any more; nothing is deleted."""
+    document = Document.objects.select_for_update().get(pk=document.pk)
+    if document.is_retired:
+        return document
+    document.retired_at = timezone.now()
+    document.save(update_fields=["retired_at"])
+    for version in document.versions.filter(
+        status__in=[VersionStatus.APPROVED, VersionStatus.PENDING_APPROVAL, VersionStatus.DRAFT]
+    ):
+        version_retire(version=version, user=user, reason=reason or "document retired")
+    audit_record(verb="document.retire", obj=document, actor=user, note=reason)
+    return document
+
+
+def _supersede_older(version: DocumentVersion) -> None:
+    for older in DocumentVersion.objects.filter(
+        document_id=version.document_id, status=VersionStatus.APPROVED, number__lt=version.number
+    ):
+        _transition(version=older, allowed_from={VersionStatus.APPROVED}, to=VersionStatus.SUPERSEDED,
+                    verb="version.supersede", actor=None, actor_label="system",
+                    note=f"superseded by version {version.number}")
+
+
+@transaction.atomic
+def versions_activate_due() -> int:
+    """Approved versions whose effective date has come supersede the versions before them (beat task)."""
+    count = 0
+    for version in DocumentVersion.objects.filter(status=VersionStatus.APPROVED, effective_from__lte=timezone.now()):
+        if DocumentVersion.objects.filter(
+            document_id=version.document_id, status=VersionStatus.APPROVED, number__lt=version.number
+        ).exists():
+            _supersede_older(version)
+            count += 1
+    return count
+
+
+@transaction.atomic
+def versions_expire_due() -> int:
+    """Mark approved versions past their expiry as expired (beat task). Retrieval checks dates anyway."""
+    due = DocumentVersion.objects.filter(status=VersionStatus.APPROVED, expires_at__lte=timezone.now())
+    for version in due:
+        _transition(version=version, allowed_from={VersionStatus.APPROVED}, to=VersionStatus.EXPIRED,
+                    verb="version.expire", actor=None, actor_label="system")
+    return len(due)
+
+
+# Indexing ------------------------------------------------------------------------------------------------
+
+
+def _enqueue_index(version: DocumentVersion) -> None:
+    from kb.tasks import version_index
+
+    version_index.delay_on_commit(version.pk)
+
+
+@transaction.atomic
+def version_index_retry(*, version: DocumentVersion, user: User | None) -> DocumentVersion:
+    """Re-queue a failed (or stuck) indexing job."""
+    updated = DocumentVersion.objects.filter(
+        pk=version.pk, index_state__in=[IndexState.FAILED, IndexState.INDEXING]
+    ).update(index_state=IndexState.QUEUED, index_error="", index_done=0)
+    if updated:
+        audit_record(verb="version.index_retry", obj=version, actor=user, actor_label="" if user else "system")
+        _enqueue_index(version)
+    version.refresh_from_db()
+    return version
+
+
+def versions_requeue_stale() -> int:
+    """Indexing jobs whose worker died (no progress for a while) go back to the queue (beat task)."""
+    cutoff = timezone.now() - timezone.timedelta(minutes=settings.KB_INDEX_STALE_MINUTES)
+    stale = DocumentVersion.objects.filter(index_state=IndexState.INDEXING, index_heartbeat_at__lt=cutoff)
+    for version in stale:
+        logger.warning("re-queueing %s: indexing stalled since %s", version, version.index_heartbeat_at)
+        version_index_retry(version=version, user=None)
+    return len(stale)
+
+
+def version_index_claim(*, version_id: int) -> bool:
+    """Only one worker indexes a version; a re-delivered task finds nothing to claim."""
+    return bool(
+        DocumentVersion.objects.filter(pk=version_id, index_state=IndexState.QUEUED).update(
+            index_state=IndexState.INDEXING, index_done=0, index_total=0, index_error="",
+            index_heartbeat_at=timezone.now(),
+        )
+    )
+
+
+def version_index_run(*, version_id: int) -> None:
+    """Chunk, embed (through the cache) and full-text index a claimed version, then mark it ready.
+
+    Retrieval only reads READY versions, so a crash half-way leaves nothing half-visible;
+    the chunks of an interrupted attempt are replaced by the next one.
+    """
+    version = DocumentVersion.objects.get(pk=version_id)
+    drafts = chunk_markdown(version.text, target_chars=settings.KB_CHUNK_TARGET_CHARS)
+    provider = get_provider()
+    with transaction.atomic():
+        Chunk.objects.filter(version=version).delete()
+        DocumentVersion.objects.filter(pk=version.pk).update(index_total=len(drafts), embedding_model=provider.model_id)
+
+    for start in range(0, len(drafts), EMBED_BATCH):
+        batch = drafts[start : start + EMBED_BATCH]
+        inputs = [_embedding_input(d.heading_path, d.text) for d in batch]
+        vectors = embeddings_cached(texts=inputs, model_id=provider.model_id)
+        Chunk.objects.bulk_create(
+            Chunk(
+                version=version, ordinal=d.ordinal, heading_path=d.heading_path[:1000], text=d.text,
+                char_start=d.char_start, char_end=d.char_end, line_start=d.line_start, line_end=d.line_end,
+                paragraphs=[list(p) for p in d.paragraphs], content_hash=content_hash(text), embedding=vector,
+            )
+            for d, text, vector in zip(batch, inputs, vectors, strict=True)
+        )
+        DocumentVersion.objects.filter(pk=version.pk).update(
+            index_done=F("index_done") + len(batch), index_heartbeat_at=timezone.now()
+        )
+
+    Chunk.objects.filter(version=version).update(
+        search_vector=SearchVector("heading_path", weight="A", config="english")
+        + SearchVector("text", weight="B", config="english")
+    )
+    DocumentVersion.objects.filter(pk=version.pk, index_state=IndexState.INDEXING).update(
+        index_state=IndexState.READY, index_heartbeat_at=timezone.now()
+    )
+
+
+def version_index_fail(*, version_id: int, error: str) -> None:
+    DocumentVersion.objects.filter(pk=version_id).update(index_state=IndexState.FAILED, index_error=error[:2000])
+
+
+def version_index_release(*, version_id: int) -> None:
+    """Give a claimed job back to the queue before a retry (transient error)."""
+    DocumentVersion.objects.filter(pk=version_id, index_state=IndexState.INDEXING).update(
+        index_state=IndexState.QUEUED
+    )
+
+
+def _embedding_input(heading_path: str, text: str) -> str:
+    # The heading path gives a short chunk its topic ("Refunds > Annual plans").
+    return f"{heading_path}\n\n{text}" if heading_path else text
+
+
+def embeddings_cached(*, texts: list[str], model_id: str) -> list[list[float]]:
+    """Vectors for `texts`, computing only those not already cached for this model."""
+    hashes = [content_hash(text) for text in texts]
+    cached = {
+        row.content_hash: row.embedding
+        for row in EmbeddingCache.objects.filter(model_id=model_id, content_hash__in=set(hashes))
+    }
+    missing = {h: t for h, t in zip(hashes, texts, strict=True) if h not in cached}
+    if missing:
+        fresh = embed_texts(list(missing.values()))
+        EmbeddingCache.objects.bulk_create(
+            [EmbeddingCache(content_hash=h, model_id=model_id, embedding=v) for h, v in zip(missing, fresh, strict=True)],
+            ignore_conflicts=True,
+        )
+        cached.update(zip(missing, fresh, strict=True))
+    return [list(cached[h]) for h in hashes]

@@ -1,0 +1,41 @@
+"""Thin tasks: take ids, claim the work, call services."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+from kb import services
+from kb.embeddings import EmbeddingError, get_provider
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(bind=True, acks_late=True, max_retries=4)
+def version_index(self, version_id: int) -> None:
+    if not services.version_index_claim(version_id=version_id):
+        return  # already indexed, or being indexed by another worker
+    try:
+        services.version_index_run(version_id=version_id)
+    except EmbeddingError as exc:
+        if self.request.retries < self.max_retries:
+            services.version_index_release(version_id=version_id)
+            raise self.retry(exc=exc, countdown=2 ** (self.request.retries + 1)) from exc
+        services.version_index_fail(version_id=version_id, error=str(exc))
+    except Exception as exc:
+        logger.exception("indexing version %s failed", version_id)
+        services.version_index_fail(version_id=version_id, error=f"{type(exc).__name__}: {exc}")
+
+
+@shared_task
+def embed_texts_task(texts: list[str]) -> list[list[float]]:
+    """Query embeddings for processes that must not load the model themselves (the web server)."""
+    return get_provider().embed(texts)
+
+
+@shared_task(ignore_result=True)
+def versions_housekeeping() -> None:
+    services.versions_activate_due()
+    services.versions_expire_due()
+    services.versions_requeue_stale()

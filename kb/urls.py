@@ -1,0 +1,22 @@
+from django.urls import path
+
+from kb import views
+
+app_name = "kb"
+urlpatterns = [
+    path("", views.document_list, name="document_list"),
+    path("new/", views.document_create, name="document_create"),
+    path("search/", views.search_playground, name="search"),
+    path("chunks/<int:chunk_id>/", views.chunk_detail, name="chunk_detail"),
+    path("<slug:key>/", views.document_detail, name="document_detail"),
+    path("<slug:key>/upload/", views.version_upload, name="version_upload"),
+    path("<slug:key>/diff/", views.version_diff, name="version_diff"),
+    path("<slug:key>/retire/", views.document_retire, name="document_retire"),
+    path("<slug:key>/v<int:number>/", views.version_detail, name="version_detail"),
+    path("<slug:key>/v<int:number>/progress/", views.version_progress, name="version_progress"),
+    path("<slug:key>/v<int:number>/submit/", views.version_submit, name="version_submit"),
+    path("<slug:key>/v<int:number>/approve/", views.version_approve, name="version_approve"),
+    path("<slug:key>/v<int:number>/reject/", views.version_reject, name="version_reject"),
+    path("<slug:key>/v<int:number>/retire/", views.version_retire, name="version_retire"),
+    path("<slug:key>/v<int:number>/reindex/", views.version_index_retry, name="version_index_retry"),
+]

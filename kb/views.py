@@ -1,0 +1,223 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from console import roles
+from console.models import SecurityLevel
+from console.roles import role_required
+from kb import selectors, services
+from kb.forms import DecisionForm, DocumentCreateForm, DocumentFilterForm, VersionUploadForm
+from kb.models import Chunk, Document, IndexState
+from kb.rendering import render_markdown
+from kb.search import chunks_search
+
+READERS = (roles.CURATOR, roles.APPROVER, roles.REVIEWER, roles.VIEWER)
+
+
+@require_GET
+@role_required(*READERS)
+def document_list(request: HttpRequest) -> HttpResponse:
+    form = DocumentFilterForm(request.GET or None)
+    filters = {k: v for k, v in (form.cleaned_data if form.is_valid() else {}).items() if v}
+    documents = selectors.documents_list(user=request.user, **filters)
+    page = Paginator(documents, 50).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(request, "kb/document_list.html", {
+        "form": form, "page": page, "query": query.urlencode(),
+        "expiring": selectors.versions_expiring_soon(user=request.user)[:10],
+        "soon": timezone.now() + timezone.timedelta(days=settings.KB_EXPIRING_SOON_DAYS),
+    })
+
+
+def _save_upload(request: HttpRequest, form: VersionUploadForm, document: Document):
+    upload = form.cleaned_data["file"]
+    return services.version_upload(
+        document=document, raw=upload.read(), filename=upload.name, uploaded_by=request.user,
+        effective_from=form.cleaned_data["effective_from"], expires_at=form.cleaned_data["expires_at"],
+        note=form.cleaned_data["note"], submit=form.cleaned_data["submit_for_approval"],
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(roles.CURATOR)
+def document_create(request: HttpRequest) -> HttpResponse:
+    form = DocumentCreateForm(request.POST or None, request.FILES or None, initial={"owner": request.user})
+    if request.method == "POST" and form.is_valid():
+        try:
+            with transaction.atomic():
+                document = services.document_create(
+                    key=form.cleaned_data["key"], title=form.cleaned_data["title"], owner=form.cleaned_data["owner"],
+                    security_level=form.cleaned_data["security_level"], created_by=request.user,
+                )
+                version = _save_upload(request, form, document)
+        except services.UploadError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, f"Uploaded {document.title} v{version.number}; indexing has started.")
+            return redirect(version)
+    return render(request, "kb/upload.html", {"form": form, "document": None}, status=400 if form.errors else 200)
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(roles.CURATOR)
+def version_upload(request: HttpRequest, key: str) -> HttpResponse:
+    document = selectors.get_document_for_user(user=request.user, key=key)
+    form = VersionUploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            version = _save_upload(request, form, document)
+        except services.UploadError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, f"Uploaded version {version.number}; indexing has started.")
+            return redirect(version)
+    return render(request, "kb/upload.html", {"form": form, "document": document}, status=400 if form.errors else 200)
+
+
+@require_GET
+@role_required(*READERS)
+def document_detail(request: HttpRequest, key: str) -> HttpResponse:
+    document = selectors.get_document_for_user(user=request.user, key=key)
+    latest = document.versions.order_by("-number").first()
+    if latest is None:
+        return render(request, "kb/version_detail.html", {"document": document, "version": None, "versions": []})
+    return version_detail(request, key, latest.number)
+
+
+@require_GET
+@role_required(*READERS)
+def version_detail(request: HttpRequest, key: str, number: int) -> HttpResponse:
+    version = selectors.get_version_for_user(user=request.user, key=key, number=number)
+    document = version.document
+    versions = list(document.versions.select_related("submitted_by", "approved_by").order_by("-number"))
+    chunks = list(version.chunks.order_by("ordinal").only(
+        "id", "ordinal", "heading_path", "text", "char_start", "char_end", "line_start", "line_end", "version_id"
+    ))
+    return render(request, "kb/version_detail.html", {
+        "document": document, "version": version, "versions": versions, "chunks": chunks,
+        "rendered": render_markdown(version.text),
+        "decision_form": DecisionForm(),
+        "can_approve": request.user.has_role(roles.APPROVER) and version.submitted_by_id != request.user.pk,
+        "is_own_upload": version.submitted_by_id == request.user.pk,
+    })
+
+
+@require_GET
+@role_required(*READERS)
+def version_progress(request: HttpRequest, key: str, number: int) -> HttpResponse:
+    version = selectors.get_version_for_user(user=request.user, key=key, number=number)
+    response = render(request, "kb/_index_progress.html", {"version": version})
+    if request.htmx and version.index_state in {IndexState.READY, IndexState.FAILED}:
+        # Reload once so the chunk inspector shows the new chunks; the reloaded page no longer polls.
+        response["HX-Refresh"] = "true"
+    return response
+
+
+@require_GET
+@role_required(*READERS)
+def version_diff(request: HttpRequest, key: str) -> HttpResponse:
+    document = selectors.get_document_for_user(user=request.user, key=key)
+    versions = list(document.versions.order_by("-number"))
+    numbers = [v.number for v in versions]
+    try:
+        new_number = int(request.GET.get("to") or numbers[0])
+        old_number = int(request.GET.get("from") or (numbers[1] if len(numbers) > 1 else numbers[0]))
+    except (ValueError, IndexError):
+        old_number = new_number = None
+    by_number = {v.number: v for v in versions}
+    old, new = by_number.get(old_number), by_number.get(new_number)
+    diff = selectors.version_line_diff(old=old, new=new) if old and new else None
+    return render(request, "kb/version_diff.html", {
+        "document": document, "versions": versions, "old": old, "new": new, "diff": diff,
+    })
+
+
+def _decide(request: HttpRequest, key: str, number: int, action) -> HttpResponse:
+    version = selectors.get_version_for_user(user=request.user, key=key, number=number)
+    form = DecisionForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        result = action(version=version, user=request.user, reason=reason)
+    except services.TransitionError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"Version {version.number} is now {result.get_status_display().lower()}.")
+    return redirect(version)
+
+
+@require_POST
+@role_required(roles.CURATOR)
+def version_submit(request: HttpRequest, key: str, number: int) -> HttpResponse:
+    return _decide(request, key, number, lambda version, user, reason: services.version_submit(version=version, user=user))
+
+
+@require_POST
+@role_required(roles.APPROVER)
+def version_approve(request: HttpRequest, key: str, number: int) -> HttpResponse:
+    return _decide(request, key, number,
+                   lambda version, user, reason: services.version_approve(version=version, approver=user, note=reason))
+
+
+@require_POST
+@role_required(roles.APPROVER)
+def version_reject(request: HttpRequest, key: str, number: int) -> HttpResponse:
+    return _decide(request, key, number,
+                   lambda version, user, reason: services.version_reject(version=version, approver=user, reason=reason))
+
+
+@require_POST
+@role_required(roles.CURATOR, roles.APPROVER)
+def version_retire(request: HttpRequest, key: str, number: int) -> HttpResponse:
+    return _decide(request, key, number,
+                   lambda version, user, reason: services.version_retire(version=version, user=user, reason=reason))
+
+
+@require_POST
+@role_required(roles.CURATOR, roles.APPROVER)
+def version_index_retry(request: HttpRequest, key: str, number: int) -> HttpResponse:
+    version = selectors.get_version_for_user(user=request.user, key=key, number=number)
+    services.version_index_retry(version=version, user=request.user)
+    messages.info(request, f"Version {version.number} is queued for indexing again.")
+    return redirect(version)
+
+
+@require_POST
+@role_required(roles.CURATOR, roles.APPROVER)
+def document_retire(request: HttpRequest, key: str) -> HttpResponse:
+    document = selectors.get_document_for_user(user=request.user, key=key)
+    form = DecisionForm(request.POST)
+    services.document_retire(document=document, user=request.user,
+                             reason=form.cleaned_data["reason"] if form.is_valid() else "")
+    messages.success(request, f"{document.title} is retired; none of its versions is evidence any more.")
+    return redirect(document)
+
+
+@require_GET
+@role_required(*READERS)
+def search_playground(request: HttpRequest) -> HttpResponse:
+    query = request.GET.get("q", "").strip()[:500]
+    try:
+        k = max(1, min(50, int(request.GET.get("k", 10))))
+    except ValueError:
+        k = 10
+    result = chunks_search(query=query, clearance=request.user.clearance, k=k) if query else None
+    return render(request, "kb/search.html", {"query": query, "k": k, "result": result})
+
+
+@require_GET
+@role_required(*READERS)
+def chunk_detail(request: HttpRequest, chunk_id: int) -> HttpResponse:
+    chunk = Chunk.objects.select_related("version__document").filter(
+        pk=chunk_id, version__document__security_level__in=SecurityLevel.up_to(request.user.clearance)
+    ).first()
+    if chunk is None:
+        raise Http404("No such chunk")
+    return redirect(f"{chunk.version.get_absolute_url()}?chunk={chunk.pk}#L{chunk.line_start}")
