@@ -16,6 +16,7 @@ from typing import Protocol
 
 import httpx
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 
 logger = logging.getLogger(__name__)
 
@@ -95,7 +96,7 @@ def get_provider() -> EmbeddingProvider:
         )
     if settings.KB_EMBEDDING_PROVIDER == "local":
         return LocalProvider()
-    raise EmbeddingError(f"unknown KB_EMBEDDING_PROVIDER {settings.KB_EMBEDDING_PROVIDER!r} (local or openai)")
+    raise ImproperlyConfigured(f"unknown KB_EMBEDDING_PROVIDER {settings.KB_EMBEDDING_PROVIDER!r} (local or openai)")
 
 
 def content_hash(text: str) -> str:
@@ -105,7 +106,7 @@ def content_hash(text: str) -> str:
 def _in_worker() -> bool:
     from celery import current_task
 
-    return current_task is not None and bool(current_task.request.id)
+    return bool(current_task)  # a proxy: falsy unless this thread is executing a task
 
 
 def embed_texts(texts: list[str]) -> list[list[float]]:

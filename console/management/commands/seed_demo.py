@@ -1,10 +1,22 @@
+from datetime import timedelta
+from pathlib import Path
+
 from django.contrib.auth.models import Group
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
+from django.utils import timezone
 
 from console import roles
 from console.models import SecurityLevel, User
 
 DEMO_PASSWORD = "demo-password"
+DEMO_DOCUMENTS_DIR = Path(__file__).resolve().parents[3] / "kb" / "demo"
+# file stem -> (security level, days until expiry or None)
+DEMO_DOCUMENTS: dict[str, tuple[str, int | None]] = {
+    "product-faq": (SecurityLevel.PUBLIC, None),
+    "travel-policy": (SecurityLevel.INTERNAL, 21),  # shows up in "expiring in 30 days"
+    "security-handbook": (SecurityLevel.CONFIDENTIAL, 365),
+}
 # username -> (roles, clearance)
 DEMO_USERS: dict[str, tuple[tuple[str, ...], str]] = {
     "curator": ((roles.CURATOR,), SecurityLevel.INTERNAL),
@@ -29,4 +41,16 @@ class Command(BaseCommand):
                 user.is_staff = roles.ADMIN in user_roles
                 user.save()
                 user.groups.set(Group.objects.filter(name__in=user_roles))
+        self._import_demo_documents()
         self.stdout.write("Demo users: " + ", ".join(DEMO_USERS) + f" (password: {DEMO_PASSWORD})")
+
+    def _import_demo_documents(self) -> None:
+        from kb.models import Document
+
+        for stem, (level, expires_in_days) in DEMO_DOCUMENTS.items():
+            if Document.objects.filter(key=stem).exists():
+                continue
+            options = ["--owner", "curator", "--approve-as", "approver", "--security-level", level]
+            if expires_in_days is not None:
+                options += ["--expires-at", (timezone.now() + timedelta(days=expires_in_days)).date().isoformat()]
+            call_command("kb_import", str(DEMO_DOCUMENTS_DIR / f"{stem}.md"), *options, stdout=self.stdout)
