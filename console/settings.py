@@ -127,6 +127,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "console.tasks.worker_heartbeat", "schedule": 30.0},
     "kb-versions-housekeeping": {"task": "kb.tasks.versions_housekeeping", "schedule": 60.0},
+    "review-answers-housekeeping": {"task": "review.tasks.answers_housekeeping", "schedule": 60.0},
 }
 WORKER_HEARTBEAT_MAX_AGE = env_int("WORKER_HEARTBEAT_MAX_AGE", 90, minimum=1)
 
@@ -151,3 +152,31 @@ KB_SIMILARITY_FLOOR = env_float("KB_SIMILARITY_FLOOR", 0.2)
 KB_CHUNK_TARGET_CHARS = env_int("KB_CHUNK_TARGET_CHARS", 1000, minimum=100)
 KB_QUERY_EMBED_TIMEOUT = env_float("KB_QUERY_EMBED_TIMEOUT", 10.0)
 KB_INDEX_STALE_MINUTES = env_int("KB_INDEX_STALE_MINUTES", 10, minimum=1)
+
+# Review: scoring, routing and release (see DESIGN.md "Scoring and routing")
+REVIEW_CHECKERS = env_list("REVIEW_CHECKERS", ["builtin"])  # builtin, alignscore, llm — chained in this order
+REVIEW_ALIGNSCORE_URL = env_str("REVIEW_ALIGNSCORE_URL")
+REVIEW_LLM_URL = env_str("REVIEW_LLM_URL")  # OpenAI-compatible base URL, e.g. http://host/v1
+REVIEW_LLM_MODEL = env_str("REVIEW_LLM_MODEL", "gpt-4o-mini")
+REVIEW_LLM_API_KEY = env_str("REVIEW_LLM_API_KEY")
+REVIEW_CHECKER_TIMEOUT = env_float("REVIEW_CHECKER_TIMEOUT", 10.0)
+REVIEW_HIGH_RISK_TOPICS = env_list(
+    "REVIEW_HIGH_RISK_TOPICS",
+    ["contract", "price", "pricing", "refund", "privacy", "personal data", "security", "legal", "lawsuit",
+     "medical", "diagnosis", "medication"],
+)
+REVIEW_AUDIT_SAMPLE_RATE = env_float("REVIEW_AUDIT_SAMPLE_RATE", 0.05)
+REVIEW_FALLBACK_TEXT = env_str("REVIEW_FALLBACK_TEXT", "I can't answer that reliably from the approved sources.")
+REVIEW_SEND_FALLBACK_ON_REJECT = env_bool("REVIEW_SEND_FALLBACK_ON_REJECT", True)
+REVIEW_RETRIEVAL_K = env_int("REVIEW_RETRIEVAL_K", 5, minimum=1)
+REVIEW_LEASE_MINUTES = env_int("REVIEW_LEASE_MINUTES", 10, minimum=1)
+REVIEW_SLA_MINUTES = {
+    "high": env_int("REVIEW_SLA_HIGH_MINUTES", 30, minimum=1),
+    "medium": env_int("REVIEW_SLA_MEDIUM_MINUTES", 120, minimum=1),
+    "low": env_int("REVIEW_SLA_LOW_MINUTES", 24 * 60, minimum=1),
+}
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024, minimum=1024)
+API_ALIGNSCORE_ENABLED = env_bool("API_ALIGNSCORE_ENABLED", False)
+API_CHECK_TIMEOUT = env_float("API_CHECK_TIMEOUT", 30.0)
+WEBHOOK_TIMEOUT = env_float("WEBHOOK_TIMEOUT", 10.0)
+WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 6, minimum=1)

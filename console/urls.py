@@ -3,6 +3,18 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from console import views
+from review.api import alignscore, api
+
+
+def _public(patterns: list) -> list:
+    """The API authenticates with bearer tokens, not sessions: exempt it from LoginRequiredMiddleware."""
+    for pattern in patterns:
+        if hasattr(pattern, "url_patterns"):
+            _public(pattern.url_patterns)
+        else:
+            pattern.callback.login_required = False
+    return patterns
+
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
@@ -11,5 +23,9 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("kb/", include("kb.urls")),
+    path("review/", include("review.urls")),
+    path("api/", (_public(api.urls[0]), api.urls[1], api.urls[2])),
+    path("alignscore_base", alignscore, name="alignscore_base"),
+    path("alignscore_large", alignscore, name="alignscore_large"),
     path("admin/", admin.site.urls),
 ]

@@ -166,3 +166,93 @@ def publish(db, celery_worker_session, curator, approver):
         return version
 
     return publish
+
+
+@pytest.fixture
+def api_token(db):
+    """(client, token) for an internal-clearance API client."""
+    from review.services import api_client_create
+
+    return api_client_create(name="assistant", clearance="internal")
+
+
+@pytest.fixture
+def api(client, api_token):
+    """Django test client speaking to the API with the bearer token."""
+    _, token = api_token
+
+    class Api:
+        def post(self, path: str, body=None, *, raw: bytes | None = None, **headers):
+            import json
+
+            data = raw if raw is not None else json.dumps(body)
+            return client.post(path, data=data, content_type="application/json",
+                               headers={"Authorization": f"Bearer {token}", **headers})
+
+        def get(self, path: str, **headers):
+            return client.get(path, headers={"Authorization": f"Bearer {token}", **headers})
+
+    return Api()
+
+
+class _Receiver:
+    """A small local HTTP server standing in for third parties (webhook receivers, checker endpoints)."""
+
+    def __init__(self) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.requests: list[dict] = []
+        self.responses: list[tuple[int, bytes, float]] = []  # queued (status, body, delay); last one repeats
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                import time
+
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                receiver.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
+                status, payload, delay = (receiver.responses.pop(0) if len(receiver.responses) > 1
+                                          else (receiver.responses[0] if receiver.responses else (200, b"{}", 0)))
+                time.sleep(delay)
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def respond(self, status: int = 200, body: bytes | dict = b"{}", delay: float = 0.0) -> None:
+        import json
+
+        payload = json.dumps(body).encode() if isinstance(body, dict) else body
+        self.responses.append((status, payload, delay))
+
+    def wait_for(self, count: int, timeout: float = 30.0) -> list[dict]:
+        import time
+
+        deadline = time.monotonic() + timeout
+        while len(self.requests) < count and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return self.requests
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def receiver() -> Iterator[_Receiver]:
+    server = _Receiver()
+    yield server
+    server.close()

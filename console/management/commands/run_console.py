@@ -33,13 +33,14 @@ class Command(BaseCommand):
         bin_dir = os.path.dirname(sys.executable)
         commands = {
             "web": [os.path.join(bin_dir, "gunicorn"), "console.wsgi", "--bind", f"{host}:{port}",
-                    "--workers", "2", "--threads", "4", "--access-logfile", "-"],
+                    "--workers", "2", "--threads", "4", "--graceful-timeout", "5", "--access-logfile", "-"],
             "worker": [os.path.join(bin_dir, "celery"), "-A", "console", "worker", "--loglevel", "INFO",
                        "--concurrency", "2"],
             "beat": [os.path.join(bin_dir, "celery"), "-A", "console", "beat", "--loglevel", "INFO",
                      "--schedule", str(embedded.VAR_DIR / "celerybeat-schedule")],
         }
-        children = {name: subprocess.Popen(cmd, env=env) for name, cmd in commands.items()}
+        # Each child leads its own process group, so stopping it also stops its workers (gunicorn, celery pool).
+        children = {name: subprocess.Popen(cmd, env=env, start_new_session=True) for name, cmd in commands.items()}
         self._print_banner(host, port)
 
         stopping = False
@@ -83,12 +84,19 @@ class Command(BaseCommand):
 
     def _stop_children(self, children: dict[str, subprocess.Popen]) -> None:
         for child in children.values():
-            if child.poll() is None:
-                child.terminate()
+            _signal_group(child, signal.SIGTERM)
         deadline = time.monotonic() + 15
         for child in children.values():
             try:
                 child.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
+                pass
+            _signal_group(child, signal.SIGKILL)  # whatever of the group is left after the grace period
+            child.wait()
+
+
+def _signal_group(child: subprocess.Popen, signum: int) -> None:
+    try:
+        os.killpg(child.pid, signum)
+    except ProcessLookupError:
+        pass

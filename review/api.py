@@ -1,0 +1,174 @@
+"""API v1 (see DESIGN.md). Bearer tokens belong to API clients; errors are {"error", "detail"} JSON."""
+
+from __future__ import annotations
+
+import logging
+
+from celery.exceptions import TimeoutError as CeleryTimeout
+from django.conf import settings
+from django.db.models import Prefetch
+from django.contrib.auth.decorators import login_not_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.urls import reverse
+from kombu.exceptions import OperationalError as BrokerError
+from ninja import Header, NinjaAPI, Query, Status
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.security import HttpBearer
+from pydantic import ValidationError as PydanticValidationError
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from console.models import SecurityLevel
+from kb.models import Chunk
+from kb.search import chunks_search
+from review import services
+from review.api_schemas import (
+    AcceptedOut, AlignScoreIn, AnswerIn, AnswerOut, CheckIn, CheckOut, ErrorOut, SearchOut,
+    answer_to_dict,
+)
+from review.models import Answer, ApiClient, Claim, Evidence
+
+logger = logging.getLogger(__name__)
+
+ERROR_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "conflict",
+               413: "too_large", 429: "too_many_requests", 503: "unavailable"}
+ERRORS = {code: ErrorOut for code in (400, 401, 404, 409, 413, 503)}
+
+
+class BearerToken(HttpBearer):
+    def authenticate(self, request: HttpRequest, token: str) -> ApiClient | None:
+        client = ApiClient.objects.filter(token_hash=ApiClient.hash_token(token), is_active=True).first()
+        if client is not None:
+            request.api_client = client
+        return client
+
+
+api = NinjaAPI(title="Grounded-answer review console", version="1", urls_namespace="api",
+               docs_url="/docs", openapi_url="/openapi.json", auth=BearerToken())
+
+
+def _error(request: HttpRequest, status: int, detail: str) -> HttpResponse:
+    return api.create_response(request, {"error": ERROR_CODES.get(status, "error"), "detail": detail}, status=status)
+
+
+@api.exception_handler(ValidationError)
+def _validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    details = "; ".join(
+        f"{'.'.join(str(p) for p in e.get('loc', [])[1:]) or 'body'}: {e.get('msg', 'invalid')}" for e in exc.errors
+    )
+    return _error(request, 400, details or "invalid request")
+
+
+@api.exception_handler(AuthenticationError)
+def _auth_error(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+    return _error(request, 401, "missing or invalid bearer token")
+
+
+@api.exception_handler(HttpError)
+def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    return _error(request, exc.status_code, str(exc))
+
+
+@api.exception_handler(Http404)
+def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    return _error(request, 404, str(exc) or "not found")
+
+
+def _check_body_size(request: HttpRequest) -> None:
+    declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    if max(declared, len(request.body)) > settings.API_MAX_BODY_BYTES:
+        raise HttpError(413, f"request body is larger than {settings.API_MAX_BODY_BYTES} bytes")
+
+
+def _run_on_worker(payload: dict) -> dict:
+    from review.tasks import answer_check_sync
+
+    try:
+        return answer_check_sync.delay(payload).get(timeout=settings.API_CHECK_TIMEOUT)
+    except (CeleryTimeout, BrokerError) as exc:
+        logger.warning("synchronous check failed: %s", exc)
+        raise HttpError(503, "no checking worker answered in time; try again shortly") from None
+
+
+def _cited_chunk_ids(body: AnswerIn, clearance: str) -> list[int]:
+    ids = list(dict.fromkeys(c.chunk_id for c in body.citations))
+    visible = set(Chunk.objects.filter(
+        pk__in=ids, version__document__security_level__in=SecurityLevel.up_to(clearance)
+    ).values_list("pk", flat=True))
+    unknown = [i for i in ids if i not in visible]
+    if unknown:
+        raise HttpError(400, f"unknown chunk_id: {', '.join(map(str, unknown))}")
+    return ids
+
+
+@api.post("/v1/answers", response={202: AcceptedOut, **ERRORS}, summary="Submit an answer for checking")
+def answer_submit(request: HttpRequest, body: AnswerIn,
+                  idempotency_key: str | None = Header(None, alias="Idempotency-Key", max_length=200)):
+    _check_body_size(request)
+    client: ApiClient = request.auth
+    try:
+        answer, _created = services.answer_create(
+            client=client, question=body.question, text=body.answer, external_id=body.external_id,
+            contexts=body.contexts, citations=_cited_chunk_ids(body, client.clearance),
+            callback_url=str(body.callback_url) if body.callback_url else "", idempotency_key=idempotency_key,
+        )
+    except services.IdempotencyConflict as exc:
+        raise HttpError(409, str(exc)) from None
+    url = request.build_absolute_uri(reverse("api:answer_get", args=[answer.pk]))
+    return Status(202, {"id": answer.pk, "status": answer.status, "url": url})
+
+
+@api.get("/v1/answers/{answer_id}", response={200: AnswerOut, **ERRORS}, url_name="answer_get",
+         summary="An answer's status, risk, claims and evidence")
+def answer_get(request: HttpRequest, answer_id: int):
+    answer = (
+        Answer.objects.filter(pk=answer_id, client=request.auth)  # another client's answer is simply not found
+        .select_related("decided_by")
+        .prefetch_related(Prefetch("claims", queryset=Claim.objects.order_by("ordinal").prefetch_related(
+            Prefetch("evidence", queryset=Evidence.objects.select_related("chunk__version__document"))
+        )))
+        .first()
+    )
+    if answer is None:
+        raise Http404(f"no answer {answer_id}")
+    return answer_to_dict(answer)
+
+
+@api.post("/v1/check", response={200: CheckOut, **ERRORS}, summary="Check an answer now; nothing is stored")
+def answer_check_now(request: HttpRequest, body: CheckIn):
+    _check_body_size(request)
+    return _run_on_worker({"answer": body.answer, "question": body.question, "contexts": body.contexts,
+                           "clearance": request.auth.clearance})
+
+
+@api.get("/v1/search", response={200: SearchOut, **ERRORS}, summary="Hit testing over approved sources")
+def search(request: HttpRequest, q: str = Query(..., min_length=1, max_length=1000),
+           k: int = Query(5, ge=1, le=50)):
+    result = chunks_search(query=q, clearance=request.auth.clearance, k=k)
+    return {"results": [{
+        "chunk_id": hit.chunk.pk, "document_key": hit.chunk.version.document.key,
+        "version": hit.chunk.version.number, "heading": hit.chunk.heading_path, "text": hit.chunk.text,
+        "char_start": hit.chunk.char_start, "char_end": hit.chunk.char_end, "score": round(hit.score, 6),
+    } for hit in result.hits], "warnings": result.warnings}
+
+
+@csrf_exempt
+@login_not_required
+@require_POST
+def alignscore(request: HttpRequest) -> HttpResponse:
+    """NeMo Guardrails' AlignScore contract (`/alignscore_base`, `/alignscore_large`), backed by the built-in
+    checker, so a NeMo fact-checking rail can point its endpoint here. Off unless API_ALIGNSCORE_ENABLED."""
+    if not settings.API_ALIGNSCORE_ENABLED:
+        return JsonResponse({"error": "not_found", "detail": "the AlignScore endpoint is disabled"}, status=404)
+    if len(request.body) > settings.API_MAX_BODY_BYTES:
+        return JsonResponse({"error": "too_large", "detail": "request body too large"}, status=413)
+    try:
+        body = AlignScoreIn.model_validate_json(request.body)
+    except PydanticValidationError as exc:
+        return JsonResponse({"error": "bad_request", "detail": str(exc.errors()[0]["msg"])}, status=400)
+    try:
+        report = _run_on_worker({"answer": body.claim, "contexts": [body.evidence],
+                                 "clearance": SecurityLevel.PUBLIC, "retrieve": False})
+    except HttpError as exc:
+        return JsonResponse({"error": "unavailable", "detail": str(exc)}, status=exc.status_code)
+    return JsonResponse({"alignscore": report["score"] or 0.0})

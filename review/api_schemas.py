@@ -1,0 +1,162 @@
+"""API v1 request/response shapes and the serialisers shared by the API and the worker."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from ninja import Field, Schema
+from pydantic import HttpUrl
+
+from review.models import Answer
+from review.pipeline import CheckReport, ClaimResult, EvidenceResult
+
+
+class CitationIn(Schema):
+    chunk_id: int
+
+
+class AnswerIn(Schema):
+    question: str = Field(min_length=1, max_length=20_000)
+    answer: str = Field(min_length=1, max_length=50_000)
+    external_id: str = Field("", max_length=200)
+    contexts: list[str] = Field(default_factory=list, max_length=50)
+    citations: list[CitationIn] = Field(default_factory=list, max_length=50)
+    callback_url: HttpUrl | None = None
+
+
+class CheckIn(Schema):
+    answer: str = Field(min_length=1, max_length=50_000)
+    question: str = Field("", max_length=20_000)
+    contexts: list[str] = Field(default_factory=list, max_length=50)
+
+
+class AlignScoreIn(Schema):
+    evidence: str = Field(max_length=50_000)
+    claim: str = Field(min_length=1, max_length=5_000)
+
+
+class AcceptedOut(Schema):
+    id: int
+    status: str
+    url: str
+
+
+class EvidenceOut(Schema):
+    chunk_id: int | None
+    document_key: str | None
+    version: int | None
+    heading: str | None
+    quote_start: int
+    quote_end: int
+    quote: str
+    score: float
+    flags: list[str] = []
+
+
+class ClaimOut(Schema):
+    id: int | None = None
+    text: str
+    start: int
+    end: int
+    score: float | None
+    verdict: str
+    reasons: list[str]
+    evidence: list[EvidenceOut]
+
+
+class AnswerOut(Schema):
+    id: int
+    external_id: str
+    status: str
+    risk: str | None
+    score: float | None
+    routing_reasons: list[str]
+    released_text: str | None
+    decided_by: str | None
+    decided_at: datetime | None
+    claims: list[ClaimOut]
+
+
+class CheckOut(Schema):
+    score: float | None
+    risk: str
+    reasons: list[str]
+    warnings: list[str]
+    claims: list[ClaimOut]
+
+
+class SearchHitOut(Schema):
+    chunk_id: int
+    document_key: str
+    version: int
+    heading: str
+    text: str
+    char_start: int
+    char_end: int
+    score: float
+
+
+class SearchOut(Schema):
+    results: list[SearchHitOut]
+    warnings: list[str] = []
+
+
+class ErrorOut(Schema):
+    error: str
+    detail: str
+
+
+def _evidence_dict(evidence: EvidenceResult) -> dict:
+    chunk = evidence.candidate.chunk
+    return {
+        "chunk_id": chunk.pk if chunk else None,
+        "document_key": chunk.version.document.key if chunk else None,
+        "version": chunk.version.number if chunk else None,
+        "heading": chunk.heading_path if chunk else None,
+        "quote_start": evidence.quote_start,
+        "quote_end": evidence.quote_end,
+        "quote": evidence.quote,
+        "score": round(evidence.score, 4),
+        "flags": evidence.flags,
+    }
+
+
+def _claim_dict(claim: ClaimResult) -> dict:
+    return {"text": claim.text, "start": claim.start, "end": claim.end,
+            "score": None if claim.score is None else round(claim.score, 4), "verdict": claim.verdict,
+            "reasons": claim.reasons, "evidence": [_evidence_dict(e) for e in claim.evidence]}
+
+
+def report_to_dict(report: CheckReport) -> dict:
+    return {"score": None if report.score is None else round(report.score, 4), "risk": report.risk,
+            "reasons": report.reasons, "warnings": report.warnings,
+            "claims": [_claim_dict(c) for c in report.claims]}
+
+
+def answer_to_dict(answer: Answer) -> dict:
+    """Answer with claims and evidence; expects claims/evidence/chunks prefetched."""
+    claims = []
+    for claim in answer.claims.all():
+        evidence = []
+        for item in claim.evidence.all():
+            chunk = item.chunk
+            source = chunk.version.text if chunk else answer.contexts[item.context_index]
+            evidence.append({
+                "chunk_id": chunk.pk if chunk else None,
+                "document_key": chunk.version.document.key if chunk else None,
+                "version": chunk.version.number if chunk else None,
+                "heading": chunk.heading_path if chunk else None,
+                "quote_start": item.quote_start, "quote_end": item.quote_end,
+                "quote": source[item.quote_start:item.quote_end], "score": round(item.score, 4), "flags": item.flags,
+            })
+        claims.append({"id": claim.pk, "text": claim.text, "start": claim.start, "end": claim.end,
+                       "score": None if claim.score is None else round(claim.score, 4), "verdict": claim.verdict,
+                       "reasons": claim.reasons, "evidence": evidence})
+    return {
+        "id": answer.pk, "external_id": answer.external_id, "status": answer.status, "risk": answer.risk or None,
+        "score": None if answer.score is None else round(answer.score, 4),
+        "routing_reasons": answer.routing_reasons,
+        "released_text": answer.released_text if answer.released_at else None,
+        "decided_by": answer.decided_by.username if answer.decided_by_id else None,
+        "decided_at": answer.decided_at, "claims": claims,
+    }

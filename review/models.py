@@ -1,0 +1,202 @@
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+from console.models import SecurityLevel
+
+
+class ApiClient(models.Model):
+    """A RAG application allowed to send answers. Only a hash of its bearer token is stored."""
+
+    name = models.CharField(max_length=100, unique=True)
+    token_prefix = models.CharField(max_length=12, help_text="First characters of the token, to recognise it.")
+    token_hash = models.CharField(max_length=64, unique=True)
+    clearance = models.CharField(max_length=16, choices=SecurityLevel.choices, default=SecurityLevel.INTERNAL)
+    # Signs webhook bodies (HMAC-SHA256) so receivers can verify a release came from the console.
+    webhook_secret = models.CharField(max_length=64, default="")
+    is_active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+    @staticmethod
+    def hash_token(token: str) -> str:
+        return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+    @staticmethod
+    def new_token() -> str:
+        return "gac_" + secrets.token_urlsafe(32)
+
+
+class AnswerStatus(models.TextChoices):
+    SCORING = "scoring", "Scoring"
+    RELEASED = "released", "Released"
+    PENDING_REVIEW = "pending_review", "Pending review"
+    APPROVED = "approved", "Approved"
+    REJECTED = "rejected", "Rejected"
+
+
+class Risk(models.TextChoices):
+    LOW = "low", "Low"
+    MEDIUM = "medium", "Medium"
+    HIGH = "high", "High"
+
+
+RISK_ORDER = {Risk.HIGH: 0, Risk.MEDIUM: 1, Risk.LOW: 2}
+
+
+class Answer(models.Model):
+    client = models.ForeignKey(ApiClient, on_delete=models.PROTECT, related_name="answers")
+    external_id = models.CharField(max_length=200, blank=True)
+    idempotency_key = models.CharField(max_length=200, null=True, blank=True)
+    request_hash = models.CharField(max_length=64, blank=True)
+    question = models.TextField()
+    text = models.TextField()
+    contexts = models.JSONField(default=list, blank=True)
+    citations = models.JSONField(default=list, blank=True)
+    callback_url = models.URLField(max_length=1000, blank=True)
+
+    status = models.CharField(max_length=20, choices=AnswerStatus.choices, default=AnswerStatus.SCORING)
+    risk = models.CharField(max_length=8, choices=Risk.choices, blank=True)
+    risk_order = models.PositiveSmallIntegerField(default=3, help_text="high=0, medium=1, low=2: queue sort key")
+    score = models.FloatField(null=True, blank=True)
+    routing_reasons = models.JSONField(default=list, blank=True)
+    checker_warnings = models.JSONField(default=list, blank=True)
+    sampled_for_audit = models.BooleanField(default=False)
+    # The lowest security level that may see this answer: the highest level among its evidence.
+    evidence_level = models.CharField(max_length=16, choices=SecurityLevel.choices, default=SecurityLevel.PUBLIC)
+    scoring_error = models.TextField(blank=True)
+    scoring_started_at = models.DateTimeField(null=True, blank=True)
+
+    released_text = models.TextField(blank=True)
+    edited_text = models.TextField(blank=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                   related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+    escalated = models.BooleanField(default=False)
+
+    lease_holder = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="+")
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    scored_at = models.DateTimeField(null=True, blank=True)
+    released_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["client", "idempotency_key"], name="unique_idempotency_key_per_client"),
+        ]
+        indexes = [models.Index(fields=["status", "risk_order", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"Answer {self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("review:answer_detail", args=[self.pk])
+
+    def lease_is_held_by_other(self, user) -> bool:
+        return bool(
+            self.lease_holder_id and self.lease_holder_id != user.pk and self.lease_expires_at
+            and self.lease_expires_at > timezone.now()
+        )
+
+
+class Verdict(models.TextChoices):
+    SUPPORTED = "supported", "Supported"
+    UNCERTAIN = "uncertain", "Uncertain"
+    CONTRADICTED = "contradicted", "Contradicted"
+    UNVERIFIABLE = "unverifiable", "Unverifiable"
+
+
+class ClaimReview(models.TextChoices):
+    OPEN = "open", "Open"
+    CONFIRMED = "confirmed", "Confirmed"
+    REJECTED = "rejected", "Rejected"
+
+
+class Claim(models.Model):
+    answer = models.ForeignKey(Answer, on_delete=models.CASCADE, related_name="claims")
+    ordinal = models.PositiveIntegerField()
+    text = models.TextField()
+    start = models.PositiveIntegerField()
+    end = models.PositiveIntegerField()
+    score = models.FloatField(null=True, blank=True)
+    verdict = models.CharField(max_length=16, choices=Verdict.choices)
+    reasons = models.JSONField(default=list)
+    review_state = models.CharField(max_length=16, choices=ClaimReview.choices, default=ClaimReview.OPEN)
+    review_note = models.TextField(blank=True)
+    reviewed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="+")
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["answer", "ordinal"]
+        constraints = [models.UniqueConstraint(fields=["answer", "ordinal"], name="unique_claim_ordinal")]
+
+    def __str__(self) -> str:
+        return self.text[:80]
+
+    @property
+    def is_flagged(self) -> bool:
+        return self.verdict != Verdict.SUPPORTED
+
+
+class Evidence(models.Model):
+    """Where a claim's support (or contradiction) was found: a chunk of a pinned version, or a raw client context."""
+
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="evidence")
+    chunk = models.ForeignKey("kb.Chunk", null=True, blank=True, on_delete=models.PROTECT, related_name="evidence")
+    context_index = models.PositiveIntegerField(null=True, blank=True)
+    # In the version's Markdown for a chunk; in the context string otherwise.
+    quote_start = models.PositiveIntegerField()
+    quote_end = models.PositiveIntegerField()
+    score = models.FloatField()
+    rank = models.PositiveSmallIntegerField()
+    flags = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["claim", "rank"]
+
+    def __str__(self) -> str:
+        return f"evidence {self.rank} for claim {self.claim_id}"
+
+
+class Decision(models.Model):
+    class Action(models.TextChoices):
+        APPROVE = "approve", "Approve & send"
+        EDIT = "edit", "Edit & send"
+        REJECT = "reject", "Reject"
+        ESCALATE = "escalate", "Escalate"
+
+    answer = models.ForeignKey(Answer, on_delete=models.PROTECT, related_name="decisions")
+    reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    action = models.CharField(max_length=16, choices=Action.choices)
+    reason = models.TextField(blank=True)
+    overrides_checker = models.BooleanField(default=False)
+    text = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+
+class WebhookDelivery(models.Model):
+    answer = models.ForeignKey(Answer, on_delete=models.PROTECT, related_name="deliveries")
+    url = models.URLField(max_length=1000)
+    attempt = models.PositiveSmallIntegerField()
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    delivered = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["answer", "attempt"]

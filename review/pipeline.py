@@ -1,0 +1,254 @@
+"""Claim-level checking: split an answer, find evidence for each claim, score it, assess the answer's risk.
+
+Runs where the embedding model may be loaded (a Celery worker): both the scoring task
+and the synchronous /api/v1/check (which waits for a worker) call `answer_check`.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from django.conf import settings
+from django.utils import timezone
+
+from console.models import SecurityLevel
+from kb.embeddings import EmbeddingError, embed_texts
+from kb.models import Chunk, DocumentVersion, VersionStatus
+from kb.search import chunks_search
+from review.checkers import CheckerUnavailable, configured_checkers
+from review.checking.builtin import SUPPORTED_AT, UNCERTAIN_AT, EvidenceCandidate, check_claim, verdict_for
+from review.checking.claims import split_claims
+from review.models import Risk, Verdict
+
+logger = logging.getLogger(__name__)
+
+MAX_EVIDENCE_PER_CLAIM = 3
+
+
+@dataclass
+class Candidate:
+    text: str
+    chunk: Chunk | None = None
+    context_index: int | None = None
+    offset: int = 0  # where `text` starts in the version's Markdown (0 for contexts)
+
+
+@dataclass
+class EvidenceResult:
+    candidate: Candidate
+    quote_start: int  # absolute: in the version's Markdown, or in the context string
+    quote_end: int
+    score: float
+    flags: list[str]
+
+    @property
+    def quote(self) -> str:
+        source = self.candidate.chunk.version.text if self.candidate.chunk else self.candidate.text
+        return source[self.quote_start:self.quote_end]
+
+
+@dataclass
+class ClaimResult:
+    text: str
+    start: int
+    end: int
+    score: float | None
+    verdict: str
+    reasons: list[str]
+    evidence: list[EvidenceResult]
+
+
+@dataclass
+class CheckReport:
+    claims: list[ClaimResult]
+    score: float | None
+    risk: str
+    reasons: list[str]
+    warnings: list[str] = field(default_factory=list)
+    evidence_level: str = SecurityLevel.PUBLIC
+
+
+def _version_flags(version: DocumentVersion) -> list[str]:
+    flags = []
+    if version.document.security_level in {SecurityLevel.CONFIDENTIAL, SecurityLevel.RESTRICTED}:
+        flags.append(version.document.security_level)
+    now = timezone.now()
+    if version.status == VersionStatus.SUPERSEDED:
+        flags.append("superseded")
+    elif version.status == VersionStatus.EXPIRED or (version.expires_at and version.expires_at <= now):
+        flags.append("expired")
+    elif version.status != VersionStatus.APPROVED or version.document.is_retired:
+        flags.append("unapproved")
+    elif version.effective_from > now:
+        flags.append("not yet effective")
+    return flags
+
+
+class _CachedEmbedder:
+    """Embeds each distinct text once per answer; the checker asks for the same windows repeatedly."""
+
+    def __init__(self) -> None:
+        self.vectors: dict[str, np.ndarray] = {}
+
+    def prime(self, texts: Sequence[str]) -> None:
+        missing = [t for t in dict.fromkeys(texts) if t not in self.vectors]
+        if missing:
+            for text, vector in zip(missing, embed_texts(missing), strict=True):
+                self.vectors[text] = np.asarray(vector, dtype=np.float32)
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        self.prime(texts)
+        return np.stack([self.vectors[t] for t in texts])
+
+
+def _candidates_for(
+    *, claim_text: str, cited: list[Chunk], contexts: list[str], clearance: str, vector: list[float] | None,
+    retrieve: bool,
+) -> list[Candidate]:
+    candidates = [Candidate(text=c.text, chunk=c, offset=c.char_start) for c in cited]
+    seen = {c.pk for c in cited}
+    hits = chunks_search(query=claim_text, clearance=clearance, k=settings.REVIEW_RETRIEVAL_K,
+                         vector=vector).hits if retrieve else []
+    for hit in hits:
+        if hit.chunk.pk not in seen:
+            seen.add(hit.chunk.pk)
+            candidates.append(Candidate(text=hit.chunk.text, chunk=hit.chunk, offset=hit.chunk.char_start))
+    candidates += [Candidate(text=text, context_index=i) for i, text in enumerate(contexts) if text.strip()]
+    return candidates
+
+
+def _evidence(candidate: Candidate, *, start: int, end: int, score: float) -> EvidenceResult:
+    flags = _version_flags(candidate.chunk.version) if candidate.chunk else ["unpinned context"]
+    return EvidenceResult(candidate=candidate, quote_start=candidate.offset + start,
+                          quote_end=candidate.offset + end, score=score, flags=flags)
+
+
+def _is_contradiction(reasons: list[str]) -> bool:
+    return any("evidence says" in reason for reason in reasons)
+
+
+def claim_check(
+    *, claim_text: str, candidates: list[Candidate], embed: _CachedEmbedder | None, warnings: list[str],
+) -> tuple[float | None, str, list[str], list[EvidenceResult], bool]:
+    """Score one claim. Returns score, verdict, reasons, evidence (best first) and whether sources conflict."""
+    if not candidates:
+        return None, Verdict.UNVERIFIABLE, ["no evidence in the approved sources"], [], False
+    outcome = check_claim(claim=claim_text, candidates=[EvidenceCandidate(c.text) for c in candidates], embed=embed)
+    if outcome.candidate_index is None:
+        return None, Verdict.UNVERIFIABLE, outcome.reasons, [], False
+    best = candidates[outcome.candidate_index]
+    score, reasons = outcome.score, list(outcome.reasons)
+    evidence = [_evidence(best, start=outcome.quote_start, end=outcome.quote_end, score=outcome.score)]
+
+    # Other candidates: shown to the reviewer, and a contradiction among approved sources is a conflict.
+    conflict = False
+    for candidate in candidates:
+        if candidate is best:
+            continue
+        could_conflict = bool(
+            score >= SUPPORTED_AT and candidate.chunk and best.chunk
+            and candidate.chunk.version.document_id != best.chunk.version.document_id
+        )
+        if len(evidence) >= MAX_EVIDENCE_PER_CLAIM and not could_conflict:
+            continue
+        other = check_claim(claim=claim_text, candidates=[EvidenceCandidate(candidate.text)], embed=embed)
+        if (
+            could_conflict and other.score < UNCERTAIN_AT and _is_contradiction(other.reasons)
+            and not _version_flags(candidate.chunk.version) and not _version_flags(best.chunk.version)
+        ):
+            conflict = True
+            reasons.append(f"conflicting source: {candidate.chunk.version} says otherwise ({'; '.join(other.reasons)})")
+        if len(evidence) < MAX_EVIDENCE_PER_CLAIM:
+            evidence.append(_evidence(candidate, start=other.quote_start, end=other.quote_end, score=other.score))
+    evidence[1:] = sorted(evidence[1:], key=lambda e: -e.score)
+
+    for checker in configured_checkers():
+        try:
+            external = checker.score(claim=claim_text, evidence=evidence[0].candidate.text)
+        except CheckerUnavailable as exc:
+            message = f"{checker.name} checker skipped: {exc}"
+            logger.warning(message)
+            if message not in warnings:
+                warnings.append(message)
+            continue
+        reasons.append(f"{checker.name} score {external:.2f}")
+        score = min(score, external)  # any checker can hold a claim back; none can wave one through alone
+    return score, verdict_for(score, True), reasons, evidence, conflict
+
+
+def _topic_hits(text: str) -> list[str]:
+    lowered = text.lower()
+    return [t for t in settings.REVIEW_HIGH_RISK_TOPICS if re.search(rf"\b{re.escape(t.lower())}(s|es)?\b", lowered)]
+
+
+def risk_assess(*, question: str, answer_text: str, claims: list[ClaimResult], conflicts: int) -> tuple[str, list[str]]:
+    """The design's policy: high beats medium beats low; every reason is kept for the reviewer."""
+    high: list[str] = []
+    medium: list[str] = []
+    for number, claim in enumerate(claims, start=1):
+        if claim.verdict == Verdict.UNVERIFIABLE:
+            high.append(f"claim {number} has no evidence in the approved sources")
+        elif claim.verdict == Verdict.CONTRADICTED:
+            high.append(f"claim {number} scored {claim.score:.2f} (below {UNCERTAIN_AT})")
+        elif claim.verdict == Verdict.UNCERTAIN:
+            medium.append(f"claim {number} is uncertain ({claim.score:.2f})")
+        if claim.evidence:
+            for flag in claim.evidence[0].flags:
+                if flag != "unpinned context":
+                    high.append(f"claim {number} relies on a {flag} source ({claim.evidence[0].candidate.chunk.version})")
+    topics = sorted(set(_topic_hits(question) + _topic_hits(answer_text)))
+    if topics:
+        high.append("high-risk topic: " + ", ".join(topics))
+    if conflicts:
+        high.append(f"approved sources conflict on {conflicts} claim(s)")
+    if not claims:
+        medium.append("the answer has no checkable claims")
+    if high:
+        return Risk.HIGH, high + medium
+    if medium:
+        return Risk.MEDIUM, medium
+    return Risk.LOW, ["every claim is supported by approved sources"]
+
+
+def answer_check(
+    *, question: str, answer_text: str, clearance: str, contexts: Sequence[str] = (),
+    cited_chunks: Sequence[Chunk] = (), retrieve: bool = True,
+) -> CheckReport:
+    spans = split_claims(answer_text)
+    warnings: list[str] = []
+    embedder: _CachedEmbedder | None = _CachedEmbedder()
+    vectors: list[list[float] | None] = [None] * len(spans)
+    try:
+        embedder.prime([s.text for s in spans])
+        vectors = [embedder.vectors[s.text].tolist() for s in spans]
+    except EmbeddingError as exc:
+        warnings.append(f"semantic similarity unavailable: {exc}")
+        embedder = None
+
+    claims: list[ClaimResult] = []
+    conflicts = 0
+    for span, vector in zip(spans, vectors, strict=True):
+        candidates = _candidates_for(claim_text=span.text, cited=list(cited_chunks), contexts=list(contexts),
+                                     clearance=clearance, vector=vector, retrieve=retrieve)
+        score, verdict, reasons, evidence, conflict = claim_check(
+            claim_text=span.text, candidates=candidates, embed=embedder, warnings=warnings
+        )
+        conflicts += conflict
+        claims.append(ClaimResult(text=span.text, start=span.start, end=span.end, score=score, verdict=verdict,
+                                  reasons=reasons, evidence=evidence))
+
+    scores = [c.score if c.score is not None else 0.0 for c in claims]
+    risk, reasons = risk_assess(question=question, answer_text=answer_text, claims=claims, conflicts=conflicts)
+    levels = [e.candidate.chunk.version.document.security_level for c in claims for e in c.evidence if e.candidate.chunk]
+    evidence_level = max(levels, key=SecurityLevel.rank, default=SecurityLevel.PUBLIC)
+    return CheckReport(claims=claims, score=min(scores) if scores else None, risk=risk, reasons=reasons,
+                       warnings=warnings, evidence_level=evidence_level)
+
+
+def audit_sample() -> bool:
+    return random.random() < settings.REVIEW_AUDIT_SAMPLE_RATE

@@ -1,0 +1,228 @@
+"""Writes for answers: intake, scoring, routing, release and webhooks."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+from datetime import timedelta
+from typing import Any
+
+import httpx
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from console.audit import audit_record
+from kb.models import Chunk
+from review.models import RISK_ORDER, Answer, AnswerStatus, ApiClient, Claim, Evidence, Risk, WebhookDelivery
+from review.pipeline import CheckReport, answer_check, audit_sample
+
+logger = logging.getLogger(__name__)
+
+SCORING_STALE_AFTER = timedelta(minutes=5)
+
+
+class IdempotencyConflict(Exception):
+    """The Idempotency-Key was used before with a different request body."""
+
+
+def api_client_create(*, name: str, clearance: str) -> tuple[ApiClient, str]:
+    """Create a client and return it with its token; only the token's hash is kept."""
+    token = ApiClient.new_token()
+    client = ApiClient.objects.create(
+        name=name, clearance=clearance, token_hash=ApiClient.hash_token(token), token_prefix=token[:8],
+        webhook_secret=secrets.token_hex(32),
+    )
+    audit_record(verb="api_client.create", obj=client, actor_label="create_api_client",
+                 after={"name": name, "clearance": clearance})
+    return client, token
+
+
+def _request_hash(payload: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def answer_create(
+    *, client: ApiClient, question: str, text: str, external_id: str = "", contexts: list[str] | None = None,
+    citations: list[int] | None = None, callback_url: str = "", idempotency_key: str | None = None,
+) -> tuple[Answer, bool]:
+    """Store an answer for scoring; returns (answer, created). A repeated Idempotency-Key returns the first answer."""
+    payload = {"question": question, "answer": text, "external_id": external_id, "contexts": contexts or [],
+               "citations": citations or [], "callback_url": callback_url}
+    request_hash = _request_hash(payload)
+    if idempotency_key:
+        existing = Answer.objects.filter(client=client, idempotency_key=idempotency_key).first()
+        if existing is not None:
+            return _same_request(existing, request_hash), False
+    try:
+        with transaction.atomic():
+            answer = Answer.objects.create(
+                client=client, question=question, text=text, external_id=external_id, contexts=contexts or [],
+                citations=citations or [], callback_url=callback_url, idempotency_key=idempotency_key or None,
+                request_hash=request_hash,
+            )
+            audit_record(verb="answer.receive", obj=answer, actor_label=f"api:{client.name}",
+                         after={"external_id": external_id, "status": answer.status})
+            from review.tasks import answer_score
+
+            answer_score.delay_on_commit(answer.pk)
+    except IntegrityError:
+        # A concurrent request with the same key won the race: answer with its result.
+        existing = Answer.objects.get(client=client, idempotency_key=idempotency_key)
+        return _same_request(existing, request_hash), False
+    return answer, True
+
+
+def _same_request(existing: Answer, request_hash: str) -> Answer:
+    if existing.request_hash != request_hash:
+        raise IdempotencyConflict("this Idempotency-Key was already used with a different request body")
+    return existing
+
+
+def answer_score_claim(*, answer_id: int) -> bool:
+    """Claim an answer for scoring; a re-delivered task is a no-op unless the first attempt died (stale)."""
+    now = timezone.now()
+    return bool(
+        Answer.objects.filter(
+            Q(scoring_started_at__isnull=True) | Q(scoring_started_at__lt=now - SCORING_STALE_AFTER),
+            pk=answer_id, status=AnswerStatus.SCORING,
+        ).update(scoring_started_at=now)
+    )
+
+
+def answers_requeue_stale() -> int:
+    """Answers whose scoring message was lost or whose worker died are scored again (beat task)."""
+    from review.tasks import answer_score
+
+    cutoff = timezone.now() - SCORING_STALE_AFTER
+    stale = list(
+        Answer.objects.filter(status=AnswerStatus.SCORING, created_at__lt=cutoff)
+        .filter(Q(scoring_started_at__isnull=True) | Q(scoring_started_at__lt=cutoff))
+        .values_list("pk", flat=True)
+    )
+    for answer_id in stale:
+        logger.warning("re-queueing scoring of answer %s", answer_id)
+        answer_score.delay(answer_id)
+    return len(stale)
+
+
+def answer_score_run(*, answer_id: int) -> Answer:
+    answer = Answer.objects.select_related("client").get(pk=answer_id)
+    cited = list(
+        Chunk.objects.select_related("version__document__owner", "version__approved_by")
+        .filter(pk__in=answer.citations)
+    )
+    report = answer_check(question=answer.question, answer_text=answer.text, clearance=answer.client.clearance,
+                          contexts=answer.contexts, cited_chunks=cited)
+    return answer_store_report(answer=answer, report=report)
+
+
+@transaction.atomic
+def answer_store_report(*, answer: Answer, report: CheckReport) -> Answer:
+    answer = Answer.objects.select_for_update().get(pk=answer.pk)
+    answer.claims.all().delete()  # an interrupted earlier attempt may have left some
+    for ordinal, result in enumerate(report.claims):
+        claim = Claim.objects.create(answer=answer, ordinal=ordinal, text=result.text, start=result.start,
+                                     end=result.end, score=result.score, verdict=result.verdict,
+                                     reasons=result.reasons)
+        Evidence.objects.bulk_create(
+            Evidence(claim=claim, chunk=e.candidate.chunk, context_index=e.candidate.context_index,
+                     quote_start=e.quote_start, quote_end=e.quote_end, score=e.score, rank=rank, flags=e.flags)
+            for rank, e in enumerate(result.evidence, start=1)
+        )
+    answer.score = report.score
+    answer.risk = report.risk
+    answer.risk_order = RISK_ORDER[report.risk]
+    answer.routing_reasons = report.reasons
+    answer.checker_warnings = report.warnings
+    answer.evidence_level = report.evidence_level
+    answer.scored_at = timezone.now()
+    if report.risk == Risk.LOW and not audit_sample():
+        answer.save()
+        audit_record(verb="answer.score", obj=answer, actor_label="checker",
+                     after={"risk": answer.risk, "score": answer.score, "route": "release"})
+        return answer_release(answer=answer, text=answer.text, actor_label="auto-release (low risk)")
+    if report.risk == Risk.LOW:
+        answer.sampled_for_audit = True
+        answer.routing_reasons = [*report.reasons, "sampled for audit review"]
+    answer.status = AnswerStatus.PENDING_REVIEW
+    answer.save()
+    audit_record(verb="answer.score", obj=answer, actor_label="checker",
+                 after={"risk": answer.risk, "score": answer.score, "route": "review"})
+    return answer
+
+
+def answer_scoring_failed(*, answer_id: int, error: str) -> None:
+    """Scoring could not finish: the answer waits for a person rather than going out unchecked."""
+    Answer.objects.filter(pk=answer_id, status=AnswerStatus.SCORING).update(
+        status=AnswerStatus.PENDING_REVIEW, risk=Risk.HIGH, risk_order=RISK_ORDER[Risk.HIGH],
+        routing_reasons=[f"automatic checking failed: {error[:500]}"], scoring_error=error[:2000],
+        scored_at=timezone.now(),
+    )
+
+
+def answer_release(
+    *, answer: Answer, text: str, status: str = AnswerStatus.RELEASED, actor=None, actor_label: str = "",
+) -> Answer:
+    """Release = status change + webhook to the callback URL after commit."""
+    before = {"status": answer.status}
+    answer.status = status
+    answer.released_text = text
+    answer.released_at = timezone.now()
+    answer.save(update_fields=["status", "released_text", "released_at"])
+    audit_record(verb="answer.release", obj=answer, actor=actor, actor_label=actor_label, before=before,
+                 after={"status": status, "released_text": text[:500]})
+    if answer.callback_url:
+        from review.tasks import webhook_deliver
+
+        webhook_deliver.delay_on_commit(answer.pk)
+    return answer
+
+
+# Webhooks ------------------------------------------------------------------------------------------------
+
+
+def webhook_payload(answer: Answer) -> bytes:
+    body = {
+        "id": answer.pk,
+        "external_id": answer.external_id,
+        "status": answer.status,
+        "released_text": answer.released_text,
+        "decided_at": _iso(answer.decided_at or answer.released_at),
+    }
+    return json.dumps(body, separators=(",", ":")).encode()
+
+
+def _iso(moment) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def webhook_signature(*, secret: str, body: bytes) -> str:
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def webhook_attempt(*, answer_id: int, attempt: int) -> bool:
+    """One delivery attempt, logged. True when the receiver accepted it (2xx)."""
+    answer = Answer.objects.select_related("client").get(pk=answer_id)
+    if answer.deliveries.filter(delivered=True).exists():
+        return True  # a re-delivered task must not post twice
+    body = webhook_payload(answer)
+    delivery = WebhookDelivery(answer=answer, url=answer.callback_url, attempt=attempt)
+    try:
+        response = httpx.post(
+            answer.callback_url, content=body, timeout=settings.WEBHOOK_TIMEOUT,
+            headers={"Content-Type": "application/json",
+                     "X-Signature": webhook_signature(secret=answer.client.webhook_secret, body=body)},
+        )
+        delivery.status_code = response.status_code
+        delivery.delivered = 200 <= response.status_code < 300
+        if not delivery.delivered:
+            delivery.error = f"HTTP {response.status_code}: {response.text[:200]}"
+    except httpx.HTTPError as exc:
+        delivery.error = f"{type(exc).__name__}: {exc}"[:500]
+    delivery.save()
+    return delivery.delivered
