@@ -1,0 +1,113 @@
+"""POST /api/v1/check, GET /api/v1/search and the NeMo-compatible /alignscore_* endpoints."""
+
+import json
+
+import pytest
+
+from review.models import Answer
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HANDBOOK = """# Security handbook
+
+## Passwords
+
+Passwords must be at least 14 characters long and are rotated every 180 days.
+"""
+SECRET = """# Merger plan
+
+## Target
+
+The board plans to acquire Globex for 40 million euros in May.
+"""
+
+
+@pytest.fixture
+def sources(publish):
+    publish(HANDBOOK, key="security-handbook")
+    publish(SECRET, key="merger-plan", security_level="restricted")
+
+
+def test_check_scores_claims_synchronously_and_stores_nothing(api, celery_worker, sources):
+    response = api.post("/api/v1/check", {
+        "question": "How long must passwords be?",
+        "answer": "Passwords must be at least 12 characters long. They are rotated every 180 days.",
+    })
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["risk"] == "high"
+    verdicts = {c["text"]: c["verdict"] for c in body["claims"]}
+    assert verdicts == {"Passwords must be at least 12 characters long.": "contradicted",
+                        "They are rotated every 180 days.": verdicts["They are rotated every 180 days."]}
+    assert body["claims"][0]["evidence"][0]["document_key"] == "security-handbook"
+    assert not Answer.objects.exists()
+
+
+def test_check_with_raw_contexts_uses_them_as_unpinned_evidence(api, celery_worker):
+    response = api.post("/api/v1/check", {
+        "answer": "The launch is planned for March 3.",
+        "contexts": ["The launch is planned for March 3, weather permitting."],
+    })
+
+    claim = response.json()["claims"][0]
+    assert claim["verdict"] == "supported"
+    assert claim["evidence"][0]["chunk_id"] is None
+    assert claim["evidence"][0]["flags"] == ["unpinned context"]
+
+
+def test_search_respects_the_clients_clearance(api, celery_worker, sources):
+    response = api.get("/api/v1/search?q=acquire+Globex&k=5")
+
+    assert response.status_code == 200
+    keys = {hit["document_key"] for hit in response.json()["results"]}
+    assert "merger-plan" not in keys
+
+
+def test_search_returns_offsets_into_the_source(api, celery_worker, sources):
+    hit = api.get("/api/v1/search?q=password+length").json()["results"][0]
+
+    assert hit["document_key"] == "security-handbook"
+    assert HANDBOOK[hit["char_start"]:hit["char_end"]] == hit["text"]
+
+
+@pytest.mark.parametrize("query", ["?q=", "?q=x&k=0", "?q=x&k=51", "?k=3"])
+def test_search_rejects_bad_parameters(api, query):
+    assert api.get(f"/api/v1/search{query}").status_code == 400
+
+
+def test_check_answers_503_when_no_worker_responds_in_time(api, settings):
+    settings.API_CHECK_TIMEOUT = 0.001  # no worker can answer this fast
+
+    response = api.post("/api/v1/check", {"answer": "Anything at all."})
+
+    assert response.status_code == 503
+    assert response.json()["error"] == "unavailable"
+
+
+def test_alignscore_endpoint_is_off_by_default(client):
+    response = client.post("/alignscore_large", data=json.dumps({"evidence": "a", "claim": "b"}),
+                           content_type="application/json")
+
+    assert response.status_code == 404
+
+
+def test_alignscore_endpoint_speaks_nemos_contract(client, celery_worker, settings):
+    settings.API_ALIGNSCORE_ENABLED = True
+    evidence = "Passwords must be at least 14 characters long."
+
+    good = client.post("/alignscore_base", data=json.dumps({"evidence": evidence, "claim": "Passwords need 14 or more characters."}),
+                       content_type="application/json").json()
+    bad = client.post("/alignscore_large", data=json.dumps({"evidence": evidence, "claim": "Passwords need 8 characters."}),
+                      content_type="application/json").json()
+
+    assert set(good) == {"alignscore"}
+    assert good["alignscore"] >= 0.6 > 0.4 > bad["alignscore"]
+
+
+def test_alignscore_endpoint_rejects_malformed_json(client, settings):
+    settings.API_ALIGNSCORE_ENABLED = True
+
+    response = client.post("/alignscore_base", data=b"{nope", content_type="application/json")
+
+    assert response.status_code == 400
