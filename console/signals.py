@@ -1,4 +1,4 @@
-from celery.signals import worker_ready
+from celery.signals import worker_init, worker_ready
 
 from console.health import record_worker_heartbeat
 
@@ -7,3 +7,10 @@ from console.health import record_worker_heartbeat
 def heartbeat_on_worker_start(**kwargs) -> None:
     # Without this, /healthz would report the worker down until beat's first tick.
     record_worker_heartbeat()
+
+
+@worker_init.connect
+def workers_embed_locally(**kwargs) -> None:
+    from kb.embeddings import allow_local_model
+
+    allow_local_model()

@@ -10,6 +10,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from console import roles
+from console.dashboard import dashboard_data
 from console.forms import AuditFilterForm
 from console.health import health_report
 from console.roles import role_required
@@ -26,7 +27,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
-    return render(request, "console/dashboard.html", {})
+    return render(request, "console/dashboard.html", dashboard_data(user=request.user))
 
 
 class _Echo:

@@ -149,6 +149,11 @@ class Claim(models.Model):
     def is_flagged(self) -> bool:
         return self.verdict != Verdict.SUPPORTED
 
+    @property
+    def best_evidence(self) -> Evidence | None:
+        evidence = list(self.evidence.all())  # prefetched: no query per claim
+        return evidence[0] if evidence else None
+
 
 class Evidence(models.Model):
     """Where a claim's support (or contradiction) was found: a chunk of a pinned version, or a raw client context."""
@@ -168,6 +173,28 @@ class Evidence(models.Model):
 
     def __str__(self) -> str:
         return f"evidence {self.rank} for claim {self.claim_id}"
+
+    def source_text(self) -> str:
+        return self.chunk.text if self.chunk else self.claim.answer.contexts[self.context_index]
+
+    def quote_parts(self) -> tuple[str, str, str]:
+        """The evidence text split around the quoted span: (before, quote, after)."""
+        offset = self.chunk.char_start if self.chunk else 0
+        text = self.source_text()
+        start, end = self.quote_start - offset, self.quote_end - offset
+        return text[:start], text[start:end], text[end:]
+
+    @property
+    def quote(self) -> str:
+        return self.quote_parts()[1]
+
+    @property
+    def paragraph_line(self) -> int | None:
+        """First line of the paragraph holding the quote: the anchor (#L<n>) on the document page."""
+        if not self.chunk:
+            return None
+        block_start, _ = self.chunk.paragraph_containing(self.quote_start)
+        return self.chunk.version.text.count("\n", 0, block_start) + 1
 
 
 class Decision(models.Model):

@@ -18,7 +18,10 @@ from django.utils import timezone
 
 from console.audit import audit_record
 from kb.models import Chunk
-from review.models import RISK_ORDER, Answer, AnswerStatus, ApiClient, Claim, Evidence, Risk, WebhookDelivery
+from review.models import (
+    RISK_ORDER, Answer, AnswerStatus, ApiClient, Claim, ClaimReview, Decision, Evidence, Risk, Verdict,
+    WebhookDelivery,
+)
 from review.pipeline import CheckReport, answer_check, audit_sample
 
 logger = logging.getLogger(__name__)
@@ -226,3 +229,151 @@ def webhook_attempt(*, answer_id: int, attempt: int) -> bool:
         delivery.error = f"{type(exc).__name__}: {exc}"[:500]
     delivery.save()
     return delivery.delivered
+
+
+# Review: leases and decisions ------------------------------------------------------------------------------
+
+
+class LeaseHeld(Exception):
+    """Another reviewer holds the lease on this answer."""
+
+
+class DecisionConflict(Exception):
+    """The answer was decided already (or is leased by someone else): this decision lost."""
+
+
+class DecisionInvalid(ValueError):
+    """The decision is not allowed as asked (e.g. high risk with unconfirmed claims, override without reason)."""
+
+
+def _lease_until():
+    return timezone.now() + timedelta(minutes=settings.REVIEW_LEASE_MINUTES)
+
+
+def _lease_free_for(reviewer) -> Q:
+    return Q(lease_holder__isnull=True) | Q(lease_expires_at__lte=timezone.now()) | Q(lease_holder=reviewer)
+
+
+@transaction.atomic
+def answer_lease_next(*, reviewer, queryset) -> Answer | None:
+    """Lease the oldest highest-risk pending answer nobody else holds. `queryset`: answers the reviewer may see."""
+    answer = (
+        queryset.filter(_lease_free_for(reviewer), status=AnswerStatus.PENDING_REVIEW, escalated=False)
+        .order_by("risk_order", "created_at")
+        .select_for_update(skip_locked=True, of=("self",))
+        .first()
+    )
+    if answer is None:
+        return None
+    return _lease_set(answer, reviewer)
+
+
+def _lease_set(answer: Answer, reviewer) -> Answer:
+    renewing = answer.lease_holder_id == reviewer.pk
+    answer.lease_holder = reviewer
+    answer.lease_expires_at = _lease_until()
+    answer.save(update_fields=["lease_holder", "lease_expires_at"])
+    if not renewing:
+        audit_record(verb="answer.lease", obj=answer, actor=reviewer, after={"until": answer.lease_expires_at.isoformat()})
+    return answer
+
+
+@transaction.atomic
+def answer_lease_take(*, answer: Answer, reviewer) -> Answer:
+    """Take (or renew) the lease; LeaseHeld when another reviewer's lease is still running."""
+    locked = Answer.objects.select_for_update().get(pk=answer.pk)
+    if locked.status != AnswerStatus.PENDING_REVIEW:
+        return locked
+    if locked.lease_is_held_by_other(reviewer):
+        raise LeaseHeld(f"{locked.lease_holder} is reviewing this answer until "
+                        f"{timezone.localtime(locked.lease_expires_at):%H:%M}.")
+    return _lease_set(locked, reviewer)
+
+
+@transaction.atomic
+def answer_lease_release(*, answer: Answer, reviewer) -> None:
+    Answer.objects.filter(pk=answer.pk, lease_holder=reviewer).update(lease_holder=None, lease_expires_at=None)
+
+
+def _require_lease(answer: Answer, reviewer) -> None:
+    if answer.status != AnswerStatus.PENDING_REVIEW:
+        raise DecisionConflict(f"This answer was already {answer.get_status_display().lower()}"
+                               + (f" by {answer.decided_by}" if answer.decided_by_id else "") + ".")
+    if answer.lease_is_held_by_other(reviewer):
+        raise DecisionConflict(f"{answer.lease_holder} holds the lease on this answer.")
+
+
+@transaction.atomic
+def claim_review(*, claim: Claim, reviewer, state: str, note: str = "") -> Claim:
+    answer = Answer.objects.select_for_update().get(pk=claim.answer_id)
+    _require_lease(answer, reviewer)
+    claim = Claim.objects.get(pk=claim.pk)
+    before = {"review_state": claim.review_state}
+    claim.review_state = state
+    claim.review_note = note
+    claim.reviewed_by = reviewer
+    claim.reviewed_at = timezone.now()
+    claim.save(update_fields=["review_state", "review_note", "reviewed_by", "reviewed_at"])
+    audit_record(verb=f"claim.{state}", obj=claim, actor=reviewer, before=before,
+                 after={"review_state": state}, note=note)
+    _lease_set(answer, reviewer)  # activity keeps the lease alive
+    return claim
+
+
+def _overrides_checker(answer: Answer, action: str, claims: list[Claim]) -> bool:
+    flagged = any(c.verdict != Verdict.SUPPORTED for c in claims)
+    if action in {Decision.Action.APPROVE, Decision.Action.EDIT}:
+        return flagged and not all(c.review_state == ClaimReview.CONFIRMED for c in claims if c.is_flagged)
+    if action == Decision.Action.REJECT:
+        return not flagged and not any(c.review_state == ClaimReview.REJECTED for c in claims)
+    return False
+
+
+@transaction.atomic
+def answer_decide(
+    *, answer: Answer, reviewer, action: str, reason: str = "", edited_text: str = "",
+    edited_risk: str | None = None,
+) -> Answer:
+    """Approve & send, edit & send, reject or escalate. Exactly one decision wins (row lock + status check)."""
+    locked = Answer.objects.select_for_update().get(pk=answer.pk)
+    _require_lease(locked, reviewer)
+    claims = list(locked.claims.all())
+    reason = reason.strip()
+
+    if action in {Decision.Action.APPROVE, Decision.Action.EDIT} and locked.risk == Risk.HIGH:
+        open_claims = [c.ordinal + 1 for c in claims if c.review_state != ClaimReview.CONFIRMED]
+        if open_claims:
+            raise DecisionInvalid("High risk: confirm every claim before sending (still open: claim "
+                                  + ", ".join(map(str, open_claims)) + ").")
+    overrides = _overrides_checker(locked, action, claims)
+    if action == Decision.Action.EDIT:
+        if not edited_text.strip():
+            raise DecisionInvalid("The edited answer is empty.")
+        if edited_risk == Risk.HIGH:
+            overrides = True
+    if overrides and not reason:
+        raise DecisionInvalid("This decision goes against the checker: say why in the reason field.")
+    if action == Decision.Action.ESCALATE and not reason:
+        raise DecisionInvalid("Say why you escalate, so the admin knows what to look at.")
+
+    Decision.objects.create(answer=locked, reviewer=reviewer, action=action, reason=reason,
+                            overrides_checker=overrides, text=edited_text if action == Decision.Action.EDIT else "")
+    audit_record(verb=f"answer.{action}", obj=locked, actor=reviewer, before={"status": locked.status},
+                 note=reason, after={"overrides_checker": overrides, "edited_risk": edited_risk})
+    locked.lease_holder = None
+    locked.lease_expires_at = None
+    if action == Decision.Action.ESCALATE:
+        locked.escalated = True
+        locked.save(update_fields=["escalated", "lease_holder", "lease_expires_at"])
+        return locked
+
+    locked.decided_by = reviewer
+    locked.decided_at = timezone.now()
+    if action == Decision.Action.EDIT:
+        locked.edited_text = edited_text
+    locked.save(update_fields=["decided_by", "decided_at", "edited_text", "lease_holder", "lease_expires_at"])
+    if action == Decision.Action.REJECT:
+        fallback = settings.REVIEW_FALLBACK_TEXT if settings.REVIEW_SEND_FALLBACK_ON_REJECT else ""
+        return answer_release(answer=locked, text=fallback, status=AnswerStatus.REJECTED, actor=reviewer)
+    text = edited_text if action == Decision.Action.EDIT else locked.text
+    return answer_release(answer=locked, text=text, status=AnswerStatus.APPROVED, actor=reviewer)

@@ -12,16 +12,16 @@ from playwright.sync_api import sync_playwright
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PASSWORD = "demo-password"
-# name -> (user, path)
-PAGES: dict[str, tuple[str, str]] = {
-    "login": ("", "/login/"),
-    "dashboard": ("admin", "/"),
-    "kb-list": ("curator", "/kb/"),
-    "kb-document": ("curator", "/kb/travel-policy/"),
-    "kb-search": ("reviewer", "/kb/search/?q=hotel+cap+in+London"),
-    "review-queue": ("reviewer", "/review/"),
-    "review-answer": ("reviewer", "/review/next/"),
-    "audit-log": ("admin", "/audit/"),
+# name -> (user, path, button to click before the shot)
+PAGES: dict[str, tuple[str, str, str | None]] = {
+    "login": ("", "/login/", None),
+    "dashboard": ("admin", "/", None),
+    "kb-list": ("curator", "/kb/", None),
+    "kb-document": ("curator", "/kb/travel-policy/", None),
+    "kb-search": ("reviewer", "/kb/search/?q=hotel+cap+in+London", None),
+    "review-queue": ("reviewer", "/review/", None),
+    "review-answer": ("reviewer", "/review/", "button:has-text('Review next')"),
+    "audit-log": ("admin", "/audit/", None),
 }
 
 
@@ -36,7 +36,7 @@ def main() -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
         contexts: dict[str, object] = {}
-        for name, (user, path) in PAGES.items():
+        for name, (user, path, click) in PAGES.items():
             if args.only and name not in args.only:
                 continue
             if user not in contexts:
@@ -52,6 +52,8 @@ def main() -> None:
                 contexts[user] = context
             page = contexts[user].new_page()
             page.goto(path)
+            if click:
+                page.click(click)
             page.wait_for_load_state("networkidle")
             page.screenshot(path=str(out / f"{name}.png"), full_page=True)
             print(f"{name}: {page.url} -> {out / f'{name}.png'}")

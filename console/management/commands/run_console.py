@@ -8,11 +8,13 @@ import subprocess
 import sys
 import time
 
+import httpx
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from console import embedded
+from console.demo_answers import post_demo_answers
 from console.management.commands.seed_demo import DEMO_PASSWORD, DEMO_USERS
 
 
@@ -41,6 +43,11 @@ class Command(BaseCommand):
         }
         # Each child leads its own process group, so stopping it also stops its workers (gunicorn, celery pool).
         children = {name: subprocess.Popen(cmd, env=env, start_new_session=True) for name, cmd in commands.items()}
+        local_url = f"http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}"
+        if not no_demo and self._wait_for_web(local_url):
+            sent = post_demo_answers(base_url=local_url)
+            if sent:
+                self.stdout.write(f"Posted {sent} demo answers through the API; the worker is scoring them.")
         self._print_banner(host, port)
 
         stopping = False
@@ -62,6 +69,17 @@ class Command(BaseCommand):
             self._stop_children(children)
             # Embedded servers stop when this, their last user, exits.
             self.stdout.write("Stopped web, worker and beat.")
+
+    def _wait_for_web(self, url: str, timeout: float = 60.0) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                httpx.get(f"{url}/healthz", timeout=2)
+                return True
+            except httpx.HTTPError:
+                time.sleep(0.5)
+        self.stderr.write("the web server did not come up in time; demo answers not posted")
+        return False
 
     def _child_environment(self, host: str) -> dict[str, str]:
         env = dict(os.environ)

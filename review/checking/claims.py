@@ -1,0 +1,258 @@
+"""Split an answer (plain text or Markdown) into checkable claims with exact offsets.
+
+A claim is a sentence, a list item or a table row; a sentence that joins two
+independent statements (", and ...", "; ...", ", while ...") is split in two when
+both halves can stand alone. Offsets are ``str`` indices, so
+``answer[claim.start:claim.end] == claim.text``.
+
+Not everything is a claim: headings, table header rows, questions and short
+conversational lines ("Hope this helps!", "Let me know if ...") are skipped, so
+pleasantries never make an answer unverifiable.
+
+``text_segments`` is shared with the checker, which cuts evidence the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+SegmentKind = Literal["heading", "item", "table_header", "table_row", "sentence"]
+_BlockKind = Literal["heading", "item", "table_header", "table_row", "paragraph"]
+
+
+@dataclass(frozen=True)
+class ClaimSpan:
+    text: str
+    start: int  # offsets into the answer text; answer[start:end] == text
+    end: int
+
+
+@dataclass(frozen=True)
+class Segment:
+    start: int
+    end: int
+    kind: SegmentKind
+    block: int  # the sentences of one paragraph or item, and the rows of one table, share it
+
+
+@dataclass
+class _OpenBlock:
+    start: int
+    end: int
+    kind: _BlockKind
+
+
+_HEADING = re.compile(r"[ \t]{0,3}#{1,6}(?:[ \t]+|$)")
+_LIST_MARKER = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+")
+_TABLE_ROW = re.compile(r"[ \t]*\|")
+_TABLE_SEPARATOR = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?")
+_LINE = re.compile(r"[^\n]*\n|[^\n]+")
+
+_SENTENCE_END = re.compile(r"[.!?…]+[\"'”’)\]*_]*(?=\s|$)")
+_NEXT_WORD = re.compile(r"\s*([^\s]+)")
+_LAST_WORD = re.compile(r"([^\s(\[\"'“‘]*)$")
+_INITIALISM = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]?")  # U.S, e.g, a.m, i.e
+# Titles never end a sentence in practice; the soft ones end it only when an
+# obvious sentence opener follows ("... Lumen Labs Inc. The company ...").
+_TITLES = frozenset({"mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "gen", "col", "lt", "sgt", "rev", "hon"})
+_SOFT_ABBREVIATIONS = frozenset(
+    {"inc", "ltd", "co", "corp", "etc", "vs", "no", "nos", "fig", "approx", "dept", "est", "vol", "ca", "cf", "al",
+     "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "ave", "min", "max"}
+)
+_SENTENCE_OPENERS = frozenset(
+    {"the", "a", "an", "this", "these", "that", "those", "it", "its", "in", "on", "at", "we", "you", "they", "he",
+     "she", "there", "our", "their", "for", "if", "when", "all", "each", "every", "some", "most", "after", "before",
+     "however", "also", "as", "by", "from", "i", "to", "with"}
+)
+
+_CLAUSE_CUT = re.compile(r",\s+(?:and|but|while|whereas)\s+|;\s+")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*|\d[\d,.]*")
+_AUXILIARIES = frozenset(
+    {"is", "are", "was", "were", "be", "been", "has", "have", "had", "will", "would", "can", "could", "must", "may",
+     "might", "should", "shall", "does", "do", "did", "cannot", "won't", "isn't", "aren't", "wasn't", "doesn't",
+     "don't", "can't", "hasn't", "haven't"}
+)
+_COMMON_VERBS = frozenset(
+    {"rose", "fell", "grew", "gets", "get", "got", "gave", "gives", "takes", "took", "made", "makes", "keeps", "kept",
+     "lost", "paid", "pays", "costs", "cost", "includes", "include", "offers", "offer", "provides", "provide",
+     "requires", "require", "allows", "allow", "covers", "cover", "receives", "receive", "adds", "add", "runs", "ran",
+     "lasts", "starts", "ends", "began", "begins", "remains", "remain", "stays", "stay", "needs", "need", "holds",
+     "held", "goes", "went", "comes", "came", "orbits", "contains", "supports", "means", "says", "shows", "uses",
+     "applies", "apply", "expires", "expire", "reaches", "lies", "sits", "counts", "works", "follows", "leads",
+     "sold", "sells", "set", "sets", "left", "leaves", "saw", "sees", "won", "wins", "led", "fit", "fits"}
+)
+# A clause opening with one of these leans on the previous one for its meaning.
+_DEPENDENT_OPENERS = frozenset(
+    {"it", "its", "they", "them", "their", "this", "that", "these", "those", "he", "she", "his", "her", "which",
+     "who", "whom", "whose", "so", "then", "also", "both", "one", "others", "same", "such", "there", "thus"}
+)
+_CHATTER = re.compile(
+    r"\W*(?:hope (?:this|that|it) helps|i hope|let me know|feel free|happy to help|glad to help|thanks?\b|"
+    r"thank you|hi\b|hello\b|hey\b|sure\b|certainly\b|of course|great question|good question|you're welcome|"
+    r"you are welcome|please (?:reach out|contact|ask))",
+    re.IGNORECASE,
+)
+_CHATTER_MAX_WORDS = 12
+_MIN_CLAUSE_WORDS = 3
+
+
+def split_claims(text: str) -> list[ClaimSpan]:
+    claims: list[ClaimSpan] = []
+    for segment in text_segments(text):
+        if segment.kind in ("heading", "table_header") or not _is_claim_like(text[segment.start : segment.end]):
+            continue
+        for start, end in _independent_clauses(text, segment.start, segment.end):
+            claims.append(ClaimSpan(text[start:end], start, end))
+    return claims
+
+
+def text_segments(text: str) -> list[Segment]:
+    """Headings, list items, table rows and sentences of ``text``, in order, whitespace-trimmed."""
+    segments: list[Segment] = []
+    for block, (start, end, kind) in enumerate(_blocks(text)):
+        if kind in ("paragraph", "item"):
+            sentences = sentence_spans(text, start, end)
+            sentence_kind: SegmentKind = "item" if kind == "item" and len(sentences) == 1 else "sentence"
+            segments.extend(Segment(a, b, sentence_kind, block) for a, b in sentences)
+        else:
+            segments.append(Segment(start, end, kind, block))
+    return segments
+
+
+def sentence_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Trimmed sentence spans inside ``text[start:end]``."""
+    cuts = [start]
+    for match in _SENTENCE_END.finditer(text, start, end):
+        if _ends_sentence(text, match.start(), match.end(), end):
+            cuts.append(match.end())
+    cuts.append(end)
+    spans = (_strip(text, a, b) for a, b in zip(cuts, cuts[1:]))
+    return [(a, b) for a, b in spans if a < b]
+
+
+def _blocks(text: str) -> list[tuple[int, int, _BlockKind]]:
+    """Markdown-ish blocks: headings, list items, table rows and soft-wrapped paragraphs."""
+    blocks: list[tuple[int, int, _BlockKind]] = []
+    open_block: _OpenBlock | None = None
+
+    def close() -> None:
+        nonlocal open_block
+        if open_block is not None:
+            blocks.append((*_strip(text, open_block.start, open_block.end), open_block.kind))
+            open_block = None
+
+    rows_in_table = 0
+    for match in _LINE.finditer(text):
+        line = match.group().rstrip("\r\n")
+        line_start, line_end = match.start(), match.start() + len(line)
+        if not line.strip():
+            close()
+            rows_in_table = 0
+            continue
+        if _TABLE_ROW.match(line):
+            close()
+            if not _TABLE_SEPARATOR.fullmatch(line):
+                blocks.append((*_strip(text, line_start, line_end), "table_header" if rows_in_table == 0 else "table_row"))
+                rows_in_table += 1
+            continue
+        rows_in_table = 0
+        heading = _HEADING.match(line)
+        marker = _LIST_MARKER.match(line)
+        if heading:
+            close()
+            blocks.append((*_strip(text, line_start + heading.end(), line_end), "heading"))
+        elif marker:
+            close()
+            open_block = _OpenBlock(line_start + marker.end(), line_end, "item")
+        elif open_block is not None:
+            open_block.end = line_end  # a soft-wrapped continuation line
+        else:
+            open_block = _OpenBlock(line_start, line_end, "paragraph")
+    close()
+    return [(start, end, kind) for start, end, kind in blocks if start < end]
+
+
+def _ends_sentence(text: str, punct_start: int, punct_end: int, limit: int) -> bool:
+    following = _NEXT_WORD.match(text, punct_end, limit)
+    if following is None:
+        return True
+    next_word = following.group(1)
+    if next_word[0].islower() or next_word[0] in ",;:":
+        return False  # "approx. three", "e.g. the", "3 p.m., after"
+    if text[punct_start] != ".":
+        return True
+    word = _LAST_WORD.search(text, 0, punct_start).group(1)
+    bare = word.lower().rstrip(".")
+    if bare in _TITLES or (len(word) == 1 and word.isupper()):
+        return False  # "Dr. Okafor", "J. Smith"
+    if bare in _SOFT_ABBREVIATIONS or _INITIALISM.fullmatch(word):
+        return next_word.strip("\"'“‘(*_").lower() in _SENTENCE_OPENERS
+    return True
+
+
+def _independent_clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Cut a sentence at ", and" / "; " / ", while" when both sides stand alone."""
+    pieces: list[tuple[int, int]] = []
+    piece_start = start
+    depth_ok = _outside_brackets(text, start, end)
+    for cut in _CLAUSE_CUT.finditer(text, start, end):
+        if not depth_ok(cut.start()):
+            continue
+        left, right = text[piece_start : cut.start()], text[cut.end() : end]
+        if _is_clause(left) and _is_clause(_first_clause(right)) and not _leans_back(right):
+            pieces.append(_strip(text, piece_start, cut.start()))
+            piece_start = cut.end()
+    pieces.append(_strip(text, piece_start, end))
+    return [(a, b) for a, b in pieces if a < b]
+
+
+def _outside_brackets(text: str, start: int, end: int):
+    depth = [0] * (end - start + 1)
+    level = 0
+    for offset, char in enumerate(text[start:end]):
+        level += char in "([{"
+        level -= char in ")]}" and level > 0
+        depth[offset + 1] = level
+    return lambda position: depth[position - start] == 0
+
+
+def _first_clause(text: str) -> str:
+    cut = _CLAUSE_CUT.search(text)
+    return text[: cut.start()] if cut else text
+
+
+def _is_clause(text: str) -> bool:
+    """Has a subject-like opening and a finite verb after it."""
+    words = [word.lower() for word in _WORD.findall(text)]
+    if len(words) < _MIN_CLAUSE_WORDS:
+        return False
+    return any(_looks_finite(word) for word in words[1:]) and not _looks_finite(words[0])
+
+
+def _looks_finite(word: str) -> bool:
+    return word in _AUXILIARIES or word in _COMMON_VERBS or (word.endswith("ed") and len(word) > 4)
+
+
+def _leans_back(text: str) -> bool:
+    words = _WORD.findall(text)
+    return not words or words[0].lower() in _DEPENDENT_OPENERS
+
+
+def _is_claim_like(sentence: str) -> bool:
+    if not any(char.isalnum() for char in sentence):
+        return False
+    stripped = sentence.rstrip(" *_\"'”’)")
+    if stripped.endswith("?"):
+        return False
+    short = len(_WORD.findall(sentence)) <= _CHATTER_MAX_WORDS
+    return not (short and _CHATTER.match(sentence) and not any(char.isdigit() for char in sentence))
+
+
+def _strip(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end

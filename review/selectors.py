@@ -1,0 +1,81 @@
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import Case, Count, DateTimeField, ExpressionWrapper, F, Prefetch, Q, QuerySet, Value, When
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+
+from console.models import SecurityLevel
+from review.models import Answer, AnswerStatus, Claim, Evidence, Risk, Verdict
+
+QUEUE_SORTS = {
+    "risk": ("risk_order", "created_at"),
+    "oldest": ("created_at",),
+    "newest": ("-created_at",),
+    "score": (F("score").asc(nulls_first=True), "created_at"),
+}
+
+
+def answers_visible_to(user) -> QuerySet[Answer]:
+    """Reviewers only see answers whose evidence is within their clearance."""
+    return Answer.objects.filter(evidence_level__in=SecurityLevel.up_to(user.clearance))
+
+
+def get_answer_for_user(*, user, answer_id: int) -> Answer:
+    return get_object_or_404(
+        answers_visible_to(user).select_related("client", "lease_holder", "decided_by")
+        .prefetch_related(Prefetch("claims", queryset=claims_with_evidence())),
+        pk=answer_id,
+    )
+
+
+def claims_with_evidence() -> QuerySet[Claim]:
+    return Claim.objects.order_by("ordinal").select_related("reviewed_by").prefetch_related(
+        Prefetch("evidence", queryset=Evidence.objects.order_by("rank").select_related(
+            "chunk__version__document__owner", "chunk__version__approved_by",
+        ))
+    )
+
+
+def _sla_deadline() -> Case:
+    return Case(*[
+        When(risk=risk, then=ExpressionWrapper(F("created_at") + timedelta(minutes=minutes),
+                                               output_field=DateTimeField()))
+        for risk, minutes in settings.REVIEW_SLA_MINUTES.items()
+    ], default=Value(None), output_field=DateTimeField())
+
+
+def review_queue(
+    *, user, risk: str = "", status: str = "pending", overdue: bool = False, mine: bool = False, sort: str = "risk",
+) -> QuerySet[Answer]:
+    answers = answers_visible_to(user).select_related("lease_holder", "decided_by").annotate(
+        flagged=Count("claims", filter=~Q(claims__verdict=Verdict.SUPPORTED)),
+        claim_count=Count("claims"),
+        sla_deadline=_sla_deadline(),
+    )
+    if status == "pending":
+        answers = answers.filter(status=AnswerStatus.PENDING_REVIEW, escalated=False)
+    elif status == "escalated":
+        answers = answers.filter(status=AnswerStatus.PENDING_REVIEW, escalated=True)
+    elif status in AnswerStatus.values:
+        answers = answers.filter(status=status)
+    if risk in Risk.values:
+        answers = answers.filter(risk=risk)
+    if overdue:
+        answers = answers.filter(status=AnswerStatus.PENDING_REVIEW, sla_deadline__lt=timezone.now())
+    if mine:
+        answers = answers.filter(Q(lease_holder=user, lease_expires_at__gt=timezone.now()) | Q(decided_by=user))
+    return answers.order_by(*QUEUE_SORTS.get(sort, QUEUE_SORTS["risk"]))
+
+
+def answers_citing_version(*, version, line: int | None = None) -> QuerySet[Answer]:
+    """Every answer with evidence in this version (optionally: in the paragraph at `line`)."""
+    evidence = Evidence.objects.filter(chunk__version=version)
+    if line is not None:
+        evidence = evidence.filter(chunk__line_start__lte=line, chunk__line_end__gte=line)
+    return (
+        Answer.objects.filter(claims__evidence__in=evidence).distinct()
+        .select_related("client", "decided_by").order_by("-created_at")
+    )
