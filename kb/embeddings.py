@@ -103,15 +103,24 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _in_worker() -> bool:
+_local_model_allowed = False
+
+
+def allow_local_model() -> None:
+    """Called by processes that may load the model themselves: Celery workers and batch commands."""
+    global _local_model_allowed
+    _local_model_allowed = True
+
+
+def _may_load_model() -> bool:
     from celery import current_task
 
-    return bool(current_task)  # a proxy: falsy unless this thread is executing a task
+    return _local_model_allowed or bool(current_task)  # current_task: falsy unless this thread runs a task
 
 
 def embed_texts(texts: list[str]) -> list[list[float]]:
     """Embed from any process: locally on a worker (or for remote providers), else by asking a worker."""
-    if settings.KB_EMBEDDING_PROVIDER != "local" or _in_worker():
+    if settings.KB_EMBEDDING_PROVIDER != "local" or _may_load_model():
         return get_provider().embed(texts)
     from kb.tasks import embed_texts_task
 
