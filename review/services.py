@@ -320,9 +320,12 @@ def claim_review(*, claim: Claim, reviewer, state: str, note: str = "") -> Claim
     return claim
 
 
-def _overrides_checker(answer: Answer, action: str, claims: list[Claim]) -> bool:
+def _overrides_checker(action: str, claims: list[Claim], edited_risk: str | None) -> bool:
+    """Does this decision go against the checker? Edited text is judged by its own re-check."""
+    if action == Decision.Action.EDIT:
+        return edited_risk == Risk.HIGH
     flagged = any(c.verdict != Verdict.SUPPORTED for c in claims)
-    if action in {Decision.Action.APPROVE, Decision.Action.EDIT}:
+    if action == Decision.Action.APPROVE:
         return flagged and not all(c.review_state == ClaimReview.CONFIRMED for c in claims if c.is_flagged)
     if action == Decision.Action.REJECT:
         return not flagged and not any(c.review_state == ClaimReview.REJECTED for c in claims)
@@ -345,12 +348,9 @@ def answer_decide(
         if open_claims:
             raise DecisionInvalid("High risk: confirm every claim before sending (still open: claim "
                                   + ", ".join(map(str, open_claims)) + ").")
-    overrides = _overrides_checker(locked, action, claims)
-    if action == Decision.Action.EDIT:
-        if not edited_text.strip():
-            raise DecisionInvalid("The edited answer is empty.")
-        if edited_risk == Risk.HIGH:
-            overrides = True
+    if action == Decision.Action.EDIT and not edited_text.strip():
+        raise DecisionInvalid("The edited answer is empty.")
+    overrides = _overrides_checker(action, claims, edited_risk)
     if overrides and not reason:
         raise DecisionInvalid("This decision goes against the checker: say why in the reason field.")
     if action == Decision.Action.ESCALATE and not reason:

@@ -256,3 +256,33 @@ def receiver() -> Iterator[_Receiver]:
     server = _Receiver()
     yield server
     server.close()
+
+
+@pytest.fixture
+def make_answer(db, api_token):
+    """An answer waiting for review, with claims as given (rows written directly: queue/decision tests)."""
+    from review.models import RISK_ORDER, Answer, Claim, Evidence
+
+    client, _ = api_token
+
+    def make(*, question: str = "What is the refund window?", risk: str = "medium",
+             claims: list[tuple[str, str, float]] = (("Refunds are paid within 14 days.", "uncertain", 0.5),),
+             chunk=None, status: str = "pending_review", callback_url: str = "", evidence_level: str = "public"):
+        text = " ".join(c[0] for c in claims)
+        answer = Answer.objects.create(
+            client=client, question=question, text=text, status=status, risk=risk, risk_order=RISK_ORDER[risk],
+            score=min(c[2] for c in claims), routing_reasons=[f"{risk} risk (test)"], callback_url=callback_url,
+            evidence_level=evidence_level,
+        )
+        position = 0
+        for ordinal, (claim_text, verdict, score) in enumerate(claims):
+            claim = Claim.objects.create(answer=answer, ordinal=ordinal, text=claim_text, start=position,
+                                         end=position + len(claim_text), score=score, verdict=verdict,
+                                         reasons=[f"{verdict} (test)"])
+            position += len(claim_text) + 1
+            if chunk is not None:
+                Evidence.objects.create(claim=claim, chunk=chunk, quote_start=chunk.char_start,
+                                        quote_end=chunk.char_end, score=score, rank=1)
+        return answer
+
+    return make

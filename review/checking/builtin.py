@@ -70,7 +70,8 @@ _ENTITY_ELSEWHERE_CAP = 0.5  # the name is in other evidence, just not beside th
 _SIMILARITY_FLOOR = 0.3
 _SIMILARITY_CEILING = 0.8
 _SIMILARITY_WEIGHT = 0.5
-_UNSUPPORTED_TERM_PENALTY = 0.08
+_UNSUPPORTED_TERM_PENALTY = 0.15
+_LIGHT_TERM_PENALTY = 0.03
 _WEAK_MISSING_PENALTY = 0.06
 _QUANTITY_MATCH_BONUS = 0.05
 _RELATED_CREDIT = 0.85  # "employ" / "employment"
@@ -91,9 +92,9 @@ _EVIDENCE_DECAY = 0.4
 _CLAIM_RIGHT_FACTOR = 0.6
 _OTHER_SEGMENT_FACTOR = 0.3
 _MIN_CONTEXT = 0.2
-_MIN_ROLE_CONTEXT = 0.4
+_MIN_ROLE_CONTEXT = 0.2
 _ROLE_MARGIN = 2.0
-_RELEVANCE_TOLERANCE = 0.05
+_OVERRULING_MARGIN = 0.1
 _REFUTING_RELEVANCE = 0.5
 # Windows: a few seed units per candidate, grown by nearby units that add coverage.
 _SEEDS_PER_CANDIDATE = 3
@@ -117,6 +118,21 @@ _STOPWORDS = frozenset(
     like well way ways etc e.g i.e vs through throughout across among along toward towards upon onto
     whose whom either neither every""".split()
 )
+# Light verbs, fillers and vague words: a paraphrase adds these freely, so they are weak evidence of an
+# unsupported addition (general English, not tied to any document).
+_LIGHT_WORDS = """go goes went gone going come comes came coming take takes took taken taking make makes made
+    get gets got give gives gave given put puts set sets keep keeps kept let lets need needs needed use uses used
+    using receive receives received provide provides provided offer offers offered issue issues issued allow
+    allows allowed hold holds held run runs ran bring brings brought reach reaches reached happen happens happened
+    occur occurs occurred apply applies applied remain remains remained stay stays stayed become becomes became
+    seem seems show shows showed shown say says said tell tells told call calls called find finds found know knows
+    known see sees saw seen look looks want wants try tries help helps start starts started begin begins began end
+    ends ended turn turns move moves pass passes passed last lasts lasted lasting place places back due work works
+    way ways part parts thing things time times generally usually typically normally often always sometimes around
+    between outside inside overall simply really actually currently likely able certain various specific whole
+    entire full own total general particular main major key basic regular standard available possible following
+    respectively instead rather still even further additional other another some such kind sort type types
+    case cases example instance matter fact point aspect""".split()
 # Words whose stems should compare equal; general English, not tied to any document.
 _SYNONYM_GROUPS = (
     ("price", "cost", "charge", "priced", "costs"),
@@ -400,6 +416,7 @@ def _build_synonyms() -> None:
 
 _build_synonyms()
 _stem = lru_cache(maxsize=65536)(_stem_uncached)
+_LIGHT_STEMS = frozenset(_stem(w) for w in _LIGHT_WORDS)
 
 
 def _related(a: str, b: str) -> bool:
@@ -883,6 +900,7 @@ def _parse_number(text: str, tokens: list[_Tok], i: int) -> tuple[_Quantity, int
         factor = 1.0
     if currency is None and kind == "count" and len(tok.text) > 4 and tok.text.isdigit() and tok.text[0] == "0":
         return None  # zip codes, identifiers
+    core_end = j
     per, j = _per_after(tokens, j)
     bound, lead = _bound_before(tokens, first)
     after = _match_phrase_after(tokens, j, _BOUNDS_AFTER)
@@ -894,8 +912,8 @@ def _parse_number(text: str, tokens: list[_Tok], i: int) -> tuple[_Quantity, int
         if change is None:
             change = _change_after(tokens, j) if not after else None
     quantity = _make(
-        text, tokens, kind, value * scale * factor, first, j, core=i, lead=lead, per=per, bound=bound, change=change,
-        hedged=_hedged_before(tokens, first), scale=scale * factor, decimals=decimals,
+        text, tokens, kind, value * scale * factor, first, j, core=i, core_end=core_end, lead=lead, per=per,
+        bound=bound, change=change, hedged=_hedged_before(tokens, first), scale=scale * factor, decimals=decimals,
     )
     return quantity, j
 
@@ -965,20 +983,24 @@ def _parse_word_quantity(text: str, tokens: list[_Tok], i: int) -> tuple[_Quanti
         j += used
     elif lower == "one":
         return None  # "one of the largest": too often not a count
+    core_end = j
     per, j = _per_after(tokens, j)
     bound, lead = _bound_before(tokens, i)
     change = _change_before(tokens, i)
-    return _make(text, tokens, kind, value * factor, i, j, lead=lead, per=per, bound=bound, change=change,
+    return _make(text, tokens, kind, value * factor, i, j, core_end=core_end, lead=lead, per=per, bound=bound,
+                 change=change,
                  hedged=_hedged_before(tokens, i), scale=factor), j
 
 
 def _make(text: str, tokens: list[_Tok], kind: str, value, first: int, end: int, *, core: int | None = None,
-          lead: int = 0, **extra) -> _Quantity:
-    """``core`` is the number's own token (its position); ``lead`` tokens of a bound phrase are kept out of contexts."""
+          core_end: int | None = None, lead: int = 0, **extra) -> _Quantity:
+    """Tokens ``first``..``end`` are the surface. ``core`` is the number's own token (its position);
+    the ``lead`` tokens of a bound phrase and those up to ``core_end`` are not words of the text, but a
+    rate's "per mile" still is."""
     start, stop = tokens[first].start, tokens[end - 1].end
     anchor = tokens[first if core is None else core]
     return _Quantity(kind=kind, value=value, surface=" ".join(text[start:stop].split()), start=start, end=stop,
-                     pos=anchor.pos, cell=anchor.cell, token_span=(first - lead, end), **extra)
+                     pos=anchor.pos, cell=anchor.cell, token_span=(first - lead, core_end or end), **extra)
 
 
 def _compatible(claim: _Quantity, evidence: _Quantity) -> bool:
@@ -1041,7 +1063,8 @@ def _analyze_unit(text: str, start: int, end: int, kind: str, header: list[list[
     unit.polars = _polars(tokens, skip)
     unit.embed_text = _embed_text(text, unit)
     unit.quantity_contexts = [_context(unit, q.pos, q.cell, skip, anchor=q.anchor) for q in unit.quantities]
-    unit.words = {t.lower: t.stem for k, t in enumerate(tokens) if _is_content(t) and k not in skip and not t.capital}
+    unit.words = {t.lower: t.stem for k, t in enumerate(tokens)
+                  if _is_content(t) and k not in skip and (not t.capital or (t.initial and not t.text.isupper()))}
     return unit
 
 
@@ -1129,6 +1152,7 @@ def _polars(tokens: list[_Tok], skip: set[int]) -> list[_Polar]:
 class _Candidate:
     units: list[_Unit]
     stems: set[str]
+    names: set[str]  # stems only ever written capitalised, and capitalised mid-sentence at least once
 
 
 @lru_cache(maxsize=512)
@@ -1154,7 +1178,10 @@ def _analyze_candidate(text: str) -> _Candidate:
         stems.update(unit.stems)
         if segment.kind != "heading":  # headings add vocabulary, never a quote
             units.append(unit)
-    return _Candidate(units=units, stems=stems)
+    tokens = [t for u in units for t in u.tokens if t.kind == "word"]
+    lower = {t.stem for t in tokens if not t.capital}
+    names = {t.stem for t in tokens if _looks_like_name(t) and not t.text.isupper()} - lower
+    return _Candidate(units=units, stems=stems, names=names)
 
 
 # ---------------------------------------------------------------- the claim
@@ -1169,7 +1196,8 @@ class _Claim:
     words: dict[str, str]  # lower-case content word -> stem, for word-level similarity
 
 
-def _analyze_claim(claim: str) -> _Claim:
+def _analyze_claim(claim: str, *, names: set[str]) -> _Claim:
+    """``names``: stems the evidence writes capitalised mid-sentence, so "Styx is ..." starts with a name."""
     unit = _analyze_unit(claim, 0, len(claim), "claim", [])
     skip = _quantity_tokens(unit)
     weights: dict[str, float] = {}
@@ -1177,7 +1205,7 @@ def _analyze_claim(claim: str) -> _Claim:
     run: list[_Tok] = []
     tokens = unit.tokens
     for k, tok in enumerate(tokens):
-        is_name = _is_content(tok) and k not in skip and _looks_like_name(tok)
+        is_name = _is_content(tok) and k not in skip and (_looks_like_name(tok) or (tok.capital and tok.stem in names))
         if is_name:
             run.append(tok)
         elif run and not (tok.lower in _NAME_JOINERS and k + 1 < len(tokens) and _looks_like_name(tokens[k + 1])):
@@ -1189,7 +1217,8 @@ def _analyze_claim(claim: str) -> _Claim:
         entities.append(run)
     for polar in unit.polars:
         weights.pop(_stem(polar.word), None)  # direction words are judged by the direction rules
-    words = {w: s for w, s in unit.words.items() if s in weights}
+    name_stems = {t.stem for run in entities for t in run}
+    words = {w: s for w, s in unit.words.items() if s in weights and s not in name_stems}
     return _Claim(text=claim, unit=unit, weights=weights, entities=entities, words=words)
 
 
@@ -1481,7 +1510,8 @@ def _prefix_negation_conflict(claim: _Claim, unit: _Unit) -> str | None:
         for word in mine:
             for prefix, min_rest in _NEGATING_PREFIXES:
                 rest = word[len(prefix):]
-                if word.startswith(prefix) and len(rest) >= min_rest and rest in theirs and word not in theirs:
+                if word.startswith(prefix) and len(rest) >= min_rest and rest in theirs and rest not in mine \
+                        and word not in theirs:
                     return f"{who} says '{word}'; {other} says '{rest}'"
     return None
 
@@ -1506,6 +1536,15 @@ def _check_entities(claim: _Claim, window: _Window, candidate: _Candidate, all_s
             findings.entities_elsewhere.append(name)
 
 
+def _name_around(tokens: list[_Tok], k: int) -> str:
+    first, last = k, k
+    while first > 0 and tokens[first - 1].kind == "word" and tokens[first - 1].capital:
+        first -= 1
+    while last + 1 < len(tokens) and tokens[last + 1].kind == "word" and tokens[last + 1].capital:
+        last += 1
+    return " ".join(t.text for t in tokens[first : last + 1])
+
+
 def _role_rival(claim: _Claim, run: list[_Tok], window: _Window) -> str | None:
     """Another name the evidence puts where the claim puts this one ("Styx is the largest" vs "Charon, the largest")."""
     head = run[-1]
@@ -1527,7 +1566,7 @@ def _role_rival(claim: _Claim, run: list[_Tok], window: _Window) -> str | None:
                     and tok.lower not in _WEEKDAYS:
                 score = _affinity(claim_ctx, _context(unit, tok.pos, tok.cell, skip | {k}))
                 if score > rival_score:
-                    rival_score, rival = score, tok.text
+                    rival_score, rival = score, _name_around(unit.tokens, k)
     if rival is not None and rival_score >= _MIN_ROLE_CONTEXT and rival_score > _ROLE_MARGIN * own:
         return rival
     return None
@@ -1568,12 +1607,14 @@ def _score_window(claim: _Claim, window: _Window, candidate: _Candidate, all_ste
     credits = {stem: _credit(claim, stem, window, candidate) for stem in claim.weights}
     coverage = sum(claim.weights[s] * c for s, c in credits.items()) / total if total else 1.0
     entity_stems = {t.stem for run in claim.entities for t in run}
-    findings.unsupported_terms = [_pretty(claim, {s}) for s, c in credits.items() if not c and s not in entity_stems]
+    unsupported = [s for s, c in credits.items() if not c and s not in entity_stems]
+    findings.unsupported_terms = [_pretty(claim, {s}) for s in unsupported]
+    light = sum(1 for s in unsupported if s in _LIGHT_STEMS)
     if window.similarity is None:
         relevance = coverage
     else:
         relevance = _SIMILARITY_WEIGHT * _scaled_similarity(window.similarity) + (1 - _SIMILARITY_WEIGHT) * coverage
-    score = relevance - _UNSUPPORTED_TERM_PENALTY * len(findings.unsupported_terms)
+    score = relevance - _UNSUPPORTED_TERM_PENALTY * (len(unsupported) - light) - _LIGHT_TERM_PENALTY * light
     score -= _WEAK_MISSING_PENALTY * len(findings.weak_missing)
     if findings.matches and not (findings.conflicts or findings.missing_quantities):
         score += _QUANTITY_MATCH_BONUS
@@ -1610,8 +1651,8 @@ def check_claim(*, claim: str, candidates: Sequence[EvidenceCandidate], embed: E
     if not candidates:
         return CheckOutcome(score=0.0, reasons=["no evidence found"], candidate_index=None, quote_start=0,
                             quote_end=0)
-    parsed = _analyze_claim(claim)
     analyzed = [_analyze_candidate(c.text) for c in candidates]
+    parsed = _analyze_claim(claim, names=set().union(*(c.names for c in analyzed)))
     windows = [w for index, candidate in enumerate(analyzed) for w in _windows(parsed, index, candidate)]
     if not windows:
         return CheckOutcome(score=0.0, reasons=["the evidence has no text"], candidate_index=0, quote_start=0,
@@ -1653,12 +1694,16 @@ def _attach_embeddings(claim: _Claim, windows: list[_Window], embed: Embedder) -
 
 
 def _pick(scored: list[_Scored]) -> _Scored:
-    """Support wins unless the most relevant evidence refutes the claim."""
+    """Support wins unless clearly more relevant evidence refutes the claim.
+
+    Within one candidate quantities are already bound candidate-wide, so a supporting window there has
+    survived its neighbours; another candidate must be clearly more on topic to overrule it.
+    """
     supporting = max(scored, key=lambda s: (s.score, s.relevance))
-    most_relevant = max(scored, key=lambda s: (s.relevance, -s.score))
-    if most_relevant.refutes and most_relevant.relevance >= supporting.relevance - _RELEVANCE_TOLERANCE:
-        return most_relevant
-    if supporting.score >= SUPPORTED_AT:
-        return supporting
     refuting = [s for s in scored if s.refutes and s.relevance >= _REFUTING_RELEVANCE]
-    return max(refuting, key=lambda s: s.relevance) if refuting else supporting
+    most_relevant = max(refuting, key=lambda s: s.relevance, default=None)
+    if supporting.score < SUPPORTED_AT:
+        return most_relevant or supporting
+    if most_relevant is not None and most_relevant.relevance > supporting.relevance + _OVERRULING_MARGIN:
+        return most_relevant
+    return supporting

@@ -1,0 +1,152 @@
+import threading
+import time
+
+import pytest
+from django.test import Client
+
+from console.models import AuditEvent
+from review.models import Decision
+
+pytestmark = pytest.mark.django_db
+
+
+def _lease(client, user, answer):
+    client.force_login(user)
+    client.get(answer.get_absolute_url())
+
+
+def test_reviewer_can_approve_medium_risk_answer(client, reviewer, make_answer, django_capture_on_commit_callbacks):
+    answer = make_answer(risk="medium", claims=[("Refunds are paid within 14 days.", "supported", 0.9)],
+                         callback_url="http://127.0.0.1:9/hook")
+    _lease(client, reviewer, answer)
+
+    with django_capture_on_commit_callbacks() as callbacks:
+        response = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve"})
+
+    assert response.status_code == 302
+    answer.refresh_from_db()
+    assert (answer.status, answer.released_text, answer.decided_by) == ("approved", answer.text, reviewer)
+    assert len(callbacks) == 1  # the webhook, after commit
+    assert AuditEvent.objects.filter(verb="answer.approve", object_id=str(answer.pk)).count() == 1
+
+
+def test_approving_against_the_checker_needs_a_reason(client, reviewer, make_answer):
+    answer = make_answer(risk="medium", claims=[("Refunds take 30 days.", "uncertain", 0.5)])
+    _lease(client, reviewer, answer)
+
+    refused = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve"})
+    accepted = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve",
+                                                                     "reason": "checked with finance"})
+
+    assert refused.status_code == 400
+    assert "goes against the checker" in refused.content.decode()
+    assert accepted.status_code == 302
+    assert Decision.objects.get(answer=answer).overrides_checker is True
+
+
+def test_high_risk_answer_needs_every_claim_confirmed(client, reviewer, make_answer):
+    answer = make_answer(risk="high", claims=[("A is true.", "supported", 0.9), ("B is 4.", "contradicted", 0.2)])
+    first, second = answer.claims.order_by("ordinal")
+    _lease(client, reviewer, answer)
+
+    page = client.get(answer.get_absolute_url()).content.decode()
+    assert 'id="approve-button" data-shortcut="approve" disabled' in page
+    refused = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve", "reason": "ok"})
+    assert refused.status_code == 400
+    assert "confirm every claim" in refused.content.decode()
+
+    client.post(f"/review/claims/{first.pk}/review/", {"state": "confirmed"})
+    partial = client.post(f"/review/claims/{second.pk}/review/", {"state": "confirmed", "note": "4 is right"},
+                          headers={"HX-Request": "true"})
+    assert 'hx-swap-oob="true"' in partial.content.decode()
+    assert 'data-shortcut="approve" disabled' not in partial.content.decode()
+
+    approved = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve", "reason": "verified"})
+    assert approved.status_code == 302
+    answer.refresh_from_db()
+    assert answer.status == "approved"
+
+
+def test_reject_sends_the_configured_fallback(client, reviewer, make_answer, settings):
+    settings.REVIEW_FALLBACK_TEXT = "Sorry, I can't answer that."
+    answer = make_answer(risk="high", claims=[("B is 4.", "contradicted", 0.2)])
+    _lease(client, reviewer, answer)
+
+    client.post(f"/review/answers/{answer.pk}/decide/", {"action": "reject"})
+
+    answer.refresh_from_db()
+    assert (answer.status, answer.released_text) == ("rejected", "Sorry, I can't answer that.")
+
+
+def test_escalate_needs_a_reason_and_keeps_the_answer_waiting(client, reviewer, make_answer):
+    answer = make_answer()
+    _lease(client, reviewer, answer)
+
+    assert client.post(f"/review/answers/{answer.pk}/decide/", {"action": "escalate"}).status_code == 400
+    client.post(f"/review/answers/{answer.pk}/decide/", {"action": "escalate", "reason": "legal should look"})
+
+    answer.refresh_from_db()
+    assert (answer.status, answer.escalated, answer.lease_holder) == ("pending_review", True, None)
+    assert f'id="answer-{answer.pk}"' in client.get("/review/?status=escalated").content.decode()
+    assert f'id="answer-{answer.pk}"' not in client.get("/review/").content.decode()
+
+
+def test_deciding_twice_reports_a_conflict(client, reviewer, make_answer):
+    answer = make_answer(claims=[("A is true.", "supported", 0.9)])
+    _lease(client, reviewer, answer)
+    client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve"})
+
+    second = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "reject", "reason": "changed my mind"})
+
+    assert second.status_code == 409
+    assert "already approved" in second.content.decode()
+
+
+def test_unknown_answer_is_404(client, reviewer):
+    client.force_login(reviewer)
+
+    assert client.get("/review/answers/999999/").status_code == 404
+    assert client.post("/review/answers/999999/decide/", {"action": "approve"}).status_code == 404
+
+
+def test_decision_without_csrf_is_refused(reviewer, make_answer):
+    answer = make_answer()
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(reviewer)
+
+    assert strict.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve"}).status_code == 403
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_approve_and_reject_one_wins(reviewer, make_answer, celery_worker, receiver):
+    answer = make_answer(risk="medium", claims=[("A is true.", "supported", 0.9)], callback_url=receiver.url + "/hook")
+    clients = [Client(), Client()]
+    for c in clients:
+        c.force_login(reviewer)
+    clients[0].get(answer.get_absolute_url())
+    barrier = threading.Barrier(2)
+    statuses = {}
+
+    def decide(index: int, action: str) -> None:
+        from django.db import connection
+
+        barrier.wait()
+        statuses[action] = clients[index].post(f"/review/answers/{answer.pk}/decide/",
+                                               {"action": action, "reason": "double click"}).status_code
+        connection.close()
+
+    threads = [threading.Thread(target=decide, args=(0, "approve")), threading.Thread(target=decide, args=(1, "reject"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+    assert sorted(statuses.values()) == [302, 409]
+    assert Decision.objects.filter(answer=answer).count() == 1
+    assert AuditEvent.objects.filter(object_id=str(answer.pk), verb__in=["answer.approve", "answer.reject"]).count() == 1
+    receiver.wait_for(1)
+    time.sleep(1)
+    assert len(receiver.requests) == 1
+    answer.refresh_from_db()
+    winner = "approve" if statuses["approve"] == 302 else "reject"
+    assert answer.status == {"approve": "approved", "reject": "rejected"}[winner]
