@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "django.contrib.postgres",
     "django.contrib.humanize",
     "django_htmx",
+    "ninja",  # serves its own Swagger UI files instead of loading them from a CDN
     "console",
     "kb",
     "review",

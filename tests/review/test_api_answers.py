@@ -134,3 +134,10 @@ def test_openapi_document_and_docs_are_served(client):
     assert "/api/v1/answers" in schema["paths"]
     assert "/api/v1/check" in schema["paths"]
     assert client.get("/api/docs").status_code == 200
+
+
+def test_api_docs_load_no_assets_from_a_cdn(client):
+    page = client.get("/api/docs").content.decode()
+
+    assert "cdn." not in page
+    assert "/static/ninja/swagger-ui-bundle.js" in page
