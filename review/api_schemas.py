@@ -8,7 +8,7 @@ from ninja import Field, Schema
 from pydantic import HttpUrl
 
 from review.models import Answer
-from review.pipeline import CheckReport, ClaimResult, EvidenceResult
+from review.pipeline import CheckReport
 
 
 class CitationIn(Schema):
@@ -106,52 +106,46 @@ class ErrorOut(Schema):
     detail: str
 
 
-def _evidence_dict(evidence: EvidenceResult) -> dict:
-    chunk = evidence.candidate.chunk
+def _evidence_payload(*, chunk, quote_start: int, quote_end: int, quote: str, score: float, flags: list[str]) -> dict:
     return {
         "chunk_id": chunk.pk if chunk else None,
         "document_key": chunk.version.document.key if chunk else None,
         "version": chunk.version.number if chunk else None,
         "heading": chunk.heading_path if chunk else None,
-        "quote_start": evidence.quote_start,
-        "quote_end": evidence.quote_end,
-        "quote": evidence.quote,
-        "score": round(evidence.score, 4),
-        "flags": evidence.flags,
+        "quote_start": quote_start, "quote_end": quote_end, "quote": quote,
+        "score": round(score, 4), "flags": flags,
     }
 
 
-def _claim_dict(claim: ClaimResult) -> dict:
-    return {"text": claim.text, "start": claim.start, "end": claim.end,
+def _claim_payload(*, claim, evidence: list[dict], claim_id: int | None = None) -> dict:
+    return {"id": claim_id, "text": claim.text, "start": claim.start, "end": claim.end,
             "score": None if claim.score is None else round(claim.score, 4), "verdict": claim.verdict,
-            "reasons": claim.reasons, "evidence": [_evidence_dict(e) for e in claim.evidence]}
+            "reasons": claim.reasons, "evidence": evidence}
 
 
 def report_to_dict(report: CheckReport) -> dict:
+    claims = [
+        _claim_payload(claim=claim, evidence=[
+            _evidence_payload(chunk=e.candidate.chunk, quote_start=e.quote_start, quote_end=e.quote_end,
+                              quote=e.quote, score=e.score, flags=e.flags)
+            for e in claim.evidence
+        ])
+        for claim in report.claims
+    ]
     return {"score": None if report.score is None else round(report.score, 4), "risk": report.risk,
-            "reasons": report.reasons, "warnings": report.warnings,
-            "claims": [_claim_dict(c) for c in report.claims]}
+            "reasons": report.reasons, "warnings": report.warnings, "claims": claims}
 
 
 def answer_to_dict(answer: Answer) -> dict:
     """Answer with claims and evidence; expects claims/evidence/chunks prefetched."""
-    claims = []
-    for claim in answer.claims.all():
-        evidence = []
-        for item in claim.evidence.all():
-            chunk = item.chunk
-            source = chunk.version.text if chunk else answer.contexts[item.context_index]
-            evidence.append({
-                "chunk_id": chunk.pk if chunk else None,
-                "document_key": chunk.version.document.key if chunk else None,
-                "version": chunk.version.number if chunk else None,
-                "heading": chunk.heading_path if chunk else None,
-                "quote_start": item.quote_start, "quote_end": item.quote_end,
-                "quote": source[item.quote_start:item.quote_end], "score": round(item.score, 4), "flags": item.flags,
-            })
-        claims.append({"id": claim.pk, "text": claim.text, "start": claim.start, "end": claim.end,
-                       "score": None if claim.score is None else round(claim.score, 4), "verdict": claim.verdict,
-                       "reasons": claim.reasons, "evidence": evidence})
+    claims = [
+        _claim_payload(claim=claim, claim_id=claim.pk, evidence=[
+            _evidence_payload(chunk=e.chunk, quote_start=e.quote_start, quote_end=e.quote_end, quote=e.quote,
+                              score=e.score, flags=e.flags)
+            for e in claim.evidence.all()
+        ])
+        for claim in answer.claims.all()
+    ]
     return {
         "id": answer.pk, "external_id": answer.external_id, "status": answer.status, "risk": answer.risk or None,
         "score": None if answer.score is None else round(answer.score, 4),
