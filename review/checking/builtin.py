@@ -2,19 +2,23 @@
 
 A claim is compared with each evidence candidate (a KB chunk or a context string):
 
-1. The candidate is cut into units (sentences, list items, table rows); the units
-   that share the most with the claim seed windows of up to three nearby units.
-2. Hard checks run on each window. Quantities (numbers, money, percentages, units,
-   dates, times) are normalised and paired with the evidence quantity whose
-   surrounding words best match the claim's; a different value there is a
-   contradiction, a value nowhere in the evidence an unsupported addition.
-   Direction words (rose/fell, above/below, at least/at most), negation, antonyms
-   and named entities are checked the same way.
-3. Soft evidence fills in: the share of the claim's content words found in the
-   window, and the embedding similarity of claim and window.
+1. The candidate is cut into units (sentences, list items, table rows read with their
+   header). The units sharing most with the claim seed windows of up to three nearby
+   units; a window is what gets quoted.
+2. Hard checks. Quantities (counts, money, percentages, durations, sizes, lengths,
+   dates, times of day; scale words, "%"/"percent", "$1,200"/"1200 dollars", unit
+   conversions) are bound to the like quantity of the candidate that sits in the most
+   similar wording; a different value there is a contradiction, a value nowhere an
+   unsupported addition. Directions (rose/fell, more/less, at least/at most), negation
+   and antonyms, and names (absent, or in another name's place) are checked likewise.
+3. Soft evidence: the share of the claim's content words the window has (or paraphrases,
+   judged by word embeddings), the claim-window embedding similarity, and a penalty
+   per content word found nowhere.
 
 Hard findings cap the score, so similarity alone never passes "4.5 percent" against
-"3.5 percent". The best window of the best candidate is pinned as the quote.
+"3.5 percent". The best window of the best candidate is pinned as the quote. A claim
+whose facts sit in two passages (a section split over two chunks) may be checked
+against both, but only to fill a missing number or name.
 """
 
 from __future__ import annotations
@@ -65,36 +69,41 @@ def verdict_for(score: float, has_evidence: bool) -> str:
 _CONFLICT_CAP = 0.2
 _MISSING_QUANTITY_CAP = 0.3
 _MISSING_ENTITY_CAP = 0.3
-_ENTITY_ELSEWHERE_CAP = 0.5  # the name is in other evidence, just not beside this fact
+_ENTITY_ELSEWHERE_CAP = 0.5  # the name is only in another candidate, not beside this fact
 # Soft evidence: similarity is scaled from [floor, ceiling] to [0, 1] and mixed with word coverage.
 _SIMILARITY_FLOOR = 0.3
 _SIMILARITY_CEILING = 0.8
 _SIMILARITY_WEIGHT = 0.5
-_UNSUPPORTED_TERM_PENALTY = 0.15
+_UNSUPPORTED_TERM_PENALTY = 0.2
 _LIGHT_TERM_PENALTY = 0.03
+_SUBSTITUTION_PENALTY = 0.15
 _WEAK_MISSING_PENALTY = 0.06
 _QUANTITY_MATCH_BONUS = 0.05
 _RELATED_CREDIT = 0.85  # "employ" / "employment"
 _ELSEWHERE_CREDIT = 0.5  # the word is in the candidate, outside the quoted window
 _WORD_SIMILARITY_AT = 0.55  # word embeddings this close count as a paraphrase ("get" / "receive")
 _WORD_CREDIT = 0.8
-_MAX_VOCABULARY = 400
+_MAX_VOCABULARY = 200
+_MAX_EMBEDDED_WINDOWS = 12
 # Binding a claim's number (or direction word, or name) to the evidence's: by shared nearby words.
 _BINDING_MARGIN = 0.85  # a direction word agreeing with the claim must be nearly as well placed as the best
 _BINDING_TOLERANCE = 0.05  # likewise an equal value against the best-placed one in another unit
 _SAME_UNIT_TOLERANCE = 0.05  # word distances inside one sentence are a weak guide: doubt favours the claim
 _NEARBY_WEIGHT = 0.5
 _RATE_WEIGHT = 0.1
-_SHARED_WEIGHT = 0.15
+_SHARED_WEIGHT = 0.3
 _MIN_PLACEMENT = 0.35  # below this the evidence number is about something else: "not in evidence", not a conflict
+_MIN_MATCH_SHARE = 0.3  # an equal value counts only in a sentence that shares some of the claim's words
+_SAME_TOPIC = 0.6  # ... and so it is unless its sentence has most of the claim's words around the number
 _CLAIM_DECAY = 0.25
 _EVIDENCE_DECAY = 0.4
 _CLAIM_RIGHT_FACTOR = 0.6
 _OTHER_SEGMENT_FACTOR = 0.3
 _MIN_CONTEXT = 0.2
 _MIN_ROLE_CONTEXT = 0.2
-_ROLE_MARGIN = 2.0
+_ROLE_MARGIN = 1.8
 _OVERRULING_MARGIN = 0.1
+_JOIN_CANDIDATES = 6
 _REFUTING_RELEVANCE = 0.5
 # Windows: a few seed units per candidate, grown by nearby units that add coverage.
 _SEEDS_PER_CANDIDATE = 3
@@ -116,7 +125,7 @@ _STOPWORDS = frozenset(
     whether though although however thus hence yet still even ever already now today s t don't let lets
     get gets got getting make makes made one ones within without including include includes included
     like well way ways etc e.g i.e vs through throughout across among along toward towards upon onto
-    whose whom either neither every""".split()
+    whose whom either neither every according""".split()
 )
 # Light verbs, fillers and vague words: a paraphrase adds these freely, so they are weak evidence of an
 # unsupported addition (general English, not tied to any document).
@@ -125,14 +134,14 @@ _LIGHT_WORDS = """go goes went gone going come comes came coming take takes took
     using receive receives received provide provides provided offer offers offered issue issues issued allow
     allows allowed hold holds held run runs ran bring brings brought reach reaches reached happen happens happened
     occur occurs occurred apply applies applied remain remains remained stay stays stayed become becomes became
-    seem seems show shows showed shown say says said tell tells told call calls called find finds found know knows
+    seem seems show shows showed shown say says said tell tells told find finds found know knows
     known see sees saw seen look looks want wants try tries help helps start starts started begin begins began end
     ends ended turn turns move moves pass passes passed last lasts lasted lasting place places back due work works
     way ways part parts thing things time times generally usually typically normally often always sometimes around
     between outside inside overall simply really actually currently likely able certain various specific whole
     entire full own total general particular main major key basic regular standard available possible following
     respectively instead rather still even further additional other another some such kind sort type types
-    case cases example instance matter fact point aspect""".split()
+    case cases example instance matter fact point aspect past stand stands stood standing""".split()
 # Words whose stems should compare equal; general English, not tied to any document.
 _SYNONYM_GROUPS = (
     ("price", "cost", "charge", "priced", "costs"),
@@ -156,9 +165,6 @@ _SYNONYM_GROUPS = (
     ("discover", "detect", "notice"),
     ("approve", "authorize", "authorise", "sanction"),
     ("use", "utilize", "utilise"),
-    ("trip", "journey", "travel"),
-    ("hotel", "lodging", "accommodation"),
-    ("car", "vehicle", "automobile"),
     ("month", "monthly"),
     ("year", "annual", "annually", "yearly", "anual"),
     ("week", "weekly"),
@@ -167,7 +173,7 @@ _SYNONYM_GROUPS = (
     ("quarter", "quarterly"),
     ("email", "e-mail"),
     ("rule", "policy", "regulation"),
-    ("job", "position", "role"),
+    ("job", "position"),
     ("quick", "fast", "rapid", "prompt", "promptly"),
     ("total", "overall", "combined"),
     ("roughly", "approximately", "about", "around"),
@@ -178,10 +184,6 @@ _SYNONYM_GROUPS = (
     ("fix", "repair"),
     ("mistake", "error"),
     ("choose", "select", "pick"),
-    ("reimburse", "repay", "refund"),
-    ("planet", "world"),
-    ("sun", "solar"),
-    ("moon", "satellite"),
 )
 _IRREGULAR = {
     "rose": "rise", "risen": "rise", "fell": "fall", "fallen": "fall", "grew": "grow", "grown": "grow",
@@ -203,14 +205,13 @@ _NUMBER_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
     "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
-    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12, "single": 1, "twice": 2, "double": 2,
-    "triple": 3,
+    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12,
 }
 _ORDINAL_WORDS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
     "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15,
     "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "thirtieth": 30,
-    "hundredth": 100, "last": -1,
+    "hundredth": 100,
 }
 _FRACTION_DENOMINATORS = {
     "half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4, "fourths": 4,
@@ -256,6 +257,11 @@ _UNITS: dict[str, tuple[str, float]] = {
     "celsius": ("temp:C", 1), "fahrenheit": ("temp:F", 1), "kelvin": ("temp:K", 1),
 }
 _TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "month", "year", "night", "quarter", "decade"})
+_PER_YEAR = {"hour": 8760.0, "day": 365.0, "week": 52.0, "month": 12.0, "quarter": 4.0, "year": 1.0}
+_FREQUENCY_ADVERBS = {"hourly": 8760.0, "daily": 365.0, "weekly": 52.0, "biweekly": 26.0, "fortnightly": 26.0,
+                      "monthly": 12.0, "quarterly": 4.0, "biannually": 2.0, "semiannually": 2.0, "annually": 1.0,
+                      "yearly": 1.0}
+_TIMES = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
 _ADVERB_RATES = {"monthly": "month", "annually": "year", "yearly": "year", "weekly": "week", "daily": "day",
                  "hourly": "hour", "nightly": "night", "quarterly": "quarter"}
 
@@ -278,8 +284,12 @@ _BOUNDS_AFTER: tuple[tuple[tuple[str, ...], int], ...] = (
 _HEDGES = (("about",), ("approximately",), ("approx",), ("around",), ("roughly",), ("nearly",), ("almost",),
            ("some",), ("close", "to"), ("just", "over"), ("just", "under"), ("an", "estimated"), ("estimated",),
            ("~",), ("circa",), ("just",))
-_VERBISH_BEFORE_UP = re.compile(r"(?:ed|ing)$|^(?:go|goes|went|move|moves|trend|trends|tick|ticks|edge|edges|jump|"
-                                r"jumps|shot|shoot|crept|creep|step|steps|ramp|ramps|went|came|come|comes)$")
+_PERIOD_VERB = re.compile(r"(?:ed|ing)$|^(?:vests?|spreads?|pays?|repays?|runs?|lasts?|takes?|grows?|accrues?|"
+                          r"amortizes?|happens?|occurs?)$")
+_MOVE_VERBS = "go|goes|went|move|moves|trend|trends|tick|ticks|edge|edges|jump|jumps|shot|shoot|crept|creep|step|steps|" \
+              "ramp|ramps|came|come|comes"
+_VERBISH_BEFORE_UP = re.compile(rf"(?:ed|ing)$|^(?:{_MOVE_VERBS})$")  # "edged up to 60.4" moves; "up to 2 GB" caps
+_MOVES = re.compile(rf"(?:ed|ing)$|^(?:is|was|are|were|be|been|{_MOVE_VERBS})$")  # "went up"; not "made up"
 
 # Direction words by family: +1 / -1 / 0 (unchanged)
 _CHANGE_WORDS = {
@@ -294,6 +304,10 @@ _CHANGE_WORDS = {
     "down": -1, "slipped": -1, "downward": -1, "lower": -1, "plunged": -1, "tumbled": -1, "halved": -1,
     "unchanged": 0, "steady": 0, "flat": 0, "stable": 0, "remained": 0,
 }
+_CHANGE_VERBS = frozenset(w for w, _ in _CHANGE_WORDS.items() if w.endswith("ed") or w in
+                          ("rose", "risen", "fell", "fallen", "grew", "grown", "lost", "shrank"))
+_CHANGE_STOPS = frozenset({"and", "but", "while", "whereas", "compared", "than"})
+_CHANGE_REACH = 8  # words
 _UNCHANGED_PHRASES = re.compile(r"\b(?:little changed|changed little|little change|little or no change|"
                                 r"essentially unchanged|about the same|the same as|held steady)\b")
 _COMPARE_WORDS = {
@@ -325,17 +339,16 @@ _POLARITY_CLASSES = {
     "close": ("openness", -1), "closed": ("openness", -1), "public": ("visibility", 1), "private": ("visibility", -1),
     "mandatory": ("obligation", 1), "compulsory": ("obligation", 1), "necessary": ("obligation", 1),
 }
-_NEGATION_CUES = frozenset({"not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "cannot",
-                            "non"})
+_NEGATION_CUES = frozenset({"not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "cannot"})
 _NOT_NEGATION_AFTER = frozenset({"later", "more", "less", "fewer", "longer", "only", "exceed", "than", "matter",
                                  "doubt", "sooner", "greater", "shorter"})
-_NEGATING_PREFIXES = (("non", 4), ("un", 4), ("in", 5), ("im", 6), ("ir", 5), ("il", 5))
+_NEGATING_PREFIXES = (("non", 4), ("not", 4), ("un", 4), ("in", 5), ("im", 6), ("ir", 5), ("il", 5))
 _NEGATION_BREAKS = frozenset({",", ";", ":", ".", "!", "?", "|", "but", "while", "whereas", "although", "because",
                               "though", "who", "which", "whose", "where", "unless", "except"})
 _NEGATION_SCOPE = 4  # content words after "not"
 _LIST_JOINERS = frozenset({"and", "or", ",", ";"})
-_LIST_GAP = 4
-_RANGE_WORDS = frozenset({"to", "-", "–", "and", "or", "through"})
+_LIST_GAP = 3  # content words between list members
+_RANGE_WORDS = frozenset({"to", "-", "–", "through"})
 _NAME_JOINERS = frozenset({"of", "de", "&", "von", "van", "da", "del"})
 _CHANGE_NAMES = {1: "an increase to/by", -1: "a decrease to/by", 0: "no change at"}
 _BOUND_NAMES = {1: "at least", 2: "more than", -1: "at most", -2: "less than"}
@@ -350,6 +363,7 @@ _NOT_SUPERLATIVES = frozenset(
 _TOKEN = re.compile(
     r"(?:[A-Za-z]\.){2,}(?![A-Za-z])"  # initialisms: U.S., e.g.
     r"|\d+(?:,\d{3})+(?:\.\d+)?(?!\d)|\d+(?:\.\d+)?"
+    r"|(?:[Nn]on|[Nn]ot)-[A-Za-z]+"  # "non-immediate" is one word, not a negated clause
     r"|[A-Za-z]+(?:['’][A-Za-z]+)*"
     r"|[^\sA-Za-z\d]"
 )
@@ -374,6 +388,9 @@ def _stem_uncached(word: str) -> str:
         return _canonical(_IRREGULAR[w])
     if "." in w:  # initialisms: "u.s." -> "us"
         return w.replace(".", "")
+    if "-" in w:  # "non-immediate"
+        prefix, rest = w.split("-", 1)
+        return prefix + _stem_uncached(rest)
     if len(w) <= 3 or not w.isalpha():
         return _canonical(w)
     original = w
@@ -391,7 +408,7 @@ def _stem_uncached(word: str) -> str:
         w = w[:-3]
     elif w.endswith("ed") and len(w) > 4:
         w = w[:-2]
-    elif w.endswith("ly") and len(w) > 5:
+    elif w.endswith("ly") and len(w) > 6:
         w = w[:-2]
     if w != original and len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
         w = w[:-1]  # "stopp" -> "stop"
@@ -456,11 +473,14 @@ class _Quantity:
     per: frozenset[str] = frozenset()
     bound: int = 0  # +1 at least, +2 more than, -1 at most, -2 less than
     change: int | None = None  # +1 rose, -1 fell, 0 unchanged
+    change_index: int = -1  # the token saying so
     hedged: bool = False
     scale: float = 1.0
     decimals: int = 0
     strong: bool = True
-    token_span: tuple[int, int] = (0, 0)
+    token_span: tuple[int, int] = (0, 0)  # the number with its unit: not words of the text
+    lead: int = 0  # tokens of a bound phrase ("at least") just before it
+    described: tuple[int, ...] = ()  # words inside the span that are words of the text: "20 *vacation* days"
     anchor: float = -1.0  # where the words before it are measured from; see _align_ranges
 
     def __post_init__(self) -> None:
@@ -499,13 +519,12 @@ class _Unit:
 def _tokenize(text: str, start: int, end: int, *, table: bool) -> list[_Tok]:
     tokens: list[_Tok] = []
     pos = 0.0
-    cell = 0 if table else -1
     segment = text[start:end]
+    cell = -1 if segment.lstrip().startswith("|") else 0  # the leading pipe opens cell 0
     for match in _TOKEN.finditer(segment):
         raw = match.group()
         if table and raw == "|":
-            if match.start() > 0:
-                cell += 1
+            cell += 1
             pos += _PUNCT_GAPS["|"]
             continue
         if raw in "*_`#>[]":
@@ -529,7 +548,7 @@ def _tokenize(text: str, start: int, end: int, *, table: bool) -> list[_Tok]:
                 end=start + match.end(),
                 kind=kind,
                 pos=pos,
-                cell=max(cell - 1, 0) if table else -1,
+                cell=cell if table else -1,
                 capital=kind == "word" and raw[0].isupper(),
                 initial=not any(t.kind == "word" for t in tokens) or (bool(tokens) and tokens[-1].text in ".!?:"),
             )
@@ -538,7 +557,8 @@ def _tokenize(text: str, start: int, end: int, *, table: bool) -> list[_Tok]:
 
 
 def _is_content(tok: _Tok) -> bool:
-    return tok.kind == "word" and tok.lower not in _STOPWORDS and len(tok.lower) > 1
+    return tok.kind == "word" and tok.lower not in _STOPWORDS and len(tok.lower) > 1 \
+        and not tok.lower.endswith(("n't", "n’t"))  # "aren't": the negation is judged on its own
 
 
 # ---------------------------------------------------------------- quantities
@@ -616,37 +636,50 @@ def _bound_before(tokens: list[_Tok], i: int) -> tuple[int, int]:
         return 0, 0
     value, n = found
     first = i - n
+    if tokens[first].lower == "over" and first > 0 and _unit_after(tokens, i).startswith("duration") \
+            and _PERIOD_VERB.search(tokens[first - 1].lower):
+        return 0, 0  # "vest over four years" spans a period; "journeys of over 4 hours" is a threshold
     if tokens[first].lower == "up" and first > 0 and _VERBISH_BEFORE_UP.search(tokens[first - 1].lower):
         return 0, 0  # "edged up to 60.4 percent" is a change, not a cap
     return value, n
+
+
+def _unit_after(tokens: list[_Tok], i: int) -> str:
+    """The kind of the unit within two tokens after token i, or ""."""
+    for k in (i + 1, i + 2):
+        unit = _unit_at(tokens, k) if k < len(tokens) else None
+        if unit is not None:
+            return unit[0]
+    return ""
 
 
 def _hedged_before(tokens: list[_Tok], i: int) -> bool:
     return _match_phrase(tokens, i, tuple((phrase, 1) for phrase in _HEDGES)) is not None
 
 
-def _change_before(tokens: list[_Tok], i: int) -> int | None:
-    """The direction word governing the quantity at token i, looking back within its clause."""
+def _change_before(tokens: list[_Tok], i: int) -> tuple[int | None, int]:
+    """The direction word governing the quantity at token i ("rose by", "decreased to", "changed little
+    at"), looking back within its clause: (direction, its token index), or (None, -1)."""
     words: list[str] = []
-    j = i - 1
-    seen_words = 0
-    while j >= 0 and seen_words < 8:
+    for j in range(i - 1, -1, -1):
         tok = tokens[j]
-        if tok.text in ";.!?|" or tok.lower in ("and", "but", "while", "whereas", "compared", "than"):
+        if tok.text in ";.!?|" or tok.lower in _CHANGE_STOPS or len(words) == _CHANGE_REACH:
             break
-        if tok.kind == "word":
-            seen_words += 1
-            words.append(tok.lower)
-            if tok.lower in _CHANGE_WORDS and not (tok.lower == "up" and j + 1 < i and tokens[j + 1].lower == "to"
-                                                   and not (j > 0 and _VERBISH_BEFORE_UP.search(tokens[j - 1].lower))):
-                window = " ".join(reversed(words))
-                if _UNCHANGED_PHRASES.search(window):
-                    return 0
-                return _CHANGE_WORDS[tok.lower]
-            if _UNCHANGED_PHRASES.search(" ".join(reversed(words))):
-                return 0
-        j -= 1
-    return None
+        if tok.kind != "word":
+            continue
+        words.insert(0, tok.lower)
+        if _UNCHANGED_PHRASES.search(" ".join(words)):
+            return 0, j
+        if tok.lower in _CHANGE_WORDS and not _is_cap_phrase(tokens, j):
+            return _CHANGE_WORDS[tok.lower], j
+    return None, -1
+
+
+def _is_cap_phrase(tokens: list[_Tok], j: int) -> bool:
+    """"up to 25 MB" caps a value; "edged up to 60.4 percent" is a change."""
+    if tokens[j].lower != "up" or j + 1 >= len(tokens) or tokens[j + 1].lower != "to":
+        return False
+    return not (j > 0 and _VERBISH_BEFORE_UP.search(tokens[j - 1].lower))
 
 
 def _change_after(tokens: list[_Tok], i: int) -> int | None:
@@ -744,7 +777,7 @@ def _align_ranges(tokens: list[_Tok], quantities: list[_Quantity]) -> list[_Quan
 
     "5 to 7 business days": both ends take the first one's position. "reduced by $15 for lunch and $25 for
     dinner": "reduced by" is as much $25's as $15's, so later members measure the words before the list
-    from the first member.
+    from the first member, and "for lunch" is $15's label, not $25's.
     """
     aligned = list(quantities)
     for k in range(1, len(aligned)):
@@ -752,7 +785,8 @@ def _align_ranges(tokens: list[_Tok], quantities: list[_Quantity]) -> list[_Quan
         if before.kind != after.kind:
             continue
         gap = tokens[before.token_span[1] : after.token_span[0]]
-        if len(gap) == 1 and gap[0].lower in _RANGE_WORDS:
+        between = before.token_span[0] > 0 and tokens[before.token_span[0] - 1].lower == "between"
+        if len(gap) == 1 and (gap[0].lower in _RANGE_WORDS or (between and gap[0].lower == "and")):
             aligned[k] = replace(after, pos=before.pos, anchor=before.anchor)
         elif _labels_follow(gap):
             aligned[k] = replace(after, anchor=before.anchor)
@@ -762,7 +796,7 @@ def _align_ranges(tokens: list[_Tok], quantities: list[_Quantity]) -> list[_Quan
 def _labels_follow(gap: list[_Tok]) -> bool:
     """"$15 for lunch and $25": each label follows its number (unlike "men (3.4%), women (3.1%)")."""
     joints = [k for k, t in enumerate(gap) if t.lower in _LIST_JOINERS]
-    if not joints or sum(t.kind == "word" for t in gap) > _LIST_GAP:
+    if not joints or sum(_is_content(t) for t in gap) > _LIST_GAP:
         return False
     before, after = gap[: joints[0]], gap[joints[-1] + 1 :]
     return any(_is_content(t) for t in before) and not any(_is_content(t) for t in after)
@@ -771,7 +805,7 @@ def _labels_follow(gap: list[_Tok]) -> bool:
 def _date_at(tokens: list[_Tok], i: int) -> tuple[tuple[int | None, int | None, int | None], int, int] | None:
     """A date starting at token i: ((year, month, day), first token, end token)."""
     tok = tokens[i]
-    month = _MONTHS.get(tok.lower.rstrip("."))
+    month = _MONTHS.get(_bare(tok.lower))
     if month is None or not tok.capital:
         return None
     nxt = tokens[i + 1] if i + 1 < len(tokens) else None
@@ -810,6 +844,11 @@ def _date_at(tokens: list[_Tok], i: int) -> tuple[tuple[int | None, int | None, 
     return (year, month, day), first, j
 
 
+def _bare(word: str) -> str:
+    """"February's" -> "february", "Jan." -> "jan"."""
+    return re.sub(r"['’]s$", "", word).rstrip(".")
+
+
 def _is_year(tok: _Tok) -> bool:
     return tok.kind == "num" and len(tok.text) == 4 and tok.text.isdigit() and 1000 <= int(tok.text) <= 2199
 
@@ -821,9 +860,11 @@ def _parse_quantity_at(text: str, tokens: list[_Tok], i: int, consumed: set[int]
         value, first, end = date
         if first in consumed:
             first = i
-        return _make(text, tokens, "date", value, first, end), end
+        # month names stay words of the text too: they anchor which clause a number belongs to
+        named = tuple(k for k in range(first, end) if tokens[k].kind == "word")
+        return _make(text, tokens, "date", value, first, end, described=named), end
     if tok.capital and tok.lower in _WEEKDAYS:
-        return _make(text, tokens, "weekday", _WEEKDAYS[tok.lower], i, i + 1), i + 1
+        return _make(text, tokens, "weekday", _WEEKDAYS[tok.lower], i, i + 1, described=(i,)), i + 1
     if tok.kind == "num":
         return _parse_number(text, tokens, i)
     if tok.kind == "word":
@@ -836,6 +877,11 @@ def _parse_number(text: str, tokens: list[_Tok], i: int) -> tuple[_Quantity, int
     if i > 0 and tokens[i - 1].text in ".," and tokens[i - 1].start == tok.start - 1 and i > 1 \
             and tokens[i - 2].kind == "num" and tokens[i - 2].end == tokens[i - 1].start:
         return None  # the tail of "1.2.3" or "3,4"
+    if i + 1 < len(tokens) and tokens[i + 1].capital and tokens[i + 1].lower.rstrip(".") in _MONTHS \
+            and len(tok.text) <= 2:
+        return None  # the day of "14 July 2015"; the month parses the date
+    if i + 1 < len(tokens) and tokens[i + 1].start == tok.end and tokens[i + 1].text == "(":
+        return None  # "401(k)" names a plan
     value, decimals = _number_value(tok.text)
     first = i
     currency = None
@@ -875,11 +921,13 @@ def _parse_number(text: str, tokens: list[_Tok], i: int) -> tuple[_Quantity, int
     if currency is not None:
         kind = f"money:{currency}"
     if scale == 1.0 and _unit_at(tokens, j) is None:
-        partner = _range_partner(text, tokens, j)
-        if partner is not None:  # "5 to 7 business days": the first end takes the second's unit
-            bound, lead = _bound_before(tokens, first)
+        partner = _range_partner(text, tokens, j, between=first > 0 and tokens[first - 1].lower == "between")
+        if partner is not None and value < float(partner.value) / partner.scale:
+            bound, lead = _bound_before(tokens, first)  # "5 to 7 business days": the near end takes the unit
+            change, change_index = (change, -1) if change is not None else _change_before(tokens, first)
             return _make(text, tokens, partner.kind, value * partner.scale, first, j, core=i, lead=lead, bound=bound,
-                         change=change, scale=partner.scale, decimals=decimals, per=partner.per), j
+                         change=change, change_index=change_index, scale=partner.scale, decimals=decimals,
+                         per=partner.per), j
     unit = None
     if j < len(tokens) and tokens[j].text == "-" and j + 1 < len(tokens) and tokens[j].start == tokens[j - 1].end:
         unit = _unit_at(tokens, j + 1)  # "40-hour", "14-day"
@@ -887,8 +935,10 @@ def _parse_number(text: str, tokens: list[_Tok], i: int) -> tuple[_Quantity, int
             j += 1
     if unit is None:
         unit = _unit_at(tokens, j)
+    described: tuple[int, ...] = ()
     if unit is None and currency is None:
-        j, unit = _described_time_unit(tokens, j)
+        unit_index, unit = _described_time_unit(tokens, j)
+        described, j = tuple(range(j, unit_index)), unit_index
     if unit is not None and (currency is None or unit[0].startswith("money")):
         unit_kind, factor, used = unit
         if currency is None or unit_kind == kind:
@@ -907,20 +957,40 @@ def _parse_number(text: str, tokens: list[_Tok], i: int) -> tuple[_Quantity, int
     if after is not None:
         bound = bound or after[0]
         j += after[1]
+    change_index = -1
     if change is None:
-        change = _change_before(tokens, first)
-        if change is None:
-            change = _change_after(tokens, j) if not after else None
+        change, change_index = _change_before(tokens, first)
+        if change is None and not after:
+            change = _change_after(tokens, j)
     quantity = _make(
         text, tokens, kind, value * scale * factor, first, j, core=i, core_end=core_end, lead=lead, per=per,
-        bound=bound, change=change, hedged=_hedged_before(tokens, first), scale=scale * factor, decimals=decimals,
+        bound=bound, change=change, change_index=change_index, hedged=_hedged_before(tokens, first),
+        scale=scale * factor, decimals=decimals, described=described,
     )
+    if kind == "count" and not per:
+        quantity = replace(quantity, surface=_counted(text, tokens, first, j))
     return quantity, j
 
 
-def _range_partner(text: str, tokens: list[_Tok], j: int) -> _Quantity | None:
-    if j + 1 >= len(tokens) or tokens[j].lower not in _RANGE_WORDS \
-            or tokens[j + 1].kind != "num":
+def _counted(text: str, tokens: list[_Tok], first: int, j: int) -> str:
+    """A count with what it counts, for reasons: "10 failed sign-in attempts" rather than "10"."""
+    end = j
+    while end < len(tokens) and end - j < 5 and tokens[end].start - tokens[end - 1].end <= 1:
+        tok = tokens[end]
+        if tok.text == "-" and end + 1 < len(tokens) and tokens[end + 1].kind == "word":
+            end += 2  # "sign-in"
+        elif tok.kind == "word" and tok.text.islower() and _is_content(tok):
+            end += 1
+        else:
+            break
+    return " ".join(text[tokens[first].start : tokens[end - 1].end].split())
+
+
+def _range_partner(text: str, tokens: list[_Tok], j: int, *, between: bool) -> _Quantity | None:
+    """The far end of "5 to 7 business days" / "between 4.5 and 7.3 billion km", when it has the unit."""
+    if j + 1 >= len(tokens) or tokens[j + 1].kind != "num":
+        return None
+    if tokens[j].lower not in _RANGE_WORDS and not (between and tokens[j].lower == "and"):
         return None
     parsed = _parse_number(text, tokens, j + 1)
     if parsed is None or (parsed[0].kind == "count" and parsed[0].scale == 1.0) or parsed[0].kind == "date":
@@ -928,7 +998,30 @@ def _range_partner(text: str, tokens: list[_Tok], j: int) -> _Quantity | None:
     return parsed[0]
 
 
+def _frequency_at(text: str, tokens: list[_Tok], i: int) -> tuple[_Quantity, int] | None:
+    """How often, as times per year: "monthly", "semi-annually", "twice a year", "every quarter"."""
+    lower = tokens[i].lower
+    if lower in _FREQUENCY_ADVERBS:
+        return _make(text, tokens, "frequency", _FREQUENCY_ADVERBS[lower], i, i + 1, strong=False), i + 1
+    if lower == "semi" and i + 2 < len(tokens) and tokens[i + 1].text == "-" and tokens[i + 2].lower == "annually":
+        return _make(text, tokens, "frequency", 2.0, i, i + 3, strong=False), i + 3
+    times, j = _TIMES.get(lower), i + 1
+    if times is None and lower in _NUMBER_WORDS and i + 1 < len(tokens) and tokens[i + 1].lower == "times":
+        times, j = float(_NUMBER_WORDS[lower]), i + 2
+    if times is None and lower not in ("every", "each"):
+        return None
+    if j + 1 < len(tokens) and tokens[j].lower in ("a", "an", "per", "every", "each"):
+        j += 1
+    period = tokens[j].lower.rstrip("s") if j < len(tokens) and (times or j == i + 1) else ""
+    if period not in _PER_YEAR:
+        return None
+    return _make(text, tokens, "frequency", (times or 1.0) * _PER_YEAR[period], i, j + 1, strong=False), j + 1
+
+
 def _parse_word_quantity(text: str, tokens: list[_Tok], i: int) -> tuple[_Quantity, int] | None:
+    frequency = _frequency_at(text, tokens, i)
+    if frequency is not None:
+        return frequency
     tok = tokens[i]
     lower = tok.lower
     nxt = tokens[i + 1].lower if i + 1 < len(tokens) else ""
@@ -945,11 +1038,9 @@ def _parse_word_quantity(text: str, tokens: list[_Tok], i: int) -> tuple[_Quanti
                 denominator_index + 1
     if lower == "half" and not (i > 0 and tokens[i - 1].lower in ("first", "second", "a", "one")):
         return _make(text, tokens, "fraction", 0.5, i, i + 1, strong=False), i + 1
-    if lower in _ORDINAL_WORDS and lower != "last":
+    if lower in _ORDINAL_WORDS:
         if lower == "second" and i > 0 and tokens[i - 1].kind == "num":
-            return None
-        if lower in ("fourth", "third") and nxt in ("of",) and i > 0 and tokens[i - 1].lower in ("one", "a"):
-            return None
+            return None  # "30 second" is a duration
         return _make(text, tokens, "ordinal", _ORDINAL_WORDS[lower], i, i + 1, strong=False), i + 1
     if lower in ("a", "an") and i + 1 < len(tokens):
         unit = _unit_at(tokens, i + 1)
@@ -960,7 +1051,7 @@ def _parse_word_quantity(text: str, tokens: list[_Tok], i: int) -> tuple[_Quanti
             return _make(text, tokens, unit[0], unit[1], i, i + 1 + unit[2], per=per, strong=False), \
                 i + 1 + unit[2]
         return None
-    if lower not in _NUMBER_WORDS or lower in ("single", "double", "triple", "twice"):
+    if lower not in _NUMBER_WORDS:
         return None
     value = float(_NUMBER_WORDS[lower])
     j = i + 1
@@ -986,24 +1077,25 @@ def _parse_word_quantity(text: str, tokens: list[_Tok], i: int) -> tuple[_Quanti
     core_end = j
     per, j = _per_after(tokens, j)
     bound, lead = _bound_before(tokens, i)
-    change = _change_before(tokens, i)
+    change, change_index = _change_before(tokens, i)
     return _make(text, tokens, kind, value * factor, i, j, core_end=core_end, lead=lead, per=per, bound=bound,
-                 change=change,
+                 change=change, change_index=change_index,
                  hedged=_hedged_before(tokens, i), scale=factor), j
 
 
 def _make(text: str, tokens: list[_Tok], kind: str, value, first: int, end: int, *, core: int | None = None,
           core_end: int | None = None, lead: int = 0, **extra) -> _Quantity:
-    """Tokens ``first``..``end`` are the surface. ``core`` is the number's own token (its position);
-    the ``lead`` tokens of a bound phrase and those up to ``core_end`` are not words of the text, but a
-    rate's "per mile" still is."""
+    """Tokens ``first``..``end`` are the surface; ``first``..``core_end`` the number and unit proper (a
+    rate's "per mile" stays a word of the text). ``core`` is the number's own token (its position)."""
     start, stop = tokens[first].start, tokens[end - 1].end
     anchor = tokens[first if core is None else core]
     return _Quantity(kind=kind, value=value, surface=" ".join(text[start:stop].split()), start=start, end=stop,
-                     pos=anchor.pos, cell=anchor.cell, token_span=(first - lead, core_end or end), **extra)
+                     pos=anchor.pos, cell=anchor.cell, token_span=(first, core_end or end), lead=lead, **extra)
 
 
 def _compatible(claim: _Quantity, evidence: _Quantity) -> bool:
+    if {claim.kind, evidence.kind} == {"fraction", "percent"}:
+        return True  # "half" and "50 percent"
     if claim.kind != evidence.kind:
         return False
     if claim.kind == "date":
@@ -1014,19 +1106,33 @@ def _compatible(claim: _Quantity, evidence: _Quantity) -> bool:
 def _same_value(claim: _Quantity, evidence: _Quantity) -> bool:
     if claim.kind == "date":
         return all(c is None or e is None or c == e for c, e in zip(claim.value, evidence.value))
-    c, e = float(claim.value), float(evidence.value)
-    if math.isclose(c, e, rel_tol=1e-9, abs_tol=1e-9):
-        return True
+    c, e = _as_percent(claim), _as_percent(evidence)
     if claim.bound and not evidence.bound:  # "more than 200,000" against 236,000
         if abs(claim.bound) == 2:
             return e > c if claim.bound > 0 else e < c
         return e >= c if claim.bound > 0 else e <= c
-    if claim.hedged:
-        return abs(c - e) <= 0.1 * abs(e)
+    if math.isclose(c, e, rel_tol=1e-9, abs_tol=1e-9):
+        return True
     if e == 0:
         return False
+    if claim.hedged:  # "about 240,000" is 236,000 rounded to its last non-zero digit; "roughly 16" is not 17
+        step = _precision(claim)
+        return math.isclose(round(e / step) * step, c, rel_tol=1e-9)
     rounded = round(e / claim.scale, claim.decimals) * claim.scale
     return math.isclose(rounded, c, rel_tol=1e-9) and abs(c - e) / abs(e) <= 0.015
+
+
+def _precision(quantity: _Quantity) -> float:
+    """The step a written number is given to: 0.1 for "5.9", 10,000 for "240,000", a million for "2 million"."""
+    if quantity.decimals:
+        return quantity.scale * 10.0 ** -quantity.decimals
+    written = round(abs(float(quantity.value)) / quantity.scale)
+    zeros = len(str(written)) - len(str(written).rstrip("0")) if written else 0
+    return quantity.scale * 10.0 ** min(zeros, len(str(written)) - 1)
+
+
+def _as_percent(quantity: _Quantity) -> float:
+    return float(quantity.value) * (100 if quantity.kind == "fraction" else 1)
 
 
 def _describe(quantity: _Quantity) -> str:
@@ -1062,7 +1168,8 @@ def _analyze_unit(text: str, start: int, end: int, kind: str, header: list[list[
         unit.asserted |= unit.stems
     unit.polars = _polars(tokens, skip)
     unit.embed_text = _embed_text(text, unit)
-    unit.quantity_contexts = [_context(unit, q.pos, q.cell, skip, anchor=q.anchor) for q in unit.quantities]
+    context_skip = _context_skip(unit)
+    unit.quantity_contexts = [_context(unit, q.pos, q.cell, context_skip, anchor=q.anchor) for q in unit.quantities]
     unit.words = {t.lower: t.stem for k, t in enumerate(tokens)
                   if _is_content(t) and k not in skip and (not t.capital or (t.initial and not t.text.isupper()))}
     return unit
@@ -1128,9 +1235,7 @@ def _is_negation_cue(tokens: list[_Tok], k: int) -> bool:
     if lower not in _NEGATION_CUES:
         return False
     nxt = tokens[k + 1].lower if k + 1 < len(tokens) else ""
-    if nxt in _NOT_NEGATION_AFTER or (lower == "no" and nxt == "."):
-        return False
-    return lower != "non" or nxt == "-"
+    return nxt not in _NOT_NEGATION_AFTER and not (lower == "no" and nxt == ".")
 
 
 def _polars(tokens: list[_Tok], skip: set[int]) -> list[_Polar]:
@@ -1138,6 +1243,11 @@ def _polars(tokens: list[_Tok], skip: set[int]) -> list[_Polar]:
     for k, tok in enumerate(tokens):
         if tok.kind != "word" or k in skip:
             continue
+        if tok.lower == "little" and _UNCHANGED_PHRASES.search(" ".join(t.lower for t in tokens[max(0, k - 1) : k + 4])):
+            found.append(_Polar("change", 0, "changed little", tok.pos, k))  # "changed little", "little or no change"
+            continue
+        if tok.lower in ("up", "down") and not (k > 0 and _MOVES.search(tokens[k - 1].lower)):
+            continue  # "made up", "set up", "back down"
         for family, words in _DIRECTION_FAMILIES:
             if tok.lower in words:
                 found.append(_Polar(family, words[tok.lower], tok.lower, tok.pos, k))
@@ -1217,13 +1327,17 @@ def _analyze_claim(claim: str, *, names: set[str]) -> _Claim:
         entities.append(run)
     for polar in unit.polars:
         weights.pop(_stem(polar.word), None)  # direction words are judged by the direction rules
+    attached = {q.change_index for q in unit.quantities}
+    unit.polars = [p for p in unit.polars if p.index not in attached]  # judged with their numbers
     name_stems = {t.stem for run in entities for t in run}
     words = {w: s for w, s in unit.words.items() if s in weights and s not in name_stems}
     return _Claim(text=claim, unit=unit, weights=weights, entities=entities, words=words)
 
 
 def _looks_like_name(tok: _Tok) -> bool:
-    return tok.kind == "word" and ((tok.capital and not tok.initial) or (len(tok.text) > 1 and tok.text.isupper()))
+    if tok.kind != "word" or _bare(tok.lower) in _MONTHS or _bare(tok.lower) in _WEEKDAYS:
+        return False
+    return (tok.capital and not tok.initial) or (len(tok.text) > 1 and tok.text.isupper())
 
 
 # ---------------------------------------------------------------- windows
@@ -1238,6 +1352,7 @@ class _Window:
     stems: set[str]
     similarity: float | None = None
     word_credit: dict[str, float] = field(default_factory=dict)  # claim stem -> credit from similar words
+    joined: bool = False  # two passages checked together; see _joined
 
 
 def _stem_found(stem: str, stems: set[str]) -> float:
@@ -1312,10 +1427,17 @@ class _Findings:
     missing_entities: list[str] = field(default_factory=list)
     entities_elsewhere: list[str] = field(default_factory=list)
     unsupported_terms: list[str] = field(default_factory=list)
+    substitutions: list[str] = field(default_factory=list)
 
 
 def _quantity_tokens(unit: _Unit) -> set[int]:
-    return {k for q in unit.quantities for k in range(*q.token_span)}
+    """Tokens that belong to numbers and units rather than to the words of the text."""
+    return {k for q in unit.quantities for k in range(*q.token_span) if k not in q.described}
+
+
+def _context_skip(unit: _Unit) -> set[int]:
+    """Tokens left out of word contexts: numbers, units and bound phrases ("at least" says nothing of topic)."""
+    return _quantity_tokens(unit) | {k for q in unit.quantities for k in range(q.token_span[0] - q.lead, q.token_span[0])}
 
 
 def _context(unit: _Unit, pos: float, cell: int, skip: set[int], *, claim: bool = False, anchor: float | None = None,
@@ -1328,11 +1450,13 @@ def _context(unit: _Unit, pos: float, cell: int, skip: set[int], *, claim: bool 
     weights: dict[str, float] = {}
     decay = _CLAIM_DECAY if claim else _EVIDENCE_DECAY
     for k, tok in enumerate(unit.tokens):
-        if k in skip or not _is_content(tok):
-            continue
+        if k in skip or not _is_content(tok) or tok.lower in _CHANGE_VERBS:
+            continue  # "rose" and "added" are judged as directions, not as topic words ("gain" still is one)
         if cell < 0:
             origin = anchor if anchor is not None and tok.pos < anchor else pos
             weight = 1.0 / (1.0 + decay * abs(tok.pos - origin))
+            if anchor is not None and anchor < tok.pos < pos:
+                weight *= _OTHER_SEGMENT_FACTOR  # the label of the list member before this one
             if claim and tok.pos > pos:
                 weight *= _CLAIM_RIGHT_FACTOR
             if segment is not None and not segment[0] < tok.pos < segment[1]:
@@ -1367,9 +1491,13 @@ def _check_quantities(claim: _Claim, window: _Window, candidate: _Candidate, fin
     Looking past the window matters: a window can pair the claim's subject from one sentence with a
     number from a neighbouring one ("Team plan" + Pro's "250 GB").
     """
-    claim_skip = _quantity_tokens(claim.unit)
+    claim_skip = _context_skip(claim.unit)
     pool = [(k, unit) for unit in candidate.units for k in range(len(unit.quantities))]
+    listed = _listed_together(claim, candidate)
     for q in claim.unit.quantities:
+        if q in listed:
+            _compare_attributes(q, listed[q], findings)
+            continue
         compatible = [(unit.quantities[k], unit, unit.quantity_contexts[k]) for k, unit in pool
                       if _compatible(q, unit.quantities[k])]
         missing = findings.missing_quantities if q.strong else findings.weak_missing
@@ -1384,12 +1512,33 @@ def _check_quantities(claim: _Claim, window: _Window, candidate: _Candidate, fin
             k = max(equal, key=placement.__getitem__)
             same_unit = compatible[k][1] is compatible[best][1]
             if placement[k] >= placement[best] - (_SAME_UNIT_TOLERANCE if same_unit else _BINDING_TOLERANCE):
-                _compare_attributes(q, compatible[k][0], findings)
+                if _local_share(claim_ctx, compatible[k][1], window) >= _MIN_MATCH_SHARE:
+                    _compare_attributes(q, compatible[k][0], findings)
+                else:  # the same value, said about something else
+                    missing.append(_describe(q))
                 continue
-        if placement[best] >= _MIN_PLACEMENT:
+        if placement[best] >= _MIN_PLACEMENT and _local_share(claim_ctx, compatible[best][1], window) >= _SAME_TOPIC:
             findings.conflicts.append(f"claim says {_describe(q)}; evidence says {_describe(compatible[best][0])}")
         else:
             missing.append(_describe(q))
+
+
+def _local_share(claim_ctx: dict[str, float], unit: _Unit, window: _Window | None = None) -> float:
+    """The weighted share of the claim's words around a number that the unit has (with the rest of the
+    window, when the unit is in it: a list item leans on the sentence that introduces the list); a
+    light word it lacks ("stood at") is no evidence against it."""
+    in_window = window is not None and not window.joined and any(unit is member for member in window.units)
+    stems = unit.stems | window.stems if in_window else unit.stems
+    found = sum(w for s, w in claim_ctx.items() if _stem_found(s, stems))
+    total = found + sum(w for s, w in claim_ctx.items() if not _stem_found(s, stems) and s not in _LIGHT_STEMS)
+    return found / total if total else 0.0
+
+
+def _specific(quantity: _Quantity) -> bool:
+    """Not a bare month or weekday: "in March" sits beside half the numbers of a monthly report."""
+    if quantity.kind == "date":
+        return sum(part is not None for part in quantity.value) >= 2
+    return quantity.kind != "weekday"
 
 
 def _claim_segment(claim: _Claim, q: _Quantity) -> tuple[float, float] | None:
@@ -1410,13 +1559,31 @@ def _placement(claim: _Claim, q: _Quantity, claim_ctx: dict[str, float], e: _Qua
                evidence_ctx: dict[str, float]) -> float:
     """How well an evidence quantity sits where the claim's does: how much of the claim's wording around
     the number its unit shares, how alike the nearby words are, and whether the rate ("per month") agrees."""
-    total = sum(claim_ctx.values())
-    local = sum(w for s, w in claim_ctx.items() if s in unit.stems) / total if total else 0.0
+    local = _local_share(claim_ctx, unit)
     nearby = _cosine(claim_ctx, evidence_ctx)
-    others = [o for o in claim.unit.quantities if o.kind != q.kind]  # a date beside a version number
-    shared = sum(1 for o in others if any(_compatible(o, x) and _same_value(o, x) for x in unit.quantities))
+    # a specific date beside a version number, the numbers beside a month: where those sit, this one does
+    others = [o for o in claim.unit.quantities if not _compatible(q, o) and _specific(o)]
+    shared = sum(max((1.0 / (1.0 + _EVIDENCE_DECAY * abs(x.pos - e.pos)) for x in unit.quantities
+                      if _compatible(o, x) and _same_value(o, x)), default=0.0) for o in others)
     same_rate = bool(q.per & e.per) or (not q.per and not e.per)
     return local + _NEARBY_WEIGHT * nearby + _RATE_WEIGHT * same_rate + _SHARED_WEIGHT * shared / max(1, len(others))
+
+
+def _listed_together(claim: _Claim, candidate: _Candidate) -> dict[_Quantity, _Quantity]:
+    """Like quantities the claim lists ("63.3 percent and 61.1 percent") bind as a group to the first
+    unit that has all their values: word distances cannot tell the members of a list apart."""
+    bound: dict[_Quantity, _Quantity] = {}
+    for kind in {q.kind for q in claim.unit.quantities}:
+        members = [q for q in claim.unit.quantities if q.kind == kind]
+        if len(members) < 2:
+            continue
+        for unit in candidate.units:
+            pairs = {q: next((e for e in unit.quantities if _compatible(q, e) and _same_value(q, e)), None)
+                     for q in members}
+            if all(pairs.values()):
+                bound.update(pairs)
+                break
+    return bound
 
 
 def _compare_attributes(q: _Quantity, e: _Quantity, findings: _Findings) -> None:
@@ -1436,7 +1603,7 @@ def _compare_attributes(q: _Quantity, e: _Quantity, findings: _Findings) -> None
 
 def _check_directions(claim: _Claim, window: _Window, findings: _Findings) -> None:
     evidence = [(p, u) for u in window.units for p in u.polars]
-    claim_skip = _quantity_tokens(claim.unit)
+    claim_skip = _context_skip(claim.unit)
     for polar in claim.unit.polars:
         same_family = [(p, u) for p, u in evidence if p.family == polar.family]
         if not same_family:
@@ -1457,11 +1624,11 @@ def _overlap(stems: Iterable[str], clause: _Clause) -> float:
 
 def _check_negation(claim: _Claim, window: _Window, findings: _Findings) -> None:
     prose = [u for u in window.units if u.kind != "table_row"]
-    evidence = [c for u in prose for c in u.clauses if c.stems]
+    evidence = [(c, u) for u in prose for c in u.clauses if c.stems]
     if not evidence:
         return
     for clause in claim.unit.clauses:
-        message = _clause_conflict(clause, evidence)
+        message = _clause_conflict(claim, clause, evidence)
         if message:
             findings.conflicts.append(message)
             return
@@ -1483,21 +1650,23 @@ def _check_negation(claim: _Claim, window: _Window, findings: _Findings) -> None
             return
 
 
-def _clause_conflict(clause: _Clause, evidence: list[_Clause]) -> str | None:
+def _clause_conflict(claim: _Claim, clause: _Clause, evidence: list[tuple[_Clause, _Unit]]) -> str | None:
     """A claim clause against the evidence clause it lines up with: both negated, or neither."""
     if clause.negated:
         scope = clause.negated
         rest = [s for s in clause.stems if s not in scope]
-        best = max(evidence, key=lambda e: 2 * _overlap(scope, e) + _overlap(rest, e))
-        if _overlap(scope, best) and (not rest or _overlap(rest, best)) and not scope & best.negated:
-            return f"claim negates '{' '.join(sorted(scope))}'; evidence does not"
+        best, unit = max(evidence, key=lambda p: (2 * _overlap(scope, p[0]) + _overlap(rest, p[0]),
+                                                  bool(scope & p[0].negated)))
+        about_the_same = not rest or any(s in unit.stems for s in rest)  # "they are tidally locked"
+        if _overlap(scope, best) and about_the_same and not scope & best.negated:
+            return f"claim negates '{_pretty(claim, set(scope))}'; evidence does not"
         return None
     if clause.has_negation:
         return None
-    best = max(evidence, key=lambda e: (_overlap(clause.stems, e), e.has_negation))
+    best, _ = max(evidence, key=lambda p: (_overlap(clause.stems, p[0]), p[0].has_negation))
     hit = set(clause.stems) & best.negated
     if best.has_negation and hit and _overlap(clause.stems, best) >= min(2.0, 0.5 * len(clause.stems)):
-        return f"evidence negates '{' '.join(sorted(hit))}'; claim does not"
+        return f"evidence negates '{_pretty(claim, hit)}'; claim does not"
     return None
 
 
@@ -1509,10 +1678,60 @@ def _prefix_negation_conflict(claim: _Claim, unit: _Unit) -> str | None:
                                      (unit_words, claim_words, "evidence", "claim")):
         for word in mine:
             for prefix, min_rest in _NEGATING_PREFIXES:
-                rest = word[len(prefix):]
+                rest = word[len(prefix):].lstrip("-")
                 if word.startswith(prefix) and len(rest) >= min_rest and rest in theirs and rest not in mine \
                         and word not in theirs:
                     return f"{who} says '{word}'; {other} says '{rest}'"
+    return None
+
+
+def _substitutions(claim: _Claim, window: _Window, unsupported: set[str]) -> list[str]:
+    """An unsupported word beside a word the evidence has, where the evidence puts a different word:
+    "asteroid belt" against "Kuiper belt", "occurred in hotels" against "occurred in food services"."""
+    found: list[str] = []
+    tokens = claim.unit.tokens
+    for k, tok in enumerate(tokens):
+        if tok.kind != "word" or tok.stem not in unsupported:
+            continue
+        for step in (-1, 1):
+            neighbour = _content_neighbour(tokens, k, step)
+            if neighbour is None or neighbour.stem not in window.stems:
+                continue
+            rival = _evidence_neighbour(window, neighbour.stem, -step, claim)
+            if rival is not None:
+                pair = (f"{tok.text} {neighbour.text}", f"{rival} {neighbour.text}") if step > 0 else \
+                    (f"{neighbour.text} {tok.text}", f"{neighbour.text} {rival}")
+                found.append(f"claim says '{pair[0]}'; evidence says '{pair[1]}'")
+                break
+    return found
+
+
+def _content_neighbour(tokens: list[_Tok], k: int, step: int) -> _Tok | None:
+    """The nearest content word on one side, within the clause."""
+    j = k + step
+    while 0 <= j < len(tokens):
+        tok = tokens[j]
+        if tok.kind != "word" or tok.lower in _NEGATION_BREAKS:
+            return None
+        if _is_content(tok):
+            return tok
+        j += step
+    return None
+
+
+def _evidence_neighbour(window: _Window, stem: str, step: int, claim: _Claim) -> str | None:
+    """A content word the evidence puts on that side of ``stem`` that the claim does not have."""
+    for unit in window.units:
+        skip = _quantity_tokens(unit)
+        for k, tok in enumerate(unit.tokens):
+            if tok.stem != stem or tok.kind != "word":
+                continue
+            other = _content_neighbour(unit.tokens, k, step)
+            if other is None or unit.tokens.index(other) in skip:
+                return None
+            if other.stem in claim.weights or any(_related(other.stem, s) for s in claim.weights):
+                return None
+            return other.text
     return None
 
 
@@ -1523,16 +1742,17 @@ def _pretty(claim: _Claim, stems: set[str]) -> str:
 
 def _check_entities(claim: _Claim, window: _Window, candidate: _Candidate, all_stems: set[str],
                     findings: _Findings) -> None:
+    measured = any(q.strong for q in claim.unit.quantities)
     for run in claim.entities:
         missing = [t for t in run if not _stem_found(t.stem, window.stems)]
         name = " ".join(t.text for t in run)
         if not missing:
-            rival = _role_rival(claim, run, window)
+            rival = None if measured else _role_rival(claim, run, window, candidate.names)  # with numbers, binding them is surer
             if rival:
                 findings.conflicts.append(f"claim names '{name}' where evidence names '{rival}'")
-        elif any(not _stem_found(t.stem, candidate.stems) and not _stem_found(t.stem, all_stems) for t in missing):
+        elif any(not _stem_found(t.stem, all_stems) for t in missing):
             findings.missing_entities.append(name)
-        else:
+        elif any(not _stem_found(t.stem, candidate.stems) for t in missing):
             findings.entities_elsewhere.append(name)
 
 
@@ -1545,25 +1765,27 @@ def _name_around(tokens: list[_Tok], k: int) -> str:
     return " ".join(t.text for t in tokens[first : last + 1])
 
 
-def _role_rival(claim: _Claim, run: list[_Tok], window: _Window) -> str | None:
+def _role_rival(claim: _Claim, run: list[_Tok], window: _Window, names: set[str]) -> str | None:
     """Another name the evidence puts where the claim puts this one ("Styx is the largest" vs "Charon, the largest")."""
     head = run[-1]
     run_indexes = {k for k, t in enumerate(claim.unit.tokens) if t in run}
-    claim_ctx = _context(claim.unit, head.pos, -1, _quantity_tokens(claim.unit) | run_indexes)
+    # no claim weighting here: a name is as often the subject (left) as the object (right)
+    claim_ctx = _context(claim.unit, head.pos, -1, _context_skip(claim.unit) | run_indexes)
     if not claim_ctx:
         return None
     own, rival_score, rival = 0.0, 0.0, None
     for unit in window.units:
         if head.stem not in unit.stems:
             continue  # the evidence must name both: "Charon, the largest ...; Styx"
-        skip = _quantity_tokens(unit)
+        skip = _context_skip(unit)
         for k, tok in enumerate(unit.tokens):
             if tok.kind != "word" or not _is_content(tok):
                 continue
             if tok.stem == head.stem:
                 own = max(own, _affinity(claim_ctx, _context(unit, tok.pos, tok.cell, skip | {k})))
-            elif _looks_like_name(tok) and tok.stem not in claim.weights and tok.lower not in _MONTHS \
-                    and tok.lower not in _WEEKDAYS:
+            elif (_looks_like_name(tok) or tok.stem in names) and tok.stem not in claim.weights \
+                    and tok.lower not in _MONTHS \
+                    and tok.lower not in _WEEKDAYS and _unit_at([tok], 0) is None and tok.cell <= 0:
                 score = _affinity(claim_ctx, _context(unit, tok.pos, tok.cell, skip | {k}))
                 if score > rival_score:
                     rival_score, rival = score, _name_around(unit.tokens, k)
@@ -1588,7 +1810,7 @@ class _Scored:
         return bool(self.findings.conflicts)
 
 
-def _credit(claim: _Claim, stem: str, window: _Window, candidate: _Candidate) -> float:
+def _credit(stem: str, window: _Window, candidate: _Candidate) -> float:
     found = _stem_found(stem, window.stems)
     if found:
         return found
@@ -1604,17 +1826,19 @@ def _score_window(claim: _Claim, window: _Window, candidate: _Candidate, all_ste
     _check_negation(claim, window, findings)
     _check_entities(claim, window, candidate, all_stems, findings)
     total = sum(claim.weights.values())
-    credits = {stem: _credit(claim, stem, window, candidate) for stem in claim.weights}
+    credits = {stem: _credit(stem, window, candidate) for stem in claim.weights}
     coverage = sum(claim.weights[s] * c for s, c in credits.items()) / total if total else 1.0
     entity_stems = {t.stem for run in claim.entities for t in run}
     unsupported = [s for s, c in credits.items() if not c and s not in entity_stems]
     findings.unsupported_terms = [_pretty(claim, {s}) for s in unsupported]
     light = sum(1 for s in unsupported if s in _LIGHT_STEMS)
+    findings.substitutions = _substitutions(claim, window, {s for s in unsupported if s not in _LIGHT_STEMS})
     if window.similarity is None:
         relevance = coverage
     else:
         relevance = _SIMILARITY_WEIGHT * _scaled_similarity(window.similarity) + (1 - _SIMILARITY_WEIGHT) * coverage
     score = relevance - _UNSUPPORTED_TERM_PENALTY * (len(unsupported) - light) - _LIGHT_TERM_PENALTY * light
+    score -= _SUBSTITUTION_PENALTY * len(findings.substitutions)
     score -= _WEAK_MISSING_PENALTY * len(findings.weak_missing)
     if findings.matches and not (findings.conflicts or findings.missing_quantities):
         score += _QUANTITY_MATCH_BONUS
@@ -1636,7 +1860,8 @@ def _reasons(best: _Scored) -> list[str]:
     reasons = list(f.conflicts)
     reasons += [f"{text} not in evidence" for text in f.missing_quantities + f.weak_missing]
     reasons += [f"'{name}' not in evidence" for name in f.missing_entities]
-    reasons += [f"'{name}' not in the quoted passage" for name in f.entities_elsewhere]
+    reasons += [f"'{name}' only in other evidence" for name in f.entities_elsewhere]
+    reasons += f.substitutions
     if f.unsupported_terms:
         reasons.append("not found in evidence: " + ", ".join(f.unsupported_terms))
     reasons += f.matches
@@ -1660,13 +1885,21 @@ def check_claim(*, claim: str, candidates: Sequence[EvidenceCandidate], embed: E
     if embed is not None:
         _attach_embeddings(parsed, windows, embed)
     all_stems = set().union(*(c.stems for c in analyzed))
-    best = _pick([_score_window(parsed, w, analyzed[w.candidate], all_stems) for w in windows])
+    scored = [_score_window(parsed, w, analyzed[w.candidate], all_stems) for w in windows]
+    best = _pick(scored)
+    if best.score < SUPPORTED_AT and not best.refutes:
+        best = _joined(parsed, best, scored, analyzed, all_stems) or best
     return CheckOutcome(score=best.score, reasons=_reasons(best), candidate_index=best.window.candidate,
                         quote_start=best.window.start, quote_end=best.window.end)
 
 
-def _attach_embeddings(claim: _Claim, windows: list[_Window], embed: Embedder) -> None:
-    """One embed call: the claim, every window, and the words needed for word-level paraphrase credit."""
+def _attach_embeddings(claim: _Claim, all_windows: list[_Window], embed: Embedder) -> None:
+    """One embed call: the claim, the lexically best windows, and the words needed for word-level
+    paraphrase credit. Windows left out score as dissimilar; they share too few words to matter."""
+    ranked = sorted(all_windows, key=lambda w: -_window_relevance(claim, w.units))
+    windows = ranked[:_MAX_EMBEDDED_WINDOWS]
+    for window in ranked[_MAX_EMBEDDED_WINDOWS:]:
+        window.similarity = 0.0
     unmatched = [w for w, s in claim.words.items() if any(not _stem_found(s, win.stems) for win in windows)]
     vocabulary = sorted({w for win in windows for u in win.units for w in u.words} - set(claim.words))
     vocabulary = vocabulary[:_MAX_VOCABULARY] if unmatched else []
@@ -1693,6 +1926,51 @@ def _attach_embeddings(claim: _Claim, windows: list[_Window], embed: Embedder) -
                 window.word_credit[stem] = max(window.word_credit.get(stem, 0.0), _WORD_CREDIT)
 
 
+def _joined(claim: _Claim, first: _Scored, scored: list[_Scored], analyzed: list[_Candidate],
+            all_stems: set[str]) -> _Scored | None:
+    """Support split over two passages: the best one lacks a number or name of the claim that another
+    has ("founded in 2010" in one chunk, "headquartered in San Francisco" in the next). Only such hard
+    gaps are filled this way, so a claim's extra words never find support in unrelated evidence."""
+    if not (first.findings.missing_quantities or first.findings.entities_elsewhere):
+        return None
+    ranked = sorted((s for s in scored if not s.refutes), key=lambda s: -s.relevance)[:_JOIN_CANDIDATES]
+    best: _Scored | None = None
+    for second in ranked:
+        if second is first or _overlapping(first.window, second.window):
+            continue
+        joined = _score_window(claim, _join(first.window, second.window), _union(analyzed, first, second), all_stems)
+        filled = not (joined.findings.missing_quantities or joined.findings.entities_elsewhere)
+        if filled and joined.score >= SUPPORTED_AT and (best is None or joined.score > best.score):
+            best = joined
+    return best
+
+
+def _overlapping(a: _Window, b: _Window) -> bool:
+    return a.candidate == b.candidate and a.start < b.end and b.start < a.end
+
+
+def _join(first: _Window, second: _Window) -> _Window:
+    """Check against both; quote the first (both when they share a candidate)."""
+    same = first.candidate == second.candidate
+    return _Window(
+        candidate=first.candidate,
+        units=first.units + second.units,
+        start=min(first.start, second.start) if same else first.start,
+        end=max(first.end, second.end) if same else first.end,
+        stems=first.stems | second.stems,
+        similarity=max(first.similarity or 0.0, second.similarity or 0.0) if first.similarity is not None else None,
+        word_credit={**second.word_credit, **first.word_credit},
+        joined=True,
+    )
+
+
+def _union(analyzed: list[_Candidate], first: _Scored, second: _Scored) -> _Candidate:
+    a, b = analyzed[first.window.candidate], analyzed[second.window.candidate]
+    if a is b:
+        return a
+    return _Candidate(units=a.units + b.units, stems=a.stems | b.stems, names=a.names | b.names)
+
+
 def _pick(scored: list[_Scored]) -> _Scored:
     """Support wins unless clearly more relevant evidence refutes the claim.
 
@@ -1703,7 +1981,10 @@ def _pick(scored: list[_Scored]) -> _Scored:
     refuting = [s for s in scored if s.refutes and s.relevance >= _REFUTING_RELEVANCE]
     most_relevant = max(refuting, key=lambda s: s.relevance, default=None)
     if supporting.score < SUPPORTED_AT:
-        return most_relevant or supporting
+        on_topic = max(scored, key=lambda s: s.relevance)
+        if most_relevant is not None and most_relevant.relevance >= on_topic.relevance - _OVERRULING_MARGIN:
+            return most_relevant
+        return on_topic if on_topic.score >= supporting.score - _OVERRULING_MARGIN else supporting
     if most_relevant is not None and most_relevant.relevance > supporting.relevance + _OVERRULING_MARGIN:
         return most_relevant
     return supporting

@@ -15,6 +15,7 @@ pleasantries never make an answer unverifiable.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -113,7 +114,7 @@ def text_segments(text: str) -> list[Segment]:
     segments: list[Segment] = []
     for block, (start, end, kind) in enumerate(_blocks(text)):
         if kind in ("paragraph", "item"):
-            sentences = sentence_spans(text, start, end)
+            sentences = _sentence_spans(text, start, end)
             sentence_kind: SegmentKind = "item" if kind == "item" and len(sentences) == 1 else "sentence"
             segments.extend(Segment(a, b, sentence_kind, block) for a, b in sentences)
         else:
@@ -121,7 +122,7 @@ def text_segments(text: str) -> list[Segment]:
     return segments
 
 
-def sentence_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+def _sentence_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Trimmed sentence spans inside ``text[start:end]``."""
     cuts = [start]
     for match in _SENTENCE_END.finditer(text, start, end):
@@ -208,7 +209,7 @@ def _independent_clauses(text: str, start: int, end: int) -> list[tuple[int, int
     return [(a, b) for a, b in pieces if a < b]
 
 
-def _outside_brackets(text: str, start: int, end: int):
+def _outside_brackets(text: str, start: int, end: int) -> Callable[[int], bool]:
     depth = [0] * (end - start + 1)
     level = 0
     for offset, char in enumerate(text[start:end]):

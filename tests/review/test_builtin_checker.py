@@ -1,0 +1,257 @@
+import re
+import zlib
+
+import numpy as np
+import pytest
+
+from review.checking.builtin import (
+    SUPPORTED_AT,
+    UNCERTAIN_AT,
+    CheckOutcome,
+    EvidenceCandidate,
+    check_claim,
+    verdict_for,
+)
+
+REPORT = (
+    "Total nonfarm payroll employment rose by 236,000 in March, and the unemployment rate changed little "
+    "at 3.5 percent. Average hourly earnings rose by 9 cents to $33.18. The New Horizons spacecraft "
+    "flew past the dwarf planet on July 14, 2015."
+)
+PLANS = """## Plans
+
+| Plan | Monthly price | Storage |
+|---|---|---|
+| Plus | $6 per month | 50 GB |
+| Pro | $12 per month | 250 GB |
+| Team | $18 per user per month | 1 TB |
+
+**Refunds** are available within 14 days of the charge. Refunds are not available for add-ons.
+"""
+POLICY = (
+    "Passwords must be at least 14 characters long. Lost laptops must be reported within 2 hours. "
+    "SMS codes are not accepted as a second factor. The company is headquartered in San Francisco, "
+    "with satellite offices in New York City and London."
+)
+
+
+def bag_of_words_embed(texts: list[str]) -> np.ndarray:
+    """A deterministic stand-in for a sentence model: hashed word counts, L2-normalised."""
+    rows = np.zeros((len(texts), 512))
+    for i, text in enumerate(texts):
+        for word in re.findall(r"[a-z0-9]+", text.lower()):
+            rows[i, zlib.crc32(word.encode()) % 512] += 1.0
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    return rows / np.where(norms == 0, 1.0, norms)
+
+
+def identical_embed(texts: list[str]) -> np.ndarray:
+    """Says every text means exactly the same thing."""
+    return np.full((len(texts), 4), 0.5)
+
+
+def check(claim: str, *evidence: str, embed=bag_of_words_embed) -> CheckOutcome:
+    return check_claim(claim=claim, candidates=[EvidenceCandidate(text) for text in evidence], embed=embed)
+
+
+def quote(outcome: CheckOutcome, *evidence: str) -> str:
+    assert outcome.candidate_index is not None
+    return evidence[outcome.candidate_index][outcome.quote_start : outcome.quote_end]
+
+
+def test_verdict_bands():
+    assert (SUPPORTED_AT, UNCERTAIN_AT) == (0.6, 0.4)
+    assert verdict_for(0.6, True) == "supported"
+    assert verdict_for(0.59, True) == "uncertain"
+    assert verdict_for(0.4, True) == "uncertain"
+    assert verdict_for(0.39, True) == "contradicted"
+    assert verdict_for(0.9, False) == "unverifiable"
+
+
+def test_no_candidates_is_unverifiable():
+    outcome = check_claim(claim="The rate was 3.5 percent.", candidates=[], embed=bag_of_words_embed)
+    assert outcome.candidate_index is None
+    assert verdict_for(outcome.score, outcome.candidate_index is not None) == "unverifiable"
+
+
+@pytest.mark.parametrize("embed", [None, bag_of_words_embed])
+def test_verbatim_claim_is_supported_and_quoted_exactly(embed):
+    outcome = check("Average hourly earnings rose by 9 cents to $33.18.", REPORT, embed=embed)
+    assert outcome.score >= SUPPORTED_AT
+    assert quote(outcome, REPORT) == "Average hourly earnings rose by 9 cents to $33.18."
+    assert "$33.18 matches evidence" in outcome.reasons
+
+
+def test_number_swap_is_contradicted_and_both_numbers_are_named():
+    outcome = check("The unemployment rate was 4.5 percent in March.", REPORT)
+    assert outcome.score < UNCERTAIN_AT
+    assert "claim says 4.5 percent; evidence says 3.5 percent" in outcome.reasons
+    assert "3.5 percent" in quote(outcome, REPORT)
+
+
+def test_similarity_alone_never_passes_a_wrong_number():
+    outcome = check("Total nonfarm payroll employment rose by 263,000 in March.", REPORT, embed=identical_embed)
+    assert outcome.score < UNCERTAIN_AT
+    assert "claim says 263,000; evidence says 236,000" in outcome.reasons
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "matched"),
+    [
+        ("The rate was 3.5% in March.", "The rate was 3.5 percent in March.", "3.5 percent"),
+        ("The laptop costs $1,200.", "The laptop costs 1200 dollars.", "$1,200"),
+        ("Payrolls rose by 236 thousand in March.", "Payrolls rose by 236,000 in March.", "236 thousand"),
+        ("The fund holds $1.2 million.", "The fund holds $1,200,000.", "$1.2 million"),
+        ("Earnings rose by $0.09 an hour.", "Earnings rose by 9 cents an hour.", "$0.09 an hour"),
+        ("Incidents must be reported within 48 hours.", "Incidents must be reported within 2 days.", "48 hours"),
+        ("Notice is given two weeks ahead.", "Notice is given 14 days ahead.", "two weeks"),
+        ("Each file can be up to 2,000 MB.", "Each file can be up to 2 GB.", "2,000 MB"),
+        ("The contract runs for 12 months.", "The contract runs for 1 year.", "12 months"),
+        ("The office opens at 9 a.m.", "The office opens at 9:00 AM.", "9 a.m."),
+        ("It has one sixth of the mass.", "It has one-sixth of the mass.", "one sixth"),
+        ("It pays half of the premium.", "It pays 50% of the premium.", "half"),
+        ("Reviews take place twice a year.", "Reviews take place semi-annually.", "twice a year"),
+    ],
+)
+def test_quantities_are_normalised(claim, evidence, matched):
+    outcome = check(claim, evidence)
+    assert outcome.score >= SUPPORTED_AT, outcome.reasons
+    assert f"{matched} matches evidence" in outcome.reasons
+
+
+def test_table_rows_bind_numbers_to_their_row():
+    supported = check("The Pro plan costs $12 per month.", PLANS)
+    assert supported.score >= SUPPORTED_AT
+    assert quote(supported, PLANS) == "| Pro | $12 per month | 250 GB |"
+
+    swapped = check("The Pro plan costs $18 per month.", PLANS)
+    assert swapped.score < UNCERTAIN_AT
+    assert "claim says $18 per month; evidence says $12 per month" in swapped.reasons
+
+    wrong_row = check("The Team plan includes 250 GB of storage.", PLANS)
+    assert wrong_row.score < UNCERTAIN_AT
+    assert "claim says 250 GB; evidence says 1 TB" in wrong_row.reasons
+
+
+def test_hedged_numbers_match_at_their_written_precision():
+    assert check("Payrolls rose by about 240,000 in March.", REPORT).score >= SUPPORTED_AT
+    outcome = check("A yearly plan saves roughly 16 percent.", "A yearly plan saves roughly 17 percent.")
+    assert outcome.score < UNCERTAIN_AT
+    assert "claim says 16 percent; evidence says 17 percent" in outcome.reasons
+
+
+def test_frequency_must_agree():
+    outcome = check("Sick leave accrues weekly.", "Sick leave: 15 days per year, accrued monthly.")
+    assert outcome.score < UNCERTAIN_AT
+    assert "claim says weekly; evidence says monthly" in outcome.reasons
+
+
+def test_rate_period_must_agree():
+    outcome = check("The Pro plan costs $12 per year.", PLANS)
+    assert outcome.score < UNCERTAIN_AT
+    assert "claim says $12 per year; evidence says $12 per month" in outcome.reasons
+
+
+@pytest.mark.parametrize(
+    ("claim", "reason"),
+    [
+        ("Average hourly earnings fell by 9 cents to $33.18.", "claim says a decrease to/by 9 cents"),
+        ("Passwords must be at most 14 characters long.", "claim says at most 14 characters long"),
+        ("Lost laptops must be reported no sooner than 2 hours after the loss.", "claim says at least 2 hours"),
+    ],
+)
+def test_direction_flip_is_contradicted(claim, reason):
+    outcome = check(claim, REPORT, POLICY)
+    assert outcome.score < UNCERTAIN_AT
+    assert any(r.startswith(reason) for r in outcome.reasons), outcome.reasons
+
+
+def test_direction_words_without_numbers_must_agree():
+    evidence = "Pluto is slightly less massive than Eris and much smaller than the inner planets."
+    assert check("Pluto is slightly less massive than Eris.", evidence).score >= SUPPORTED_AT
+    flipped = check("Pluto is slightly more massive than Eris.", evidence)
+    assert flipped.score < UNCERTAIN_AT
+    assert "claim says 'more'; evidence says 'less'" in flipped.reasons
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "SMS codes are accepted as a second factor.",
+        "Refunds are available for add-ons.",
+        "Refunds are not available within 14 days of the charge.",
+    ],
+)
+def test_negation_mismatch_is_contradicted(claim):
+    outcome = check(claim, PLANS, POLICY)
+    assert outcome.score < UNCERTAIN_AT, outcome.reasons
+    assert any("negates" in r for r in outcome.reasons), outcome.reasons
+
+
+def test_matching_negation_is_supported():
+    assert check("SMS codes are not accepted as a second factor.", POLICY).score >= SUPPORTED_AT
+    assert check("SMS codes aren't accepted as a second factor.", POLICY).score >= SUPPORTED_AT
+
+
+def test_entity_not_in_evidence_is_caught():
+    outcome = check("The company is headquartered in Seattle.", POLICY)
+    assert outcome.score < UNCERTAIN_AT
+    assert "'Seattle' not in evidence" in outcome.reasons
+
+
+def test_entity_in_the_wrong_role_is_caught():
+    supported = check("The company has satellite offices in New York City and London.", POLICY)
+    assert supported.score >= SUPPORTED_AT
+    swapped = check("The company is headquartered in New York City.", POLICY)
+    assert swapped.score < UNCERTAIN_AT
+    assert "claim names 'New York City' where evidence names 'San Francisco'" in swapped.reasons
+
+
+def test_hard_findings_hold_even_with_perfect_similarity():
+    for claim in (
+        "Average hourly earnings fell by 9 cents to $33.18.",
+        "SMS codes are accepted as a second factor.",
+        "The company is headquartered in Seattle.",
+    ):
+        assert check(claim, REPORT, POLICY, embed=identical_embed).score < UNCERTAIN_AT, claim
+
+
+def test_unsupported_addition_lowers_the_score():
+    addition = "Average hourly earnings rose by 9 cents to $33.18, driven by overtime bonuses."
+    outcome = check(addition, REPORT)
+    assert outcome.score < SUPPORTED_AT
+    assert any(r.startswith("not found in evidence:") and "overtime" in r for r in outcome.reasons)
+
+    extra_number = check("Average hourly earnings rose by 9 cents to $33.18, a 4 percent gain.", REPORT)
+    assert extra_number.score < UNCERTAIN_AT
+    assert "4 percent not in evidence" in extra_number.reasons
+
+
+def test_wrong_date_is_contradicted():
+    outcome = check("The spacecraft flew past the dwarf planet on July 14, 2016.", REPORT)
+    assert outcome.score < UNCERTAIN_AT
+    assert "claim says July 14, 2016; evidence says July 14, 2015" in outcome.reasons
+    assert check("The spacecraft flew past the dwarf planet in July 2015.", REPORT).score >= SUPPORTED_AT
+
+
+def test_best_candidate_is_pinned_and_quote_offsets_slice_the_text():
+    evidence = (POLICY, REPORT, PLANS)
+    outcome = check("Refunds are available within 14 days of the charge.", *evidence)
+    assert outcome.candidate_index == 2
+    assert quote(outcome, *evidence) == "**Refunds** are available within 14 days of the charge."
+
+
+def test_embedder_is_called_once_per_claim():
+    calls: list[int] = []
+
+    def counting_embed(texts: list[str]) -> np.ndarray:
+        calls.append(len(texts))
+        return bag_of_words_embed(texts)
+
+    check("The unemployment rate was 3.5 percent.", REPORT, PLANS, POLICY, embed=counting_embed)
+    assert len(calls) == 1
+
+
+def test_empty_evidence_text_does_not_break():
+    outcome = check("The rate was 3.5 percent.", "", "   ")
+    assert outcome.score < UNCERTAIN_AT

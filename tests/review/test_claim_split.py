@@ -1,0 +1,118 @@
+from review.checking.claims import ClaimSpan, split_claims
+
+
+def texts(answer: str) -> list[str]:
+    return [claim.text for claim in split_claims(answer)]
+
+
+def assert_exact_offsets(answer: str, claims: list[ClaimSpan]) -> None:
+    for claim in claims:
+        assert answer[claim.start : claim.end] == claim.text
+        assert claim.text == claim.text.strip()
+
+
+def test_sentences_keep_exact_offsets():
+    answer = "  The Pro plan costs $12 per month.   Deleted notes stay in the trash for 30 days!\n\nBackups are daily. "
+    claims = split_claims(answer)
+    assert [c.text for c in claims] == [
+        "The Pro plan costs $12 per month.",
+        "Deleted notes stay in the trash for 30 days!",
+        "Backups are daily.",
+    ]
+    assert_exact_offsets(answer, claims)
+    assert claims[0].start == 2
+
+
+def test_compound_sentence_with_independent_facts_is_split():
+    answer = "X costs $10 per month, and Y includes 5 GB of storage."
+    assert texts(answer) == ["X costs $10 per month", "Y includes 5 GB of storage."]
+    assert_exact_offsets(answer, split_claims(answer))
+
+
+def test_semicolon_and_while_join_independent_clauses():
+    answer = (
+        "The unemployment rate was 3.5 percent; employment rose by 236,000. "
+        "Warehousing lost 12,000 jobs, while couriers added 7,000 jobs."
+    )
+    assert texts(answer) == [
+        "The unemployment rate was 3.5 percent",
+        "employment rose by 236,000.",
+        "Warehousing lost 12,000 jobs",
+        "couriers added 7,000 jobs.",
+    ]
+
+
+def test_no_fragments_that_are_meaningless_alone():
+    kept_whole = [
+        "Single sign-on is included on Team, but it is not available on Plus.",  # "it" leans back
+        "Pluto has five known moons: Charon, the largest; Styx; Nix; Kerberos; and Hydra.",  # a list
+        "Employees may keep airline miles, and hotel points.",  # no verb on the right
+        "The plan costs $12 per month, and includes 50 GB.",  # no subject on the right
+        "Taxis are allowed (between airports, and hotels are fine too) on trips.",  # inside brackets
+    ]
+    for sentence in kept_whole:
+        assert texts(sentence) == [sentence]
+
+
+def test_abbreviations_do_not_end_sentences():
+    answer = (
+        "The U.S. Bureau of Labor Statistics published the report. Dr. Okafor founded the company in 2019. "
+        "Plans include extras, e.g. offline mode, and more. It was signed by Lumen Labs Inc. The company agreed."
+    )
+    assert texts(answer) == [
+        "The U.S. Bureau of Labor Statistics published the report.",
+        "Dr. Okafor founded the company in 2019.",
+        "Plans include extras, e.g. offline mode, and more.",
+        "It was signed by Lumen Labs Inc.",
+        "The company agreed.",
+    ]
+
+
+def test_decimals_times_and_versions_stay_inside_a_sentence():
+    answer = "The rate was 3.5 percent in March. Version 2.0 ships at 8:30 a.m. on Friday. It costs $33.18."
+    assert texts(answer) == [
+        "The rate was 3.5 percent in March.",
+        "Version 2.0 ships at 8:30 a.m. on Friday.",
+        "It costs $33.18.",
+    ]
+
+
+def test_list_items_are_claims_without_their_markers():
+    answer = "Time off:\n\n- Vacation: 20 days per year.\n* Sick leave: 15 days per year\n2. Personal days: 5 days"
+    claims = split_claims(answer)
+    assert [c.text for c in claims] == [
+        "Time off:",
+        "Vacation: 20 days per year.",
+        "Sick leave: 15 days per year",
+        "Personal days: 5 days",
+    ]
+    assert_exact_offsets(answer, claims)
+
+
+def test_soft_wrapped_lines_belong_to_one_sentence():
+    answer = "Total nonfarm payroll employment rose by 236,000\nin March, the bureau reported.\nIt was expected."
+    assert texts(answer) == [
+        "Total nonfarm payroll employment rose by 236,000\nin March, the bureau reported.",
+        "It was expected.",
+    ]
+
+
+def test_markdown_headings_table_headers_and_separators_are_not_claims():
+    answer = "## Prices\n\n| Plan | Price |\n|---|---|\n| Pro | $12 per month |\n\nPrices exclude **VAT**."
+    claims = split_claims(answer)
+    assert [c.text for c in claims] == ["| Pro | $12 per month |", "Prices exclude **VAT**."]
+    assert_exact_offsets(answer, claims)
+
+
+def test_pleasantries_and_questions_are_skipped():
+    answer = (
+        "Hi there! The refund window is 14 days. Do you want the annual plan? "
+        "Hope this helps! Let me know if you have other questions."
+    )
+    assert texts(answer) == ["The refund window is 14 days."]
+
+
+def test_empty_and_blank_answers_have_no_claims():
+    assert split_claims("") == []
+    assert split_claims(" \n\n  \n") == []
+    assert split_claims("---") == []
