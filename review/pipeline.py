@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import random
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -89,17 +90,36 @@ def _version_flags(version: DocumentVersion) -> list[str]:
     return flags
 
 
+# Single words (the checker embeds vocabulary for paraphrase credit) recur across answers: keep them per process.
+_WORD_VECTORS: OrderedDict[str, np.ndarray] = OrderedDict()
+_WORD_VECTORS_MAX = 50_000
+
+
 class _CachedEmbedder:
-    """Embeds each distinct text once per answer; the checker asks for the same windows repeatedly."""
+    """Embeds each distinct text once per answer (the checker asks for the same windows repeatedly),
+    and each single word once per process."""
 
     def __init__(self) -> None:
         self.vectors: dict[str, np.ndarray] = {}
 
     def prime(self, texts: Sequence[str]) -> None:
-        missing = [t for t in dict.fromkeys(texts) if t not in self.vectors]
-        if missing:
-            for text, vector in zip(missing, embed_texts(missing), strict=True):
-                self.vectors[text] = np.asarray(vector, dtype=np.float32)
+        missing = []
+        for text in dict.fromkeys(texts):
+            if text in self.vectors:
+                continue
+            if text in _WORD_VECTORS:
+                _WORD_VECTORS.move_to_end(text)
+                self.vectors[text] = _WORD_VECTORS[text]
+            else:
+                missing.append(text)
+        if not missing:
+            return
+        for text, vector in zip(missing, embed_texts(missing), strict=True):
+            self.vectors[text] = np.asarray(vector, dtype=np.float32)
+            if " " not in text:
+                _WORD_VECTORS[text] = self.vectors[text]
+        while len(_WORD_VECTORS) > _WORD_VECTORS_MAX:
+            _WORD_VECTORS.popitem(last=False)
 
     def __call__(self, texts: list[str]) -> np.ndarray:
         self.prime(texts)
@@ -156,7 +176,9 @@ def claim_check(
         )
         if len(evidence) >= MAX_EVIDENCE_PER_CLAIM and not could_conflict:
             continue
-        other = check_claim(claim=claim_text, candidates=[EvidenceCandidate(candidate.text)], embed=embed)
+        # Hard findings (numbers, direction, negation) need no embeddings; skipping them here keeps the
+        # extra candidates cheap (embedding dominates the check's cost).
+        other = check_claim(claim=claim_text, candidates=[EvidenceCandidate(candidate.text)], embed=None)
         if (
             could_conflict and other.score < UNCERTAIN_AT and _is_contradiction(other.reasons)
             and not _version_flags(candidate.chunk.version) and not _version_flags(best.chunk.version)
