@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from functools import wraps
+
 from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -19,6 +21,22 @@ from kb.rendering import render_markdown
 from kb.search import chunks_search
 
 READERS = (roles.CURATOR, roles.APPROVER, roles.REVIEWER, roles.VIEWER)
+FORM_OVERHEAD_BYTES = 64 * 1024  # the other form fields and multipart boundaries around the file
+
+
+def refuse_oversized_upload(view):
+    """Answer 413 from the declared length, before Django spools a huge body to disk."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+        if request.method == "POST" and declared > settings.KB_MAX_UPLOAD_BYTES + FORM_OVERHEAD_BYTES:
+            limit_mb = settings.KB_MAX_UPLOAD_BYTES / (1024 * 1024)
+            return render(request, "kb/upload_too_large.html", {"limit_mb": limit_mb, "size_mb": declared / 2**20},
+                          status=413)
+        return view(request, *args, **kwargs)
+
+    return wrapped
 
 
 @require_GET
@@ -48,6 +66,7 @@ def _save_upload(request: HttpRequest, form: VersionUploadForm, document: Docume
 
 @require_http_methods(["GET", "POST"])
 @role_required(roles.CURATOR)
+@refuse_oversized_upload
 def document_create(request: HttpRequest) -> HttpResponse:
     form = DocumentCreateForm(request.POST or None, request.FILES or None, initial={"owner": request.user})
     if request.method == "POST" and form.is_valid():
@@ -68,6 +87,7 @@ def document_create(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @role_required(roles.CURATOR)
+@refuse_oversized_upload
 def version_upload(request: HttpRequest, key: str) -> HttpResponse:
     document = selectors.get_document_for_user(user=request.user, key=key)
     form = VersionUploadForm(request.POST or None, request.FILES or None)

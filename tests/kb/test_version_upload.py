@@ -122,3 +122,15 @@ def test_reviewer_cannot_upload(client, reviewer, document):
     client.force_login(reviewer)
 
     assert _upload(client, document, "guide.md", GUIDE.encode()).status_code == 403
+
+
+def test_huge_upload_is_refused_from_its_declared_length(client, curator, document, settings):
+    settings.KB_MAX_UPLOAD_BYTES = 1024
+    client.force_login(curator)
+
+    response = client.post(f"/kb/{document.key}/upload/", data=b"x" * 200_000,
+                           content_type="multipart/form-data; boundary=nothing")
+
+    assert response.status_code == 413
+    assert "Nothing was stored" in response.content.decode()
+    assert not DocumentVersion.objects.exists()
