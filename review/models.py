@@ -154,6 +154,10 @@ class Claim(models.Model):
         evidence = list(self.evidence.all())  # prefetched: no query per claim
         return evidence[0] if evidence else None
 
+    @property
+    def other_evidence(self) -> list[Evidence]:
+        return list(self.evidence.all())[1:]
+
 
 class Evidence(models.Model):
     """Where a claim's support (or contradiction) was found: a chunk of a pinned version, or a raw client context."""
