@@ -158,7 +158,8 @@ def claim_check(
     """Score one claim. Returns score, verdict, reasons, evidence (best first) and whether sources conflict."""
     if not candidates:
         return None, Verdict.UNVERIFIABLE, ["no evidence in the approved sources"], [], False
-    outcome = check_claim(claim=claim_text, candidates=[EvidenceCandidate(c.text) for c in candidates], embed=embed)
+    outcome = check_claim(claim=claim_text, embed=embed, candidates=[
+        EvidenceCandidate(c.text, heading=c.chunk.heading_path if c.chunk else "") for c in candidates])
     if outcome.candidate_index is None:
         return None, Verdict.UNVERIFIABLE, outcome.reasons, [], False
     best = candidates[outcome.candidate_index]

@@ -10,7 +10,10 @@ A claim is compared with each evidence candidate (a KB chunk or a context string
    conversions) are bound to the like quantity of the candidate that sits in the most
    similar wording; a different value there is a contradiction, a value nowhere an
    unsupported addition. Directions (rose/fell, more/less, at least/at most), negation
-   and antonyms, and names (absent, or in another name's place) are checked likewise.
+   and antonyms, and names (absent, or in another name's place) are checked likewise. Members of a
+   listed series bind by their own labels ("men (3.4 percent), women (3.1 percent)"), swapped pairs
+   ("FileVault on Windows" against "BitLocker on Windows and FileVault on macOS") contradict, and an
+   appended phrase or a superlative the evidence never states caps the score.
 3. Soft evidence: the share of the claim's content words the window has (or paraphrases,
    judged by word embeddings), the claim-window embedding similarity, and a penalty
    per content word found nowhere.
@@ -44,6 +47,9 @@ Embedder = Callable[[list[str]], "numpy.ndarray"]  # returns L2-normalised rows
 @dataclass(frozen=True)
 class EvidenceCandidate:
     text: str  # a chunk's text (or a raw context string)
+    # The chunk's heading path ("Handbook > Benefits > Health insurance"): its words count as the chunk's
+    # own for term matching, since chunk text leaves headings out; never quoted, so offsets stay in ``text``.
+    heading: str = ""
 
 
 @dataclass(frozen=True)
@@ -75,7 +81,9 @@ _SIMILARITY_FLOOR = 0.3
 _SIMILARITY_CEILING = 0.8
 _SIMILARITY_WEIGHT = 0.5
 _UNSUPPORTED_TERM_PENALTY = 0.2
+_UNSUPPORTED_PHRASE_CAP = 0.45  # a whole appended phrase the evidence never mentions: at best uncertain
 _LIGHT_TERM_PENALTY = 0.03
+_NEIGHBOUR_REACH = 2  # tokens: "Kuiper belt", "occurred in hotels"
 _SUBSTITUTION_PENALTY = 0.15
 _WEAK_MISSING_PENALTY = 0.06
 _QUANTITY_MATCH_BONUS = 0.05
@@ -92,6 +100,11 @@ _SAME_UNIT_TOLERANCE = 0.05  # word distances inside one sentence are a weak gui
 _NEARBY_WEIGHT = 0.5
 _RATE_WEIGHT = 0.1
 _SHARED_WEIGHT = 0.3
+_LABEL_WEIGHT = 1.0  # a list member's own label ("adult women (3.1 percent)") outweighs every softer cue
+_LABEL_WORDS = 4
+_LABEL_LEADING_WORDS = 2  # "gain of 95,000", "50% of the premium"
+_UNLABELLED_KINDS = frozenset({"date", "weekday", "time", "ordinal"})  # these say when or which, they are labels
+_MIN_LABEL_CONTEXT = 0.2  # a label word counts when it sits in the claim number's own part of the claim
 _MIN_PLACEMENT = 0.35  # below this the evidence number is about something else: "not in evidence", not a conflict
 _MIN_MATCH_SHARE = 0.3  # an equal value counts only in a sentence that shares some of the claim's words
 _SAME_TOPIC = 0.6  # ... and so it is unless its sentence has most of the claim's words around the number
@@ -125,7 +138,7 @@ _STOPWORDS = frozenset(
     whether though although however thus hence yet still even ever already now today s t don't let lets
     get gets got getting make makes made one ones within without including include includes included
     like well way ways etc e.g i.e vs through throughout across among along toward towards upon onto
-    whose whom either neither every according""".split()
+    whose whom either neither every according during""".split()
 )
 # Light verbs, fillers and vague words: a paraphrase adds these freely, so they are weak evidence of an
 # unsupported addition (general English, not tied to any document).
@@ -347,6 +360,9 @@ _NEGATION_BREAKS = frozenset({",", ";", ":", ".", "!", "?", "|", "but", "while",
                               "though", "who", "which", "whose", "where", "unless", "except"})
 _NEGATION_SCOPE = 4  # content words after "not"
 _LIST_JOINERS = frozenset({"and", "or", ",", ";"})
+_RELATIVE_PRONOUNS = frozenset({"which", "who", "whose", "whom", "where"})
+_ADDING_WORDS = frozenset({"with", "including", "plus", "mainly", "mostly", "especially", "particularly"})
+_DEGREE_FAMILIES = frozenset({"compare", "superlative"})
 _LIST_GAP = 3  # content words between list members
 _RANGE_WORDS = frozenset({"to", "-", "–", "through"})
 _NAME_JOINERS = frozenset({"of", "de", "&", "von", "van", "da", "del"})
@@ -434,8 +450,10 @@ def _build_synonyms() -> None:
 _build_synonyms()
 _stem = lru_cache(maxsize=65536)(_stem_uncached)
 _LIGHT_STEMS = frozenset(_stem(w) for w in _LIGHT_WORDS)
+_POLARITY_BY_STEM = {_stem(word): polar for word, polar in _POLARITY_CLASSES.items()}  # "includes" -> "includ"
 
 
+@lru_cache(maxsize=262144)  # the same stem pairs recur across windows and claims
 def _related(a: str, b: str) -> bool:
     """Stems of one word family: "employ"/"employment", "encrypt"/"encryption"."""
     short, long = (a, b) if len(a) <= len(b) else (b, a)
@@ -513,6 +531,7 @@ class _Unit:
     polarity_words: dict[str, int] = field(default_factory=dict)  # class -> effective polarity
     words: dict[str, str] = field(default_factory=dict)  # lower-case content word -> stem
     quantity_contexts: list[dict[str, float]] = field(default_factory=list)
+    quantity_labels: list[frozenset[str]] = field(default_factory=list)  # see _list_labels
     embed_text: str = ""
 
 
@@ -1170,9 +1189,60 @@ def _analyze_unit(text: str, start: int, end: int, kind: str, header: list[list[
     unit.embed_text = _embed_text(text, unit)
     context_skip = _context_skip(unit)
     unit.quantity_contexts = [_context(unit, q.pos, q.cell, context_skip, anchor=q.anchor) for q in unit.quantities]
+    unit.quantity_labels = _list_labels(unit, skip) if not table else [frozenset()] * len(unit.quantities)
     unit.words = {t.lower: t.stem for k, t in enumerate(tokens)
                   if _is_content(t) and k not in skip and (not t.capital or (t.initial and not t.text.isupper()))}
     return unit
+
+
+def _list_labels(unit: _Unit, skip: set[int]) -> list[frozenset[str]]:
+    """For like quantities listed in one sentence, the words that name each one and no other.
+
+    "adult men (3.4 percent), adult women (3.1 percent)": "men" and "women" (not the shared "adult");
+    "100% of the premium for employees and 50% of the premium for dependents": "employees" and "dependents".
+    Word distances cannot bind such lists (every member is near every label); the labels can.
+    """
+    quantities = unit.quantities
+    labels: list[frozenset[str]] = [frozenset()] * len(quantities)
+    for kind in {q.kind for q in quantities} - _UNLABELLED_KINDS:
+        members = [k for k, q in enumerate(quantities) if q.kind == kind]
+        if len(members) < 2:
+            continue
+        gaps = [unit.tokens[quantities[a].token_span[1] : quantities[b].token_span[0]]
+                for a, b in zip(members, members[1:])]
+        if not all(any(_is_content(t) for t in gap) for gap in gaps):
+            continue  # a range ("from $2,000 to $10,000") names its two ends together
+        step = 1 if any(_labels_follow(gap) for gap in gaps) else -1
+        own = {k: _label_words(unit.tokens, quantities[k], step, skip) for k in members}
+        for k in members:
+            labels[k] = frozenset(own[k] - set().union(*(own[m] for m in members if m != k)))
+    return labels
+
+
+def _label_words(tokens: list[_Tok], q: _Quantity, step: int, skip: set[int]) -> set[str]:
+    """Content words naming a quantity on one side: after any function words next to it ("gain of 95,000",
+    "50% of the premium for dependents"), up to the next joiner, bracket or number; leftwards also up to the
+    next function word ("rates for adult men (3.4 percent)" names "adult men")."""
+    stems: set[str] = set()
+    leading = 0  # function words passed before the first content word
+    j = q.token_span[0] - q.lead - 1 if step < 0 else q.token_span[1]
+    while 0 <= j < len(tokens) and len(stems) < _LABEL_WORDS and j not in skip:
+        tok = tokens[j]
+        if tok.text == "-" or (tok.text in "()" and not stems):
+            j += step
+            continue
+        if tok.kind != "word" or tok.lower in _LIST_JOINERS or tok.lower in _CONJUNCTIONS:
+            break
+        if _is_content(tok):
+            stems.add(tok.stem)
+        elif stems and step < 0:
+            break
+        elif not stems:
+            leading += 1
+            if leading > _LABEL_LEADING_WORDS:
+                break
+        j += step
+    return stems
 
 
 def _embed_text(text: str, unit: _Unit) -> str:
@@ -1213,7 +1283,7 @@ def _clauses(tokens: list[_Tok], skip: set[int]) -> tuple[list[_Clause], dict[st
             continue
         if tok.kind != "word" or k in skip:
             continue
-        polar_class = _POLARITY_CLASSES.get(tok.stem) or _POLARITY_CLASSES.get(tok.lower)
+        polar_class = _POLARITY_BY_STEM.get(tok.stem) or _POLARITY_CLASSES.get(tok.lower)
         if polar_class is not None:
             name, value = polar_class
             polarity[name] = -value if scope_left else value
@@ -1263,10 +1333,11 @@ class _Candidate:
     units: list[_Unit]
     stems: set[str]
     names: set[str]  # stems only ever written capitalised, and capitalised mid-sentence at least once
+    heading_stems: frozenset[str] = frozenset()  # shared by every window of the candidate
 
 
 @lru_cache(maxsize=512)
-def _analyze_candidate(text: str) -> _Candidate:
+def _analyze_candidate(text: str, heading: str = "") -> _Candidate:
     units: list[_Unit] = []
     header: list[list[_Tok]] = []
     stems: set[str] = set()
@@ -1291,7 +1362,17 @@ def _analyze_candidate(text: str) -> _Candidate:
     tokens = [t for u in units for t in u.tokens if t.kind == "word"]
     lower = {t.stem for t in tokens if not t.capital}
     names = {t.stem for t in tokens if _looks_like_name(t) and not t.text.isupper()} - lower
-    return _Candidate(units=units, stems=stems, names=names)
+    heading_stems = _heading_stems(heading)
+    return _Candidate(units=units, stems=stems | heading_stems, names=names, heading_stems=heading_stems)
+
+
+def _heading_stems(heading: str) -> frozenset[str]:
+    """Content words of a heading path; its numbers and dates ("Jobs Report - March 2023") are left out, so
+    a heading can vouch for what a chunk is about but never for a value."""
+    if not heading.strip():
+        return frozenset()
+    unit = _analyze_unit(heading, 0, len(heading), "heading", [])
+    return frozenset(unit.stems)
 
 
 # ---------------------------------------------------------------- the claim
@@ -1392,7 +1473,7 @@ def _windows(claim: _Claim, index: int, candidate: _Candidate) -> list[_Window]:
         seen.add(chosen)
         members = [units[k] for k in chosen]
         windows.append(_Window(candidate=index, units=members, start=members[0].start, end=members[-1].end,
-                               stems=set().union(*(u.stems for u in members))))
+                               stems=set().union(candidate.heading_stems, *(u.stems for u in members))))
     return windows
 
 
@@ -1428,6 +1509,7 @@ class _Findings:
     entities_elsewhere: list[str] = field(default_factory=list)
     unsupported_terms: list[str] = field(default_factory=list)
     substitutions: list[str] = field(default_factory=list)
+    unsupported_phrases: list[str] = field(default_factory=list)
 
 
 def _quantity_tokens(unit: _Unit) -> set[int]:
@@ -1498,16 +1580,17 @@ def _check_quantities(claim: _Claim, window: _Window, candidate: _Candidate, fin
         if q in listed:
             _compare_attributes(q, listed[q], findings)
             continue
-        compatible = [(unit.quantities[k], unit, unit.quantity_contexts[k]) for k, unit in pool
+        compatible = [(unit.quantities[k], unit, unit.quantity_contexts[k], unit.quantity_labels[k]) for k, unit in pool
                       if _compatible(q, unit.quantities[k])]
         missing = findings.missing_quantities if q.strong else findings.weak_missing
         if not compatible:
             missing.append(_describe(q))
             continue
         claim_ctx = _context(claim.unit, q.pos, -1, claim_skip, claim=True, segment=_claim_segment(claim, q))
-        placement = [_placement(claim, q, claim_ctx, e, unit, ctx) for e, unit, ctx in compatible]
+        placement = _with_labels([_placement(claim, q, claim_ctx, e, unit, ctx) for e, unit, ctx, _ in compatible],
+                                 [(unit, _label_share(claim_ctx, labels)) for _, unit, _, labels in compatible])
         best = max(range(len(compatible)), key=placement.__getitem__)
-        equal = [k for k, (e, _, _) in enumerate(compatible) if _same_value(q, e)]
+        equal = [k for k, (e, *_) in enumerate(compatible) if _same_value(q, e)]
         if equal:
             k = max(equal, key=placement.__getitem__)
             same_unit = compatible[k][1] is compatible[best][1]
@@ -1521,6 +1604,25 @@ def _check_quantities(claim: _Claim, window: _Window, candidate: _Candidate, fin
             findings.conflicts.append(f"claim says {_describe(q)}; evidence says {_describe(compatible[best][0])}")
         else:
             missing.append(_describe(q))
+
+
+def _with_labels(placement: list[float], shares: list[tuple[_Unit, float]]) -> list[float]:
+    """Reorder the members of each list by their labels, leaving each unit's best placement as it was:
+    labels tell list members apart, they must not draw a claim to another sentence's list."""
+    adjusted = [p + _LABEL_WEIGHT * share for p, (_, share) in zip(placement, shares)]
+    for unit in {id(u): u for u, _ in shares}.values():
+        members = [k for k, (u, _) in enumerate(shares) if u is unit]
+        excess = max(adjusted[k] for k in members) - max(placement[k] for k in members)
+        for k in members:
+            adjusted[k] -= excess
+    return adjusted
+
+
+def _label_share(claim_ctx: dict[str, float], labels: frozenset[str]) -> float:
+    """How much of a list member's own label the claim puts beside its number."""
+    if not labels:
+        return 0.0
+    return sum(1 for s in labels if claim_ctx.get(s, 0.0) >= _MIN_LABEL_CONTEXT) / len(labels)
 
 
 def _local_share(claim_ctx: dict[str, float], unit: _Unit, window: _Window | None = None) -> float:
@@ -1655,8 +1757,9 @@ def _clause_conflict(claim: _Claim, clause: _Clause, evidence: list[tuple[_Claus
     if clause.negated:
         scope = clause.negated
         rest = [s for s in clause.stems if s not in scope]
-        best, unit = max(evidence, key=lambda p: (2 * _overlap(scope, p[0]) + _overlap(rest, p[0]),
-                                                  bool(scope & p[0].negated)))
+        # the clause with the negated words themselves: "and vision" of "includes medical, dental, and vision"
+        best, unit = max(evidence, key=lambda p: (_overlap(scope, p[0]) > 0, 2 * _overlap(scope, p[0])
+                                                  + _overlap(rest, p[0]), bool(scope & p[0].negated)))
         about_the_same = not rest or any(s in unit.stems for s in rest)  # "they are tidally locked"
         if _overlap(scope, best) and about_the_same and not scope & best.negated:
             return f"claim negates '{_pretty(claim, set(scope))}'; evidence does not"
@@ -1707,11 +1810,12 @@ def _substitutions(claim: _Claim, window: _Window, unsupported: set[str]) -> lis
 
 
 def _content_neighbour(tokens: list[_Tok], k: int, step: int) -> _Tok | None:
-    """The nearest content word on one side, within the clause."""
+    """The nearest content word on one side, with at most one function word between and no joiner: words
+    further apart ("plan ... once they have completed") are not one phrase, so a swap there is no sign."""
     j = k + step
-    while 0 <= j < len(tokens):
+    while 0 <= j < len(tokens) and abs(j - k) <= _NEIGHBOUR_REACH:
         tok = tokens[j]
-        if tok.kind != "word" or tok.lower in _NEGATION_BREAKS:
+        if tok.kind != "word" or tok.lower in _NEGATION_BREAKS or tok.lower in _CONJUNCTIONS:
             return None
         if _is_content(tok):
             return tok
@@ -1729,8 +1833,9 @@ def _evidence_neighbour(window: _Window, stem: str, step: int, claim: _Claim) ->
             other = _content_neighbour(unit.tokens, k, step)
             if other is None or unit.tokens.index(other) in skip:
                 return None
-            if other.stem in claim.weights or any(_related(other.stem, s) for s in claim.weights):
-                return None
+            if other.stem in claim.weights or other.stem in _LIGHT_STEMS \
+                    or any(_related(other.stem, s) for s in claim.weights):
+                return None  # a light verb ("making a flyby") is no rival to a paraphrase
             return other.text
     return None
 
@@ -1754,6 +1859,33 @@ def _check_entities(claim: _Claim, window: _Window, candidate: _Candidate, all_s
             findings.missing_entities.append(name)
         elif any(not _stem_found(t.stem, candidate.stems) for t in missing):
             findings.entities_elsewhere.append(name)
+
+
+def _links(tokens: list[_Tok]) -> list[tuple[_Tok, str, _Tok]]:
+    """Content words joined by one function word: "FileVault on Windows", "premium for dependents"."""
+    found: list[tuple[_Tok, str, _Tok]] = []
+    for a, middle, b in zip(tokens, tokens[1:], tokens[2:]):
+        if _is_content(a) and _is_content(b) and middle.kind == "word" and not _is_content(middle) \
+                and middle.lower not in _LIST_JOINERS and middle.lower not in _NEGATION_BREAKS:
+            found.append((a, middle.lower, b))
+    return found
+
+
+def _check_pairings(claim: _Claim, window: _Window, findings: _Findings) -> None:
+    """Swapped pairs: "FileVault on Windows" where the evidence has "BitLocker on Windows" and "FileVault on
+    macOS". Both words are in the evidence, so only their pairing can tell; it takes the evidence pairing
+    each of them with something else the same way, and never with each other."""
+    evidence = [link for unit in window.units if unit.kind != "table_row" for link in _links(unit.tokens)]
+    pairs = {(a.stem, middle, b.stem) for a, middle, b in evidence}
+    for a, middle, b in _links(claim.unit.tokens):
+        if (a.stem, middle, b.stem) in pairs or (b.stem, middle, a.stem) in pairs:
+            continue
+        a_with = next((y for x, m, y in evidence if x.stem == a.stem and m == middle and y.stem != b.stem), None)
+        with_b = next((x for x, m, y in evidence if y.stem == b.stem and m == middle and x.stem != a.stem), None)
+        if a_with is not None and with_b is not None:
+            findings.conflicts.append(f"claim pairs '{a.text} {middle} {b.text}'; evidence pairs "
+                                      f"'{a.text} {middle} {a_with.text}' and '{with_b.text} {middle} {b.text}'")
+            return
 
 
 def _name_around(tokens: list[_Tok], k: int) -> str:
@@ -1825,6 +1957,7 @@ def _score_window(claim: _Claim, window: _Window, candidate: _Candidate, all_ste
     _check_directions(claim, window, findings)
     _check_negation(claim, window, findings)
     _check_entities(claim, window, candidate, all_stems, findings)
+    _check_pairings(claim, window, findings)
     total = sum(claim.weights.values())
     credits = {stem: _credit(stem, window, candidate) for stem in claim.weights}
     coverage = sum(claim.weights[s] * c for s, c in credits.items()) / total if total else 1.0
@@ -1833,6 +1966,10 @@ def _score_window(claim: _Claim, window: _Window, candidate: _Candidate, all_ste
     findings.unsupported_terms = [_pretty(claim, {s}) for s in unsupported]
     light = sum(1 for s in unsupported if s in _LIGHT_STEMS)
     findings.substitutions = _substitutions(claim, window, {s for s in unsupported if s not in _LIGHT_STEMS})
+    findings.unsupported_phrases = _unsupported_phrases(claim, set(unsupported) - _LIGHT_STEMS)
+    degrees = _unsupported_degrees(claim, window)
+    unsupported += [p.word for p in degrees]
+    findings.unsupported_phrases += [p.word for p in degrees if p.family == "superlative"]  # "a record high"
     if window.similarity is None:
         relevance = coverage
     else:
@@ -1843,12 +1980,54 @@ def _score_window(claim: _Claim, window: _Window, candidate: _Candidate, all_ste
     if findings.matches and not (findings.conflicts or findings.missing_quantities):
         score += _QUANTITY_MATCH_BONUS
     for present, cap in ((findings.conflicts, _CONFLICT_CAP), (findings.missing_quantities, _MISSING_QUANTITY_CAP),
+                         (findings.unsupported_phrases, _UNSUPPORTED_PHRASE_CAP),
                          (findings.missing_entities, _MISSING_ENTITY_CAP),
                          (findings.entities_elsewhere, _ENTITY_ELSEWHERE_CAP)):
         if present:
             score = min(score, cap)
     return _Scored(window=window, score=round(min(1.0, max(0.0, score)), 4), relevance=relevance, coverage=coverage,
                    findings=findings)
+
+
+def _unsupported_phrases(claim: _Claim, unsupported: set[str]) -> list[str]:
+    """Appended phrases made only of unsupported words: ", which includes breakfast", "(driven by overtime)".
+
+    One wrong word in a verbatim sentence costs little on coverage; a phrase of its own that the evidence
+    never mentions is a whole extra fact, so it caps the score however well the rest matches."""
+    phrases: list[str] = []
+    for part in _appended_parts(claim.unit.tokens):
+        if not _adds_a_fact(part):
+            continue
+        content = [t for t in part if _is_content(t) and t.stem not in _LIGHT_STEMS]
+        if content and all(t.stem in unsupported for t in content):
+            phrases.append(" ".join(t.text for t in part if t.kind == "word"))
+    return phrases
+
+
+def _adds_a_fact(part: list[_Tok]) -> bool:
+    """A relative clause or a participle/"with" phrase describes something more; an adverbial such as
+    "around the clock" restates how or when, often in other words than the evidence's."""
+    first = part[0].lower
+    return first in _RELATIVE_PRONOUNS or first in _ADDING_WORDS or (
+        len(first) > 4 and first.endswith(("ing", "ed", "en")) and part[0].kind == "word")
+
+
+def _appended_parts(tokens: list[_Tok]) -> list[list[_Tok]]:
+    """The parts of a sentence after its first: cut at commas, semicolons, brackets and relative pronouns."""
+    parts: list[list[_Tok]] = [[]]
+    for tok in tokens:
+        if tok.text in ",;()" or tok.lower in _RELATIVE_PRONOUNS:
+            parts.append([])
+        if tok.text not in ",;().":
+            parts[-1].append(tok)
+    return [part for part in parts[1:] if part]
+
+
+def _unsupported_degrees(claim: _Claim, window: _Window) -> list[_Polar]:
+    """Superlatives and comparisons ("its highest level", "larger than") the evidence makes none of: the
+    direction rules can only check a degree the evidence also states, so an invented one is an addition."""
+    families = {p.family for u in window.units for p in u.polars}
+    return [p for p in claim.unit.polars if p.family in _DEGREE_FAMILIES and p.family not in families]
 
 
 def _scaled_similarity(similarity: float) -> float:
@@ -1862,6 +2041,7 @@ def _reasons(best: _Scored) -> list[str]:
     reasons += [f"'{name}' not in evidence" for name in f.missing_entities]
     reasons += [f"'{name}' only in other evidence" for name in f.entities_elsewhere]
     reasons += f.substitutions
+    reasons += [f"'{phrase}' not in evidence" for phrase in f.unsupported_phrases]
     if f.unsupported_terms:
         reasons.append("not found in evidence: " + ", ".join(f.unsupported_terms))
     reasons += f.matches
@@ -1876,7 +2056,7 @@ def check_claim(*, claim: str, candidates: Sequence[EvidenceCandidate], embed: E
     if not candidates:
         return CheckOutcome(score=0.0, reasons=["no evidence found"], candidate_index=None, quote_start=0,
                             quote_end=0)
-    analyzed = [_analyze_candidate(c.text) for c in candidates]
+    analyzed = [_analyze_candidate(c.text, c.heading) for c in candidates]
     parsed = _analyze_claim(claim, names=set().union(*(c.names for c in analyzed)))
     windows = [w for index, candidate in enumerate(analyzed) for w in _windows(parsed, index, candidate)]
     if not windows:
@@ -1968,7 +2148,8 @@ def _union(analyzed: list[_Candidate], first: _Scored, second: _Scored) -> _Cand
     a, b = analyzed[first.window.candidate], analyzed[second.window.candidate]
     if a is b:
         return a
-    return _Candidate(units=a.units + b.units, stems=a.stems | b.stems, names=a.names | b.names)
+    return _Candidate(units=a.units + b.units, stems=a.stems | b.stems, names=a.names | b.names,
+                      heading_stems=a.heading_stems | b.heading_stems)
 
 
 def _pick(scored: list[_Scored]) -> _Scored:

@@ -255,3 +255,98 @@ def test_embedder_is_called_once_per_claim():
 def test_empty_evidence_text_does_not_break():
     outcome = check("The rate was 3.5 percent.", "", "   ")
     assert outcome.score < UNCERTAIN_AT
+
+
+LISTED = (
+    "The unemployment rates for adult men (3.4 percent), adult women (3.1 percent), teenagers (9.8 percent), "
+    "and Asians (2.8 percent) showed little or no change over the month."
+)
+PREMIUM = "* The company pays 100% of the premium for employees and 50% of the premium for dependents."
+APPROVALS = (
+    "- Trips from $2,000 to $10,000 are approved by a department director.\n"
+    "- Trips over $10,000 are approved by the Chief Financial Officer."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The unemployment rate for adult women was 3.1 percent.", LISTED),
+        ("Asians had an unemployment rate of 2.8 percent.", LISTED),
+        ("The company pays half of the premium for dependents.", PREMIUM),
+        ("Trips over $10,000 are approved by the Chief Financial Officer.", APPROVALS),
+    ],
+)
+def test_listed_values_bind_to_their_own_label(claim, evidence):
+    assert check(claim, evidence).score >= SUPPORTED_AT
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "reason"),
+    [
+        ("The unemployment rate for adult women was 3.4 percent.", LISTED,
+         "claim says 3.4 percent; evidence says 3.1 percent"),
+        ("The company pays 50% of the premium for employees.", PREMIUM,
+         "claim says 50 percent; evidence says 100 percent"),
+        ("The company pays 100% of the premium for dependents.", PREMIUM,
+         "claim says 100 percent; evidence says 50 percent"),
+    ],
+)
+def test_a_listed_value_under_another_label_is_contradicted(claim, evidence, reason):
+    outcome = check(claim, evidence)
+    assert outcome.score < UNCERTAIN_AT
+    assert reason in outcome.reasons
+
+
+def test_swapped_pairs_are_contradicted():
+    evidence = "Full-disk encryption is mandatory: BitLocker on Windows and FileVault on macOS."
+    assert check("Full-disk encryption uses BitLocker on Windows.", evidence).score >= SUPPORTED_AT
+    swapped = check("Full-disk encryption uses FileVault on Windows.", evidence)
+    assert swapped.score < UNCERTAIN_AT
+    assert "claim pairs 'FileVault on Windows'; evidence pairs 'FileVault on macOS' and 'BitLocker on Windows'" \
+        in swapped.reasons
+
+
+def test_an_appended_unsupported_phrase_cannot_pass():
+    evidence = "Paris has a nightly hotel cap of €230. London hotels are capped at £220 per night."
+    assert check("Paris has a nightly hotel cap of €230.", evidence).score >= SUPPORTED_AT
+    added = check("Paris has a nightly hotel cap of €230, which includes breakfast.", evidence)
+    assert added.score < SUPPORTED_AT
+    assert "'which includes breakfast' not in evidence" in added.reasons
+
+
+def test_an_invented_superlative_cannot_pass():
+    evidence = "The labor force participation rate, at 62.6 percent, continued to trend up in March."
+    outcome = check("The participation rate rose to 62.6 percent in March, its highest level.", evidence)
+    assert outcome.score < SUPPORTED_AT
+    assert "'highest' not in evidence" in outcome.reasons
+
+
+def test_heading_words_count_as_the_chunks_but_are_never_quoted():
+    text = "* Employees are eligible to participate after 90 days of service."
+    claim = "Employees are eligible to participate in the retirement savings plan after 90 days of service."
+    plain = check_claim(claim=claim, candidates=[EvidenceCandidate(text)], embed=bag_of_words_embed)
+    headed_candidate = EvidenceCandidate(text, heading="Benefits > Retirement savings plan")
+    headed = check_claim(claim=claim, candidates=[headed_candidate], embed=bag_of_words_embed)
+    assert plain.score < SUPPORTED_AT <= headed.score
+    assert text[headed.quote_start : headed.quote_end] == text[2:]
+
+
+def test_headings_never_vouch_for_values():
+    candidate = EvidenceCandidate("The report covers the month.", heading="Jobs report > March 2023")
+    outcome = check_claim(claim="The report covers March 2024.", candidates=[candidate], embed=bag_of_words_embed)
+    assert outcome.score < UNCERTAIN_AT
+
+
+def test_negating_one_member_of_a_list_is_contradicted():
+    evidence = "* Coverage includes medical, dental, and vision."
+    outcome = check("Health coverage does not include vision.", evidence)
+    assert outcome.score < UNCERTAIN_AT
+    assert "claim negates 'vision'; evidence does not" in outcome.reasons
+
+
+def test_paraphrased_light_verbs_are_not_substitutions():
+    evidence = "The New Horizons mission made a flyby on July 14, 2015, taking detailed measurements and observations."
+    outcome = check("New Horizons took detailed measurements and observations during its flyby.", evidence)
+    assert outcome.score >= SUPPORTED_AT
+    assert not any(r.startswith("claim says '") for r in outcome.reasons), outcome.reasons
