@@ -12,8 +12,10 @@ A claim is compared with each evidence candidate (a KB chunk or a context string
    unsupported addition. Directions (rose/fell, more/less, at least/at most), negation
    and antonyms, and names (absent, or in another name's place) are checked likewise. Members of a
    listed series bind by their own labels ("men (3.4 percent), women (3.1 percent)"), swapped pairs
-   ("FileVault on Windows" against "BitLocker on Windows and FileVault on macOS") contradict, and an
-   appended phrase or a superlative the evidence never states caps the score.
+   ("FileVault on Windows" against "BitLocker on Windows and FileVault on macOS") contradict, so does a word
+   the evidence replaces between the same neighbours ("the company's arbitration procedure" against "the
+   company's grievance procedure"), and an appended phrase or a superlative the evidence never states caps
+   the score.
 3. Soft evidence: the share of the claim's content words the window has (or paraphrases,
    judged by word embeddings), the claim-window embedding similarity, and a penalty
    per content word found nowhere.
@@ -85,6 +87,11 @@ _UNSUPPORTED_PHRASE_CAP = 0.45  # a whole appended phrase the evidence never men
 _LIGHT_TERM_PENALTY = 0.03
 _NEIGHBOUR_REACH = 2  # tokens: "Kuiper belt", "occurred in hotels"
 _SUBSTITUTION_PENALTY = 0.15
+_SLOT_SWAP_CAP = 0.3  # another word between the same two neighbours: as sure a swap as a missing name
+_SLOT_WORDS = 2  # content words a swapped slot may span: "arbitration", "stock grants"
+_VERB_CUES = frozenset({"to", "may", "might", "can", "could", "will", "would", "shall", "should", "must", "do", "does",
+                        "did"})  # the next word is a verb
+_SLOT_PARAPHRASE_AT = 0.45  # word embeddings this close are a rewording ("individual" / "single"), not a swap
 _WEAK_MISSING_PENALTY = 0.06
 _QUANTITY_MATCH_BONUS = 0.05
 _RELATED_CREDIT = 0.85  # "employ" / "employment"
@@ -1385,6 +1392,8 @@ class _Claim:
     weights: dict[str, float]  # content stem -> importance
     entities: list[list[_Tok]]  # runs of capitalised words that look like names
     words: dict[str, str]  # lower-case content word -> stem, for word-level similarity
+    slots: list[_Slot] = field(default_factory=list)  # content words with their joints, for _slot_swaps
+    word_vectors: dict[str, numpy.ndarray] = field(default_factory=dict)  # lower-case word -> unit embedding
 
 
 def _analyze_claim(claim: str, *, names: set[str]) -> _Claim:
@@ -1412,7 +1421,7 @@ def _analyze_claim(claim: str, *, names: set[str]) -> _Claim:
     unit.polars = [p for p in unit.polars if p.index not in attached]  # judged with their numbers
     name_stems = {t.stem for run in entities for t in run}
     words = {w: s for w, s in unit.words.items() if s in weights and s not in name_stems}
-    return _Claim(text=claim, unit=unit, weights=weights, entities=entities, words=words)
+    return _Claim(text=claim, unit=unit, weights=weights, entities=entities, words=words, slots=_slot_sequence(unit))
 
 
 def _looks_like_name(tok: _Tok) -> bool:
@@ -1509,6 +1518,7 @@ class _Findings:
     entities_elsewhere: list[str] = field(default_factory=list)
     unsupported_terms: list[str] = field(default_factory=list)
     substitutions: list[str] = field(default_factory=list)
+    slot_swaps: list[str] = field(default_factory=list)
     unsupported_phrases: list[str] = field(default_factory=list)
 
 
@@ -1809,6 +1819,133 @@ def _substitutions(claim: _Claim, window: _Window, unsupported: set[str]) -> lis
     return found
 
 
+def _slot_swaps(claim: _Claim, window: _Window) -> list[str]:
+    """Claim words the evidence replaces between the same two neighbours: "Company's arbitration procedure"
+    against "Company's grievance procedure", "bonuses, and stock grants." against "bonuses, and salary
+    increases.". Word similarity alone passes such swaps as paraphrases ("arbitration" is near "disputes");
+    the same neighbours on both sides, joined by the same small words, show it is one slot holding another
+    thing. Rewordings rarely keep every joining word ("entitled to" / "eligible for"), so they seldom align."""
+    runs = _absent_runs(claim.slots, window.stems)
+    found: list[str] = []
+    for unit in window.units if runs else []:
+        if unit.kind == "table_row":
+            continue  # a row's cells are not one phrase
+        evidence_slots = _slot_sequence(unit)
+        for first, last in runs:
+            swap = _same_slot(claim, claim.slots, first, last, evidence_slots)
+            if swap is not None and swap not in found:
+                found.append(swap)
+    return found
+
+
+@dataclass(frozen=True)
+class _Slot:
+    """A content word, or None at either end of the unit, with the small words and marks that lead to it."""
+    tok: _Tok | None
+    joint: tuple[str, ...]  # lower-case, quantities as "#": "95 percent" and "90 percent" join alike
+    shown: tuple[str, ...]  # the same tokens as written, for reasons
+    polar: bool = False  # a degree word: "lower" / "cheaper" is for the direction checks
+
+
+def _slot_sequence(unit: _Unit) -> list[_Slot]:
+    """Quantities are left out: their own checks judge them, and "95 percent" is no noun to swap."""
+    skip = _quantity_tokens(unit)
+    polar = {p.index for p in unit.polars if p.family != "change"}  # "salary increases" is a thing
+    slots: list[_Slot] = [_Slot(None, (), ())]
+    joint: list[str] = []
+    shown: list[str] = []
+    for k, tok in enumerate(unit.tokens):
+        if k in skip or not _is_content(tok):
+            joint.append(tok.lower if k not in skip else "#")
+            shown.append(tok.text)
+            continue
+        slots.append(_Slot(tok, tuple(joint), tuple(shown), k in polar))
+        joint, shown = [], []
+    closing = [k for k, j in enumerate(joint) if j[0].isalnum()]  # closing marks may differ
+    slots.append(_Slot(None, tuple(joint[k] for k in closing), tuple(shown[k] for k in closing)))
+    return slots
+
+
+def _absent_runs(slots: list[_Slot], stems: set[str]) -> list[tuple[int, int]]:
+    """Runs of up to ``_SLOT_WORDS`` claim words the window lacks, between words it has. A word the window
+    has elsewhere is no swap: "nonfarm jobs" where one sentence says "employment" and the next "jobs"."""
+    runs: list[tuple[int, int]] = []
+    k = 1
+    while k < len(slots) - 1:
+        if _stem_found(slots[k].tok.stem, stems):
+            k += 1
+            continue
+        end = k
+        while end + 1 < len(slots) - 1 and not _stem_found(slots[end + 1].tok.stem, stems):
+            end += 1
+        if end - k < _SLOT_WORDS and _bounded(slots, k, end):
+            runs.append((k, end))
+        k = end + 1
+    return runs
+
+
+def _bounded(slots: list[_Slot], first: int, last: int) -> bool:
+    """Words on both sides; or, for the last member of a list, the list before it ("bonuses, and stock
+    grants."). A sentence's opening or closing words alone are too loose a frame ("Monthly plans can be ...")."""
+    before, after = slots[first - 1], slots[last + 1]
+    if before.tok is not None and after.tok is not None:
+        return True
+    return before.tok is not None and bool(_LIST_JOINERS & set(slots[first].joint))
+
+
+def _same_slot(claim: _Claim, claim_slots: list[_Slot], first: int, last: int,
+               evidence_slots: list[_Slot]) -> str | None:
+    """The evidence words between the run's two neighbours, if they are other words than the claim's."""
+    before, after = claim_slots[first - 1], claim_slots[last + 1]
+    mine = claim_slots[first : last + 1]
+    if after.joint[:1] == ("than",) or any(s.polar for s in mine):
+        return None  # "cheaper than" / "lower than": a comparison, which the direction checks judge
+    if (mine[0].joint and mine[0].joint[-1] in _VERB_CUES) or any(s.tok.stem in _LIGHT_STEMS for s in mine):
+        return None  # "may take legal action" / "may pursue legal action": verbs are reworded freely
+    for k in range(len(evidence_slots) - 1):
+        if not _same_word(evidence_slots[k].tok, before.tok):
+            continue
+        for end in range(k + 2, min(k + 2 + _SLOT_WORDS, len(evidence_slots))):
+            theirs = evidence_slots[k + 1 : end]
+            if not _same_word(evidence_slots[end].tok, after.tok) or evidence_slots[end].joint != after.joint \
+                    or theirs[0].joint != mine[0].joint:
+                continue
+            if any(s.tok is None or s.polar or _claim_has(claim, s.tok.stem) for s in theirs) \
+                    or _reworded(claim, mine, theirs):
+                return None
+            return (f"claim says '{_slot_text(before, mine, after)}'; "
+                    f"evidence says '{_slot_text(evidence_slots[k], theirs, evidence_slots[end])}'")
+    return None
+
+
+def _claim_has(claim: _Claim, stem: str) -> bool:
+    return stem in claim.weights or any(_related(stem, s) for s in claim.weights)
+
+
+def _same_word(a: _Tok | None, b: _Tok | None) -> bool:
+    return a is None and b is None or (a is not None and b is not None and _stem_found(a.stem, {b.stem}) > 0)
+
+
+def _reworded(claim: _Claim, mine: list[_Slot], theirs: list[_Slot]) -> bool:
+    """Some claim word of the slot is close in meaning to some evidence word of it. Without word vectors
+    (no embedder) the slot is judged by its words alone."""
+    for a in mine:
+        for b in theirs:
+            va, vb = claim.word_vectors.get(a.tok.lower), claim.word_vectors.get(b.tok.lower)
+            if va is not None and vb is not None and float(va @ vb) >= _SLOT_PARAPHRASE_AT:
+                return True
+    return False
+
+
+def _slot_text(before: _Slot, words: list[_Slot], after: _Slot) -> str:
+    """The slot as written, with its joining words: "Company's arbitration procedure"."""
+    parts: list[str] = [before.tok.text] if before.tok is not None else []
+    for slot in [*words, after]:
+        if slot.tok is not None:
+            parts += [*slot.shown, slot.tok.text]
+    return " ".join(parts)
+
+
 def _content_neighbour(tokens: list[_Tok], k: int, step: int) -> _Tok | None:
     """The nearest content word on one side, with at most one function word between and no joiner: words
     further apart ("plan ... once they have completed") are not one phrase, so a swap there is no sign."""
@@ -1897,9 +2034,42 @@ def _name_around(tokens: list[_Tok], k: int) -> str:
     return " ".join(t.text for t in tokens[first : last + 1])
 
 
+def _list_partners(claim: _Claim, run: list[_Tok]) -> set[str]:
+    """Stems of the names the claim lists right beside this one ("Pluto and Nix", "Styx, Nix")."""
+    tokens = claim.unit.tokens
+    first, last = tokens.index(run[0]), tokens.index(run[-1])
+    partners: set[str] = set()
+    for other in claim.entities:
+        if other is run:
+            continue
+        start, end = tokens.index(other[0]), tokens.index(other[-1])
+        between = tokens[last + 1 : start] if start > last else tokens[end + 1 : first]
+        if between and all(t.lower in _LIST_JOINERS for t in between):
+            partners.add(other[-1].stem)
+    return partners
+
+
+def _listed_with(tokens: list[_Tok], k: int, partners: set[str]) -> bool:
+    """Whether the word at ``k`` stands in a list beside one of ``partners``, across joiners only."""
+    for step in (-1, 1):
+        j = k + step
+        while 0 <= j < len(tokens) and tokens[j].lower in _LIST_JOINERS:
+            j += step
+        if j != k + step and 0 <= j < len(tokens) and tokens[j].stem in partners:
+            return True
+    return False
+
+
 def _role_rival(claim: _Claim, run: list[_Tok], window: _Window, names: set[str]) -> str | None:
-    """Another name the evidence puts where the claim puts this one ("Styx is the largest" vs "Charon, the largest")."""
+    """Another name the evidence puts where the claim puts this one ("Styx is the largest" vs "Charon, the largest").
+
+    Names the claim lists together ("Pluto and Nix are a binary system") share one role, so where the
+    evidence names the partners only a name listed beside them is a rival: "Pluto and Charon are ... a
+    binary system", "San Francisco, California". Other names there are not ("... closer to the Sun than
+    Neptune, but a resonance prevents them from colliding"), and such a sentence is checked even when it
+    lacks this name, since that is how a name moved in from another sentence shows."""
     head = run[-1]
+    partners = _list_partners(claim, run)
     run_indexes = {k for k, t in enumerate(claim.unit.tokens) if t in run}
     # no claim weighting here: a name is as often the subject (left) as the object (right)
     claim_ctx = _context(claim.unit, head.pos, -1, _context_skip(claim.unit) | run_indexes)
@@ -1907,7 +2077,8 @@ def _role_rival(claim: _Claim, run: list[_Tok], window: _Window, names: set[str]
         return None
     own, rival_score, rival = 0.0, 0.0, None
     for unit in window.units:
-        if head.stem not in unit.stems:
+        joint = bool(partners) and partners <= unit.stems
+        if not joint and head.stem not in unit.stems:
             continue  # the evidence must name both: "Charon, the largest ...; Styx"
         skip = _context_skip(unit)
         for k, tok in enumerate(unit.tokens):
@@ -1917,7 +2088,8 @@ def _role_rival(claim: _Claim, run: list[_Tok], window: _Window, names: set[str]
                 own = max(own, _affinity(claim_ctx, _context(unit, tok.pos, tok.cell, skip | {k})))
             elif (_looks_like_name(tok) or tok.stem in names) and tok.stem not in claim.weights \
                     and tok.lower not in _MONTHS \
-                    and tok.lower not in _WEEKDAYS and _unit_at([tok], 0) is None and tok.cell <= 0:
+                    and tok.lower not in _WEEKDAYS and _unit_at([tok], 0) is None and tok.cell <= 0 \
+                    and (not joint or _listed_with(unit.tokens, k, partners)):
                 score = _affinity(claim_ctx, _context(unit, tok.pos, tok.cell, skip | {k}))
                 if score > rival_score:
                     rival_score, rival = score, _name_around(unit.tokens, k)
@@ -1958,6 +2130,7 @@ def _score_window(claim: _Claim, window: _Window, candidate: _Candidate, all_ste
     _check_negation(claim, window, findings)
     _check_entities(claim, window, candidate, all_stems, findings)
     _check_pairings(claim, window, findings)
+    findings.slot_swaps = _slot_swaps(claim, window)
     total = sum(claim.weights.values())
     credits = {stem: _credit(stem, window, candidate) for stem in claim.weights}
     coverage = sum(claim.weights[s] * c for s, c in credits.items()) / total if total else 1.0
@@ -1965,7 +2138,8 @@ def _score_window(claim: _Claim, window: _Window, candidate: _Candidate, all_ste
     unsupported = [s for s, c in credits.items() if not c and s not in entity_stems]
     findings.unsupported_terms = [_pretty(claim, {s}) for s in unsupported]
     light = sum(1 for s in unsupported if s in _LIGHT_STEMS)
-    findings.substitutions = _substitutions(claim, window, {s for s in unsupported if s not in _LIGHT_STEMS})
+    substitutions = _substitutions(claim, window, {s for s in unsupported if s not in _LIGHT_STEMS})
+    findings.substitutions = [s for s in substitutions if s not in findings.slot_swaps]  # reported once, as a swap
     findings.unsupported_phrases = _unsupported_phrases(claim, set(unsupported) - _LIGHT_STEMS)
     degrees = _unsupported_degrees(claim, window)
     unsupported += [p.word for p in degrees]
@@ -1981,6 +2155,7 @@ def _score_window(claim: _Claim, window: _Window, candidate: _Candidate, all_ste
         score += _QUANTITY_MATCH_BONUS
     for present, cap in ((findings.conflicts, _CONFLICT_CAP), (findings.missing_quantities, _MISSING_QUANTITY_CAP),
                          (findings.unsupported_phrases, _UNSUPPORTED_PHRASE_CAP),
+                         (findings.slot_swaps, _SLOT_SWAP_CAP),
                          (findings.missing_entities, _MISSING_ENTITY_CAP),
                          (findings.entities_elsewhere, _ENTITY_ELSEWHERE_CAP)):
         if present:
@@ -2040,7 +2215,7 @@ def _reasons(best: _Scored) -> list[str]:
     reasons += [f"{text} not in evidence" for text in f.missing_quantities + f.weak_missing]
     reasons += [f"'{name}' not in evidence" for name in f.missing_entities]
     reasons += [f"'{name}' only in other evidence" for name in f.entities_elsewhere]
-    reasons += f.substitutions
+    reasons += f.slot_swaps + f.substitutions
     reasons += [f"'{phrase}' not in evidence" for phrase in f.unsupported_phrases]
     if f.unsupported_terms:
         reasons.append("not found in evidence: " + ", ".join(f.unsupported_terms))
@@ -2093,6 +2268,7 @@ def _attach_embeddings(claim: _Claim, all_windows: list[_Window], embed: Embedde
     if not unmatched or not vocabulary:
         return
     offset = 1 + len(windows)
+    claim.word_vectors = dict(zip(unmatched + vocabulary, vectors[offset:]))
     word_sims = vectors[offset : offset + len(unmatched)] @ vectors[offset + len(unmatched) :].T
     column = {w: k for k, w in enumerate(vocabulary)}
     for window in windows:

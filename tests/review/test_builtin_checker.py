@@ -350,3 +350,50 @@ def test_paraphrased_light_verbs_are_not_substitutions():
     outcome = check("New Horizons took detailed measurements and observations during its flyby.", evidence)
     assert outcome.score >= SUPPORTED_AT
     assert not any(r.startswith("claim says '") for r in outcome.reasons), outcome.reasons
+
+
+GRIEVANCE = "If a dispute arises, the employee must follow the company's grievance procedure."
+
+
+def test_a_word_swapped_between_the_same_neighbours_is_contradicted():
+    outcome = check("If a dispute arises, the employee must follow the company's arbitration procedure.", GRIEVANCE)
+    assert outcome.score < UNCERTAIN_AT
+    assert "claim says 'company's arbitration procedure'; evidence says 'company's grievance procedure'" \
+        in outcome.reasons
+
+
+def test_the_last_list_member_swapped_is_contradicted():
+    evidence = "* Audits are used to check invoices, contracts, and travel receipts."
+    outcome = check("Audits are used to check invoices, contracts, and expense reports.", evidence)
+    assert outcome.score < UNCERTAIN_AT
+    assert "claim says 'contracts , and expense reports'; evidence says 'contracts , and travel receipts'" \
+        in outcome.reasons
+
+
+def test_a_slot_reworded_in_similar_words_is_no_swap():
+    # identical_embed says the two words mean the same: a rewording, as "individual file" / "single file"
+    outcome = check("If a dispute arises, the employee must follow the company's arbitration procedure.", GRIEVANCE,
+                    embed=identical_embed)
+    assert outcome.score >= SUPPORTED_AT
+
+
+def test_a_reworded_verb_is_no_slot_swap():
+    outcome = check("Employees may take legal action.", "Employees may pursue legal action.")
+    assert not any("claim says 'Employees" in r for r in outcome.reasons), outcome.reasons
+
+
+MOONS = "The planet Vega has three moons: Ardo, Bex, and Corin. Vega and Ardo are sometimes considered a double system."
+
+
+def test_a_name_moved_in_from_another_sentence_is_contradicted():
+    outcome = check("Vega and Bex are sometimes considered a double system.", MOONS)
+    assert outcome.score < UNCERTAIN_AT
+    assert "claim names 'Bex' where evidence names 'Ardo'" in outcome.reasons
+
+
+def test_names_listed_together_share_a_role_given_by_a_pronoun():
+    evidence = ("Ardo's orbit sometimes brings it closer to the star Vega than Corin, but a stable resonance "
+                "prevents them from colliding.")
+    outcome = check("A stable resonance prevents Ardo and Corin from colliding.", evidence)
+    assert not any(r.startswith("claim names") for r in outcome.reasons), outcome.reasons
+    assert outcome.score >= SUPPORTED_AT
