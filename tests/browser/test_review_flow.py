@@ -66,7 +66,7 @@ def test_reviewer_rejects_a_wrong_number_while_a_colleague_is_told_it_is_leased(
 
     wrong = page.locator(".claim-card.verdict-contradicted")
     assert "45 days" in wrong.locator(".claim-text").inner_text()
-    assert wrong.locator("mark.quote").inner_text() == "Expense reports must be submitted within 30 days after the trip ends."
+    assert wrong.locator("section.evidence mark.quote").inner_text() == "Expense reports must be submitted within 30 days after the trip ends."
     assert "30" in wrong.locator(".reasons").inner_text() and "45" in wrong.locator(".reasons").inner_text()
 
     colleague_context, colleague = _second_login(browser, live_server, second_reviewer)
