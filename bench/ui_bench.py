@@ -127,6 +127,8 @@ def main() -> None:
     from console import embedded
 
     os.environ.setdefault("SECRET_KEY", embedded.local_secret_key())
+    # Its own Redis database too: nothing here should reach a running console's worker.
+    os.environ.setdefault("REDIS_URL", embedded.ensure_redis(db=4))
     import django
 
     django.setup()

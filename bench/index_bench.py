@@ -1,0 +1,756 @@
+"""Indexing throughput and retrieval latency, on a database of the benchmark's own.
+
+1. Generates a seeded synthetic corpus of Markdown documents (headings, paragraphs
+   with numbers, dates and names, lists, tables), uploads and approves them with
+   kb.services, then indexes them with the real services (`version_index_claim` +
+   `version_index_run`: chunk, embed with the local model, full-text index) in
+   --processes processes side by side, as a worker's pool would. Reports chunks/s,
+   documents/s, total chunks and wall time.
+2. Grows the chunk table to --target-chunks by copying whole indexed versions
+   (text, real embeddings, search vectors) into extra approved documents, so the
+   HNSW and GIN indexes work on that many real rows; see docs/performance.md.
+3. Times `kb.search.chunks_search` (hybrid full text + vector) for --queries queries
+   cut from corpus sentences: once with the query embedded in-process, as the
+   worker does, and once with precomputed query vectors (database work only).
+
+Everything lives in the database `console_bench` on the embedded PostgreSQL (or on
+the server of DATABASE_URL) and Redis database 2, never the developer's or the
+tests'. Each run empties the benchmark's knowledge base and indexes it again
+(with a cold embedding cache); --search-only reuses what the last run left.
+
+Run: .venv/bin/python bench/index_bench.py [--help]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import multiprocessing
+import os
+import platform
+import queue
+import random
+import re
+import signal
+import statistics
+import sys
+import textwrap
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlparse
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT_DIR))  # run as a script from any directory
+
+# Django and project imports live inside functions: settings must see the bench DATABASE_URL first.
+if TYPE_CHECKING:
+    from multiprocessing.process import BaseProcess
+    from multiprocessing.queues import Queue
+    from multiprocessing.synchronize import Event
+
+    from console.models import User
+    from kb.models import DocumentVersion
+
+BENCH_SECRET_KEY = "bench-only-secret-key-for-a-throwaway-database-0123456789"
+CORPUS_KEY_PREFIX = "bench-doc-"
+COPY_KEY_INFIX = "-copy-"
+
+
+class BenchError(RuntimeError):
+    """The benchmark could not produce an honest number (and exits non-zero)."""
+
+
+# Bench database and environment (check_bench.py imports these too) ---------------------------------------
+
+
+def bench_database_url(name: str, *, fresh: bool) -> str:
+    """URL of database `name` on the configured (or embedded) server, created if missing; --fresh recreates it."""
+    import psycopg
+    from psycopg import sql
+
+    from console import embedded
+
+    if "bench" not in name:  # it is emptied and dropped freely: never the console's or the tests' database
+        raise BenchError(f"refusing database {name!r}: a bench database's name contains 'bench'")
+    base_url = os.environ.get("DATABASE_URL") or embedded.ensure_postgres()
+    bench_url = urlparse(base_url)._replace(path=f"/{name}").geturl()
+    with psycopg.connect(base_url, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is not None
+        if exists and fresh:
+            conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+        if fresh or not exists:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    return bench_url
+
+
+def bench_redis_url(db: int) -> str:
+    """A Redis database of the benchmark's own, so no console or test worker ever takes its tasks."""
+    from console import embedded
+
+    configured = os.environ.get("REDIS_URL")
+    return urlparse(configured)._replace(path=f"/{db}").geturl() if configured else embedded.ensure_redis(db=db)
+
+
+def django_setup(*, database: str, redis_db: int, fresh: bool) -> None:
+    """Point settings at the bench database and Redis, set Django up and migrate."""
+    os.environ["DATABASE_URL"] = bench_database_url(database, fresh=fresh)
+    os.environ["REDIS_URL"] = bench_redis_url(redis_db)
+    os.environ.setdefault("SECRET_KEY", BENCH_SECRET_KEY)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "console.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", interactive=False, verbosity=0)
+
+
+def bench_users() -> tuple[User, User]:
+    """(curator, approver): four-eyes approval needs two people."""
+    from django.contrib.auth.models import Group
+
+    from console import roles
+    from console.models import SecurityLevel, User
+
+    def user_with_role(username: str, role: str) -> User:
+        user, _ = User.objects.get_or_create(username=username, defaults={"clearance": SecurityLevel.RESTRICTED})
+        user.groups.add(Group.objects.get_or_create(name=role)[0])
+        return user
+
+    return user_with_role("bench-curator", roles.CURATOR), user_with_role("bench-approver", roles.APPROVER)
+
+
+def machine_facts() -> list[tuple[str, str]]:
+    """What the numbers were measured on: printed with every result."""
+    from django.db import connection
+
+    cpu_model = next(
+        (line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+         if line.startswith("model name")),
+        platform.processor() or "unknown",
+    )
+    mem_kib = int(Path("/proc/meminfo").read_text().split()[1])
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW server_version")
+        postgres = cursor.fetchone()[0]
+        cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+        pgvector = cursor.fetchone()[0]
+    return [
+        ("date", datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")),
+        ("cpus (nproc)", str(len(os.sched_getaffinity(0)))),
+        ("cpu model", cpu_model),
+        ("memory", f"{mem_kib / 1024 / 1024:.1f} GiB"),
+        ("load average at start", load_average()),
+        ("python", platform.python_version()),
+        ("postgresql / pgvector", f"{postgres} / {pgvector}"),
+    ]
+
+
+def load_average() -> str:
+    """1, 5 and 15 minute load: other work on the machine shows up here, and in the numbers."""
+    return ", ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def percentile(values: Sequence[float], pct: int) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[pct - 1]
+
+
+def duration(seconds: float) -> str:
+    return f"{seconds:.2f} s" if seconds >= 1 else f"{seconds * 1000:.1f} ms"
+
+
+def latency_row(label: str, seconds: Sequence[float]) -> tuple[str, str]:
+    return label, (f"p50 {duration(percentile(seconds, 50))}, p95 {duration(percentile(seconds, 95))}, "
+                   f"mean {duration(statistics.fmean(seconds))}, max {duration(max(seconds))} (n={len(seconds)})")
+
+
+def print_table(title: str, rows: Sequence[tuple[str, str]]) -> None:
+    """A Markdown table, so results paste straight into docs/performance.md."""
+    width = max(len(name) for name, _ in rows)
+    print(f"\n### {title}\n")
+    print(f"| {'':<{width}} | result |\n|{'-' * (width + 2)}|---|")
+    for name, value in rows:
+        print(f"| {name:<{width}} | {value} |")
+
+
+def progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+# Synthetic corpus ------------------------------------------------------------------------------------------
+
+FIRST_NAMES = ["Maya", "Daniel", "Priya", "Tomasz", "Aiko", "Lucas", "Fatima", "Jonas", "Elena", "Kwame", "Sofia",
+               "Mateo", "Ingrid", "Ravi", "Chloe", "Omar", "Hannah", "Yusuf", "Lena", "Marco", "Grace", "Hiroshi",
+               "Amara", "Nils", "Beatriz", "Samuel", "Zoe", "Arjun", "Clara", "Felix"]
+LAST_NAMES = ["Okafor", "Reyes", "Sharma", "Kowalski", "Tanaka", "Moreau", "Haddad", "Berg", "Petrova", "Mensah",
+              "Rossi", "Alvarez", "Larsen", "Iyer", "Dubois", "Farouk", "Schmidt", "Demir", "Novak", "Bianchi",
+              "Lee", "Sato", "Nwosu", "Holm", "Costa", "Achebe", "Walsh", "Patel", "Fischer", "Kim"]
+CITIES = ["Portland", "Dublin", "Frankfurt", "Singapore", "Toronto", "Lisbon", "Nairobi", "Oslo", "Austin", "Sydney",
+          "Warsaw", "Osaka", "Bogotá", "Leeds", "Montréal", "Cape Town", "Tallinn", "Denver", "Seoul", "Lyon"]
+TEAMS = ["Finance", "Customer Success", "Platform", "Security", "Payroll", "Logistics", "Data Engineering",
+         "Procurement", "Legal", "Facilities", "Mobile", "Billing", "Site Reliability", "People Operations"]
+PRODUCTS = ["Lumen Notes", "Orbit Analytics", "Harbor Sync", "Nimbus Vault", "Atlas Routing", "Cedar CRM",
+            "Quartz Billing", "Beacon Alerts", "Summit Forms", "Delta Ledger", "Prism Search", "Tundra Backup"]
+COMPONENTS = ["ingest", "search", "billing", "auth", "export", "notification", "scheduler", "gateway", "cache"]
+METRICS = ["monthly active users", "average response time", "churn rate", "gross margin", "ticket backlog",
+           "on-time delivery rate", "error rate", "storage usage", "net revenue retention", "first-response time"]
+UNITS = ["ms", "GB", "requests per second", "tickets", "days", "hours", "percent"]
+EXPENSES = ["hotel stays", "meals", "rail travel", "taxis", "conference fees", "home-office equipment", "parking"]
+PERIODS = ["night", "day", "trip", "month", "quarter"]
+DIRECTIONS = ["rose", "fell", "grew", "declined", "increased", "decreased"]
+ROLES = ["finance director", "head of security", "regional manager", "chief of staff", "procurement lead"]
+PLANS = ["Free", "Plus", "Pro", "Team", "Enterprise"]
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December"]
+STATUSES = ["done", "in progress", "blocked", "not started", "waiting for review"]
+
+SENTENCES = [
+    "{person} from the {team} team confirmed on {date} that {metric} reached {number} {unit}.",
+    "Employees based in {city} may claim up to {money} per {period} for {expense}.",
+    "The {metric} {direction} by {pct} percent compared with Q{quarter} {year}.",
+    "The {product} rollout in {city} is scheduled for {date}, with a budget of {money}.",
+    "Requests above {number} per minute are throttled for {small} seconds and receive a 429 response.",
+    "Approval from {person}, the {role}, is required for any purchase above {money}.",
+    "Since {date}, the {team} team has handled {number} tickets, {pct} percent of them within {small} hours.",
+    "The {city} office employs {number} people across {small} departments.",
+    "{product} keeps backups for {small} days and audit logs for {small2} months.",
+    "If the {metric} exceeds {number} {unit} for more than {small} minutes, page the on-call engineer.",
+    "{person} will present the {product} roadmap to the board on {date}.",
+    "Contracts signed after {date} include a notice period of {small} days.",
+    "Customers on the {plan} plan get {number} GB of storage and up to {small} seats.",
+    "In {year}, revenue from {city} was {money}, up from {money2} a year earlier.",
+    "The {team} team recommends restarting the {component} service before escalating to {person}.",
+    "Travel to {city} must be approved at least {small} business days before departure.",
+    "The target for {metric} in Q{quarter} {year} is {number} {unit}.",
+    "{person} and {person2} agreed to review the {metric} figures again on {date}.",
+    "Refund requests must be filed within {small} days of the charge and are paid within {small2} business days.",
+    "Each {component} node handles about {number} requests per second at {pct} percent CPU.",
+    "The {component} service was migrated to {city} on {date} after {small} weeks of testing.",
+    "Overtime above {small} hours per week needs written approval from the {role}.",
+]
+
+SECTION_TITLES = {
+    "policy": ["Purpose", "Scope", "Eligibility", "Allowances", "Approval process", "Exceptions", "Reporting",
+               "Records and retention", "Contacts", "Changes in this version", "Definitions", "Enforcement"],
+    "guide": ["Overview", "Plans and limits", "Installation", "Configuration", "Troubleshooting", "Known issues",
+              "Release history", "Support", "Integrations", "Data export", "Security", "Pricing"],
+    "report": ["Summary", "Revenue", "Headcount", "Regional results", "Customer metrics", "Risks", "Outlook",
+               "Costs", "Hiring", "Product milestones", "Appendix", "Methodology"],
+    "runbook": ["When to use this runbook", "Alerts", "Diagnosis", "Mitigation", "Escalation", "Recovery checks",
+                "Post-incident review", "Dependencies", "Capacity", "Dashboards", "Contacts", "History"],
+    "minutes": ["Attendees", "Decisions", "Action items", "Budget", "Timeline", "Open questions", "Next meeting",
+                "Risks raised", "Hiring update", "Customer escalations", "Vendor review", "Any other business"],
+}
+TABLES = [
+    (["Region", "Headcount", "Budget", "Change"],
+     lambda r: [r.choice(CITIES), str(r.randint(4, 900)), _money(r), f"{r.uniform(-20, 40):+.1f}%"]),
+    (["Plan", "Monthly price", "Storage", "Seats"],
+     lambda r: [r.choice(PLANS), _money(r, high=400), f"{r.choice([2, 10, 50, 250])} GB", str(r.randint(1, 500))]),
+    (["Metric", "Q1", "Q2", "Q3", "Q4"],
+     lambda r: [r.choice(METRICS).capitalize(), *(str(r.randint(10, 9999)) for _ in range(4))]),
+    (["Owner", "Task", "Due date", "Status"],
+     lambda r: [_person(r), f"Review {r.choice(COMPONENTS)} {r.choice(['limits', 'costs', 'alerts', 'contracts'])}",
+                _date(r), r.choice(STATUSES)]),
+]
+
+
+def _person(rng: random.Random) -> str:
+    return f"{rng.choice(FIRST_NAMES)} {rng.choice(LAST_NAMES)}"
+
+
+def _money(rng: random.Random, high: int = 90_000) -> str:
+    return f"${rng.randint(5, high):,}"
+
+
+def _date(rng: random.Random) -> str:
+    day, month, year = rng.randint(1, 28), rng.randint(1, 12), rng.randint(2018, 2026)
+    style = rng.randrange(3)  # documents mix date formats, and the checker must read all of them
+    if style == 0:
+        return f"{MONTHS[month - 1]} {day}, {year}"
+    if style == 1:
+        return f"{day} {MONTHS[month - 1]} {year}"
+    return f"{year}-{month:02d}-{day:02d}"
+
+
+def _sentence(rng: random.Random) -> str:
+    values = {
+        "person": _person(rng), "person2": _person(rng), "team": rng.choice(TEAMS), "city": rng.choice(CITIES),
+        "product": rng.choice(PRODUCTS), "component": rng.choice(COMPONENTS), "metric": rng.choice(METRICS),
+        "unit": rng.choice(UNITS), "expense": rng.choice(EXPENSES), "period": rng.choice(PERIODS),
+        "direction": rng.choice(DIRECTIONS), "role": rng.choice(ROLES), "plan": rng.choice(PLANS),
+        "date": _date(rng), "money": _money(rng), "money2": _money(rng), "number": f"{rng.randint(12, 48_000):,}",
+        "pct": f"{rng.uniform(0.5, 45):.1f}", "small": str(rng.randint(2, 30)), "small2": str(rng.randint(2, 36)),
+        "quarter": str(rng.randint(1, 4)), "year": str(rng.randint(2018, 2026)),
+    }
+    text = rng.choice(SENTENCES).format(**values)
+    return text[0].upper() + text[1:]
+
+
+def _paragraph(rng: random.Random) -> str:
+    return textwrap.fill(" ".join(_sentence(rng) for _ in range(rng.randint(2, 6))), width=88)
+
+
+def _bullet_list(rng: random.Random) -> str:
+    return "\n".join(f"- {_sentence(rng)}" for _ in range(rng.randint(3, 6)))
+
+
+def _table(rng: random.Random) -> str:
+    header, row = rng.choice(TABLES)
+    lines = [f"| {' | '.join(header)} |", f"|{'---|' * len(header)}"]
+    lines += [f"| {' | '.join(row(rng))} |" for _ in range(rng.randint(3, 7))]
+    return "\n".join(lines)
+
+
+def _section_body(rng: random.Random) -> list[str]:
+    makers: list[Callable[[random.Random], str]] = [_paragraph] * 6 + [_bullet_list] * 3 + [_table] * 2
+    return [_paragraph(rng)] + [rng.choice(makers)(rng) for _ in range(rng.randint(0, 2))]
+
+
+def _title(rng: random.Random, kind: str) -> str:
+    subject = rng.choice([rng.choice(PRODUCTS), f"{rng.choice(TEAMS)} team", f"{rng.choice(CITIES)} office"])
+    policy = rng.choice(["Travel", "Expense", "Remote work", "Purchasing", "Data retention"])
+    return {
+        "policy": f"{policy} policy: {subject}",
+        "guide": f"{subject} guide",
+        "report": f"Q{rng.randint(1, 4)} {rng.randint(2019, 2026)} report: {subject}",
+        "runbook": f"Runbook: {rng.choice(COMPONENTS)} incidents at {subject}",
+        "minutes": f"Meeting notes: {subject}, {_date(rng)}",
+    }[kind]
+
+
+@dataclass(frozen=True)
+class SyntheticDocument:
+    key: str
+    title: str
+    security_level: str
+    markdown: str
+
+
+def synthetic_document(rng: random.Random, number: int) -> SyntheticDocument:
+    kind = rng.choice(list(SECTION_TITLES))
+    title = _title(rng, kind)
+    parts = [f"# {title}", _paragraph(rng)]
+    for heading in rng.sample(SECTION_TITLES[kind], rng.randint(4, 10)):
+        parts.append(f"## {heading}")
+        parts += _section_body(rng)
+        if rng.random() < 0.25:  # some sections have a regional subsection: deeper heading paths
+            parts += [f"### {rng.choice(CITIES)}", *_section_body(rng)]
+    # Mostly readable by an internal client, as in a real KB; a few documents are above its clearance.
+    level = rng.choices(["public", "internal", "confidential", "restricted"], weights=[30, 50, 15, 5])[0]
+    return SyntheticDocument(key=f"{CORPUS_KEY_PREFIX}{number:05d}", title=title[:200], security_level=level,
+                             markdown="\n\n".join(parts) + "\n")
+
+
+def synthetic_corpus(*, seed: int, count: int) -> list[SyntheticDocument]:
+    rng = random.Random(seed)
+    return [synthetic_document(rng, number) for number in range(count)]
+
+
+# Phase 1: upload, approve and index ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IndexStats:
+    documents: int
+    chunks_per_document: list[int]
+    markdown_bytes: int
+    processes: int
+    upload_seconds: float
+    index_seconds: float
+
+    @property
+    def chunks(self) -> int:
+        return sum(self.chunks_per_document)
+
+
+def kb_reset() -> None:
+    """Empty the bench database's knowledge base (and its audit trail): every run indexes from a cold cache."""
+    from django.db import connection
+
+    from console.models import AuditEvent
+    from kb.models import Chunk, Document, DocumentVersion, EmbeddingCache
+
+    models = (Chunk, DocumentVersion, Document, EmbeddingCache, AuditEvent)
+    tables = ", ".join(connection.ops.quote_name(model._meta.db_table) for model in models)
+    with connection.cursor() as cursor:
+        cursor.execute(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
+
+
+def corpus_upload(corpus: Sequence[SyntheticDocument], *, curator: User, approver: User) -> list[int]:
+    """Create, upload and approve every document through kb.services (audited, four-eyes); version ids."""
+    from kb import services
+    from kb.models import Document
+
+    version_ids = []
+    for document in corpus:
+        created = services.document_create(
+            key=document.key, title=document.title, owner=curator, security_level=document.security_level,
+            created_by=curator, source_type=Document.SourceType.IMPORT,
+        )
+        version = services.version_upload(document=created, raw=document.markdown.encode(),
+                                          filename=f"{document.key}.md", uploaded_by=curator)
+        services.version_approve(version=version, approver=approver, note="benchmark corpus", via="index_bench")
+        version_ids.append(version.pk)
+    return version_ids
+
+
+def queued_index_tasks_discard() -> None:
+    """version_upload queued an index task per version on the bench Redis; this process does that work itself."""
+    from console.celery import app
+
+    app.control.purge()
+
+
+def index_process(version_ids: list[int], ready: Queue, start: Event) -> None:
+    """One indexing process, like one Celery worker process: its own connection, model and torch threads."""
+    import django
+
+    django.setup()  # the parent's environment names the bench database
+    from kb import services
+    from kb.embeddings import allow_local_model, get_provider
+
+    allow_local_model()
+    get_provider().embed(["warm-up"])  # a worker loads the model once at start; keep that out of the rate
+    ready.put(os.getpid())
+    start.wait()
+    for version_id in version_ids:
+        if not services.version_index_claim(version_id=version_id):
+            raise BenchError(f"version {version_id} was not queued for indexing")
+        services.version_index_run(version_id=version_id)
+
+
+def processes_wait_ready(children: Sequence[BaseProcess], ready: Queue) -> None:
+    """Wait until every child has loaded its model; fail at once if one dies on the way."""
+    for _ in children:
+        while True:
+            try:
+                ready.get(timeout=1)
+                break
+            except queue.Empty:
+                if not all(child.is_alive() for child in children):
+                    raise BenchError("an indexing process died while starting; see the traceback above") from None
+
+
+def versions_index(version_ids: Sequence[int], *, processes: int) -> float:
+    """Index the versions with the real services in `processes` processes side by side; the wall time in s."""
+    from kb.models import DocumentVersion, IndexState
+
+    context = multiprocessing.get_context("spawn")  # fresh interpreters: no forked connections or torch state
+    ready, start = context.Queue(), context.Event()
+    children = [context.Process(target=index_process, args=(list(version_ids[i::processes]), ready, start),
+                                daemon=True)  # daemons: they go when this process goes
+                for i in range(processes)]
+    for child in children:
+        child.start()
+    processes_wait_ready(children, ready)
+    start.set()
+    started, next_report = time.perf_counter(), 100
+    while any(child.is_alive() for child in children):
+        time.sleep(1)
+        done = DocumentVersion.objects.filter(pk__in=version_ids, index_state=IndexState.READY).count()
+        if done >= next_report:
+            progress(f"  indexed {done}/{len(version_ids)} documents in {time.perf_counter() - started:.0f} s")
+            next_report = done - done % 100 + 100
+    seconds = time.perf_counter() - started
+    failed = [child.exitcode for child in children if child.exitcode != 0]
+    if failed:
+        raise BenchError(f"{len(failed)} indexing processes failed (exit codes {failed}); see the traceback above")
+    return seconds
+
+
+def chunks_per_version(version_ids: Sequence[int]) -> list[int]:
+    from django.db.models import Count
+
+    from kb.models import DocumentVersion, IndexState
+
+    versions = DocumentVersion.objects.filter(pk__in=version_ids)
+    failed = versions.exclude(index_state=IndexState.READY).values_list("pk", "index_error")
+    if failed:
+        raise BenchError(f"{len(failed)} versions were not indexed, e.g. {failed[0]}")
+    return list(versions.annotate(n=Count("chunks")).values_list("n", flat=True))
+
+
+def corpus_index(*, seed: int, documents: int, processes: int) -> IndexStats:
+    kb_reset()
+    curator, approver = bench_users()
+    corpus = synthetic_corpus(seed=seed, count=documents)
+    progress(f"uploading and approving {documents} documents ...")
+    started = time.perf_counter()
+    version_ids = corpus_upload(corpus, curator=curator, approver=approver)
+    upload_seconds = time.perf_counter() - started
+    queued_index_tasks_discard()
+
+    progress(f"indexing {documents} documents (chunk, embed, full text) in {processes} processes ...")
+    index_seconds = versions_index(version_ids, processes=processes)
+    return IndexStats(documents=documents, chunks_per_document=chunks_per_version(version_ids),
+                      markdown_bytes=sum(len(d.markdown.encode()) for d in corpus), processes=processes,
+                      upload_seconds=upload_seconds, index_seconds=index_seconds)
+
+
+def index_rows(stats: IndexStats, *, seed: int) -> list[tuple[str, str]]:
+    from django.conf import settings
+
+    from kb.embeddings import get_provider
+
+    per_doc = stats.chunks_per_document
+    return [
+        ("documents", f"{stats.documents:,} synthetic Markdown documents (seed {seed}), "
+                      f"{stats.markdown_bytes / 1e6:.1f} MB"),
+        ("chunks", f"{stats.chunks:,} (per document: min {min(per_doc)}, median {statistics.median(per_doc):g}, "
+                   f"max {max(per_doc)})"),
+        ("upload + approve (not indexing)", f"{stats.upload_seconds:.1f} s, "
+                                            f"{stats.documents / stats.upload_seconds:.0f} documents/s"),
+        ("index wall time", f"{stats.index_seconds:.1f} s"),
+        ("index throughput", f"**{stats.chunks / stats.index_seconds:.1f} chunks/s**, "
+                             f"{stats.documents / stats.index_seconds:.2f} documents/s"),
+        ("embedding", f"{get_provider().model_id} on CPU, cold embedding cache; {stats.processes} indexing "
+                      f"processes × {settings.KB_EMBEDDING_THREADS} torch thread(s) (KB_EMBEDDING_THREADS)"),
+    ]
+
+
+# Phase 2: grow the chunk table ------------------------------------------------------------------------------
+
+# Copy rows as they are: same text, offsets, content hash, real embedding and search vector.
+COPY_CHUNKS_SQL = """
+INSERT INTO kb_chunk (version_id, ordinal, heading_path, text, char_start, char_end, line_start, line_end,
+                      paragraphs, content_hash, embedding, search_vector)
+SELECT pairs.copy_id, c.ordinal, c.heading_path, c.text, c.char_start, c.char_end, c.line_start, c.line_end,
+       c.paragraphs, c.content_hash, c.embedding, c.search_vector
+FROM unnest(%s::bigint[], %s::bigint[]) WITH ORDINALITY AS pairs(original_id, copy_id, position)
+JOIN kb_chunk c ON c.version_id = pairs.original_id
+ORDER BY pairs.position, c.ordinal
+LIMIT %s
+"""
+
+
+@dataclass(frozen=True)
+class GrowStats:
+    copies: int  # copy documents created
+    rows: int
+    seconds: float
+
+
+def original_versions() -> list[DocumentVersion]:
+    from django.db.models import Count
+
+    from kb.models import DocumentVersion, IndexState
+
+    return list(
+        DocumentVersion.objects.filter(document__key__startswith=CORPUS_KEY_PREFIX, index_state=IndexState.READY)
+        .exclude(document__key__contains=COPY_KEY_INFIX)
+        .select_related("document")
+        .annotate(chunk_count=Count("chunks"))
+        .order_by("pk")
+    )
+
+
+def versions_copy(originals: Sequence[DocumentVersion], *, replica: int, rows: int) -> int:
+    """Approved, indexed copies of `originals` (new documents) with their chunks, at most `rows` of them."""
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from kb.models import Document, DocumentVersion, IndexState, VersionStatus
+
+    curator, approver = bench_users()
+    now = timezone.now()
+    with transaction.atomic():
+        documents = Document.objects.bulk_create(
+            Document(key=f"{v.document.key}{COPY_KEY_INFIX}{replica}", title=v.document.title, owner=curator,
+                     security_level=v.document.security_level, source_type=Document.SourceType.IMPORT)
+            for v in originals
+        )
+        copies = DocumentVersion.objects.bulk_create(
+            DocumentVersion(
+                document=document, number=1, text=v.text, sha256=v.sha256, filename=v.filename,
+                note=f"benchmark copy of {v}", effective_from=v.effective_from, status=VersionStatus.APPROVED,
+                submitted_by=curator, submitted_at=now, approved_by=approver, approved_at=now,
+                index_state=IndexState.READY, index_done=v.chunk_count, index_total=v.chunk_count,
+                embedding_model=v.embedding_model,
+            )
+            for document, v in zip(documents, originals, strict=True)
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(COPY_CHUNKS_SQL, [[v.pk for v in originals], [c.pk for c in copies], rows])
+            return cursor.rowcount
+
+
+def chunks_grow(*, target: int) -> GrowStats:
+    """Copy whole indexed versions (the last one partly) until the chunk table holds `target` rows."""
+    from django.db import connection
+
+    from kb.models import Chunk
+
+    originals = original_versions()
+    if not originals:
+        raise BenchError("no indexed corpus to copy: run without --search-only first")
+    needed = target - Chunk.objects.count()
+    copies = rows = replica = 0
+    started = time.perf_counter()
+    while needed > 0:
+        replica += 1
+        batch: list[DocumentVersion] = []
+        for version in originals:
+            if sum(v.chunk_count for v in batch) >= needed:
+                break
+            batch.append(version)
+        copied = versions_copy(batch, replica=replica, rows=needed)
+        copies, rows, needed = copies + len(batch), rows + copied, needed - copied
+        progress(f"  copy {replica}: {copied:,} chunks, {Chunk.objects.count():,} in the table")
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE kb_chunk, kb_documentversion, kb_document")  # as autovacuum would after a bulk load
+    return GrowStats(copies=copies, rows=rows, seconds=time.perf_counter() - started)
+
+
+def grow_rows(stats: GrowStats, *, corpus_chunks: int) -> list[tuple[str, str]]:
+    from kb.models import Chunk
+
+    rate = f", {stats.rows / stats.seconds:,.0f} rows/s" if stats.rows else ""
+    return [
+        ("method", "copies of the indexed corpus's chunks (text, real embedding, search vector) into extra "
+                   "approved, indexed documents; HNSW and GIN maintained on insert"),
+        ("real chunks (embedded here)", f"{corpus_chunks:,}"),
+        ("copied chunks", f"{stats.rows:,} into {stats.copies:,} copy documents in {stats.seconds:.1f} s{rate}"),
+        ("chunks in the table", f"{Chunk.objects.count():,}"),
+    ]
+
+
+# Phase 3: retrieval latency ---------------------------------------------------------------------------------
+
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n(?=- )")
+
+
+@dataclass(frozen=True)
+class Query:
+    text: str
+    source_hash: str  # content hash of the chunk it was cut from (copies share it)
+
+
+def search_queries(*, seed: int, count: int, clearance: str) -> list[Query]:
+    """Spans of 5–9 words cut from sentences of corpus chunks the client may read: what a user might type."""
+    from console.models import SecurityLevel
+    from kb.models import Chunk
+
+    chunks = (
+        Chunk.objects.filter(version__document__key__startswith=CORPUS_KEY_PREFIX,
+                             version__document__security_level__in=SecurityLevel.up_to(clearance))
+        .exclude(version__document__key__contains=COPY_KEY_INFIX)
+        .order_by("pk")
+        .values_list("text", "content_hash")
+    )
+    sentences = [
+        (sentence.removeprefix("- ").split(), content_hash)
+        for text, content_hash in chunks
+        for sentence in _SENTENCE_SPLIT.split(text)
+        if not sentence.startswith(("|", "#")) and len(sentence.split()) >= 8
+    ]
+    if len(sentences) < count:
+        raise BenchError(f"only {len(sentences)} corpus sentences to query; index the corpus first")
+    rng = random.Random(seed)
+    queries = []
+    for words, content_hash in rng.sample(sentences, count):
+        size = rng.randint(5, 9)
+        start = rng.randint(0, len(words) - size)
+        queries.append(Query(" ".join(words[start : start + size]).strip(".,"), content_hash))
+    return queries
+
+
+def search_latencies(
+    queries: Sequence[Query], *, clearance: str, k: int, vectors: Sequence[list[float]] | None = None,
+) -> tuple[list[float], int]:
+    """Seconds per `chunks_search` call, and how many found the chunk their query was cut from."""
+    from kb.search import chunks_search
+
+    seconds, found = [], 0
+    for index, query in enumerate(queries):
+        started = time.perf_counter()
+        result = chunks_search(query=query.text, clearance=clearance, k=k,
+                               vector=vectors[index] if vectors else None)
+        seconds.append(time.perf_counter() - started)
+        if result.warnings:
+            raise BenchError(f"search degraded: {result.warnings[0]}")
+        found += query.source_hash in {hit.chunk.content_hash for hit in result.hits}
+    return seconds, found
+
+
+def search_rows(*, seed: int, count: int, clearance: str, k: int, warmup: int) -> list[tuple[str, str]]:
+    from kb.embeddings import embed_texts
+    from kb.models import Chunk
+    from kb.search import evidence_chunks
+
+    queries = search_queries(seed=seed, count=count, clearance=clearance)
+    vectors = embed_texts([query.text for query in queries])
+    search_latencies(queries[:warmup], clearance=clearance, k=k)  # model, connections, buffer cache
+    with_embedding, found = search_latencies(queries, clearance=clearance, k=k)
+    database_only, _ = search_latencies(queries, clearance=clearance, k=k, vectors=vectors)
+    return [
+        ("searched", f"{Chunk.objects.count():,} chunks, {evidence_chunks(clearance=clearance).count():,} "
+                     f"usable at clearance {clearance!r}; k={k}"),
+        ("queries", f"{count} spans of 5–9 words cut from corpus sentences (seed {seed}), after {warmup} warm-up"),
+        latency_row("chunks_search, query embedded in-process", with_embedding),
+        latency_row("chunks_search, query vector given (database only)", database_only),
+        ("sanity: source chunk (or a copy) in the top k", f"{found}/{count} ({100 * found / count:.0f}%)"),
+        ("load average at end", load_average()),
+    ]
+
+
+# Command line -----------------------------------------------------------------------------------------------
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="Index a synthetic corpus with the real services (chunks/s), grow the chunk table, and time "
+                    "hybrid retrieval (p50/p95). Uses its own database; see docs/performance.md.",
+    )
+    parser.add_argument("--documents", type=int, default=1000, help="synthetic documents to index (default 1000)")
+    parser.add_argument("--target-chunks", type=int, default=100_000,
+                        help="grow the chunk table to this many rows before timing retrieval (default 100000)")
+    parser.add_argument("--processes", type=int, default=len(os.sched_getaffinity(0)),
+                        help="indexing processes side by side, as a worker's --concurrency (default: the CPUs)")
+    parser.add_argument("--queries", type=int, default=200, help="timed retrieval queries, at least 100 (default 200)")
+    parser.add_argument("--warmup", type=int, default=10, help="untimed warm-up queries (default 10)")
+    parser.add_argument("-k", type=int, default=5, help="hits per query (default 5, as the checker asks)")
+    parser.add_argument("--clearance", default="internal", choices=["public", "internal", "confidential", "restricted"],
+                        help="clearance of the searching client (default internal)")
+    parser.add_argument("--seed", type=int, default=7, help="seed of the corpus and the queries (default 7)")
+    parser.add_argument("--database", default="console_bench", help="bench database name (default console_bench)")
+    parser.add_argument("--redis-db", type=int, default=2, help="bench Redis database number (default 2)")
+    parser.add_argument("--fresh", action="store_true", help="drop and recreate the bench database first")
+    parser.add_argument("--search-only", action="store_true",
+                        help="skip indexing and growing; time retrieval over what the last run left")
+    args = parser.parse_args(argv)
+    if args.queries < 100:
+        parser.error("--queries must be at least 100 for a meaningful p95")
+    if min(args.documents, args.processes, args.k) < 1 or args.warmup < 0:
+        parser.error("--documents, --processes and -k must be positive, --warmup not negative")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # exit cleanly: that stops the indexing processes
+    try:
+        django_setup(database=args.database, redis_db=args.redis_db, fresh=args.fresh)
+        from kb.embeddings import allow_local_model
+
+        allow_local_model()  # embed in this process, as a worker would
+        print_table("Machine", machine_facts())
+        if not args.search_only:
+            stats = corpus_index(seed=args.seed, documents=args.documents, processes=args.processes)
+            print_table("Indexing", index_rows(stats, seed=args.seed))
+            progress(f"growing the chunk table to {args.target_chunks:,} rows ...")
+            print_table("Chunk table", grow_rows(chunks_grow(target=args.target_chunks), corpus_chunks=stats.chunks))
+        progress(f"timing {args.queries} retrieval queries ...")
+        print_table("Retrieval", search_rows(seed=args.seed, count=args.queries, clearance=args.clearance, k=args.k,
+                                             warmup=args.warmup))
+    except BenchError as exc:
+        print(f"index_bench: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
