@@ -6,13 +6,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from statistics import median
 
-from django.db.models import Count, F, Q
+from django.db.models import Count
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from kb.models import DocumentVersion, IndexState
 from kb.selectors import versions_expiring_soon
-from review.models import Answer, AnswerStatus, Decision, Risk
+from review.models import AnswerStatus, Decision, Risk
 from review.selectors import answers_visible_to, review_queue
 
 CHART_DAYS = 14

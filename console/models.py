@@ -5,6 +5,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 
+from console.roles import user_has_role
+
 
 class SecurityLevel(models.TextChoices):
     PUBLIC = "public", "Public"
@@ -31,8 +33,6 @@ class User(AbstractUser):
     )
 
     def has_role(self, *roles: str) -> bool:
-        from console.roles import user_has_role
-
         return user_has_role(self, *roles)
 
 

@@ -4,6 +4,7 @@ from django import forms
 from django.conf import settings
 
 from console.models import SecurityLevel, User
+from kb.models import VersionStatus
 
 DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
@@ -40,13 +41,7 @@ class DecisionForm(forms.Form):
 
 class DocumentFilterForm(forms.Form):
     q = forms.CharField(required=False, label="Search")
-    status = forms.ChoiceField(required=False, choices=[("", "Any status")])
+    status = forms.ChoiceField(required=False, choices=[("", "Any status"), *VersionStatus.choices])
     owner = forms.CharField(required=False)
     security_level = forms.ChoiceField(required=False, choices=[("", "Any level"), *SecurityLevel.choices])
     expiring = forms.BooleanField(required=False, label="Expiring soon")
-
-    def __init__(self, *args, **kwargs):
-        from kb.models import VersionStatus
-
-        super().__init__(*args, **kwargs)
-        self.fields["status"].choices = [("", "Any status"), *VersionStatus.choices]

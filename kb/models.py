@@ -186,9 +186,6 @@ class Chunk(models.Model):
                 return start, end
         return self.char_start, self.char_end
 
-    def line_of(self, offset: int) -> int:
-        return self.version.text.count("\n", 0, offset) + 1
-
 
 class EmbeddingCache(models.Model):
     """Embeddings by (content hash, model): a new version re-embeds only chunks whose text changed."""

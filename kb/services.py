@@ -123,6 +123,17 @@ def version_upload(
     return version
 
 
+@transaction.atomic
+def document_create_with_version(
+    *, key: str, title: str, owner: User, security_level: str, raw: bytes, filename: str, uploaded_by: User,
+    source_type: str = Document.SourceType.UPLOAD, **upload_options,
+) -> DocumentVersion:
+    """A new document and its first version, both or neither (a refused file leaves no empty document)."""
+    document = document_create(key=key, title=title, owner=owner, security_level=security_level,
+                               created_by=uploaded_by, source_type=source_type)
+    return version_upload(document=document, raw=raw, filename=filename, uploaded_by=uploaded_by, **upload_options)
+
+
 def _transition(
     *, version: DocumentVersion, allowed_from: set[str], to: str, verb: str, actor: User | None,
     actor_label: str = "", note: str = "", **fields,

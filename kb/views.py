@@ -5,7 +5,6 @@ from functools import wraps
 from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -16,7 +15,7 @@ from console.models import SecurityLevel
 from console.roles import role_required
 from kb import selectors, services
 from kb.forms import DecisionForm, DocumentCreateForm, DocumentFilterForm, VersionUploadForm
-from kb.models import Chunk, Document, IndexState
+from kb.models import Chunk, IndexState
 from kb.rendering import render_markdown
 from kb.search import chunks_search
 
@@ -55,13 +54,13 @@ def document_list(request: HttpRequest) -> HttpResponse:
     })
 
 
-def _save_upload(request: HttpRequest, form: VersionUploadForm, document: Document):
+def _upload_options(form: VersionUploadForm) -> dict:
     upload = form.cleaned_data["file"]
-    return services.version_upload(
-        document=document, raw=upload.read(), filename=upload.name, uploaded_by=request.user,
-        effective_from=form.cleaned_data["effective_from"], expires_at=form.cleaned_data["expires_at"],
-        note=form.cleaned_data["note"], submit=form.cleaned_data["submit_for_approval"],
-    )
+    return {
+        "raw": upload.read(), "filename": upload.name, "effective_from": form.cleaned_data["effective_from"],
+        "expires_at": form.cleaned_data["expires_at"], "note": form.cleaned_data["note"],
+        "submit": form.cleaned_data["submit_for_approval"],
+    }
 
 
 @require_http_methods(["GET", "POST"])
@@ -71,16 +70,15 @@ def document_create(request: HttpRequest) -> HttpResponse:
     form = DocumentCreateForm(request.POST or None, request.FILES or None, initial={"owner": request.user})
     if request.method == "POST" and form.is_valid():
         try:
-            with transaction.atomic():
-                document = services.document_create(
-                    key=form.cleaned_data["key"], title=form.cleaned_data["title"], owner=form.cleaned_data["owner"],
-                    security_level=form.cleaned_data["security_level"], created_by=request.user,
-                )
-                version = _save_upload(request, form, document)
+            version = services.document_create_with_version(
+                key=form.cleaned_data["key"], title=form.cleaned_data["title"], owner=form.cleaned_data["owner"],
+                security_level=form.cleaned_data["security_level"], uploaded_by=request.user,
+                **_upload_options(form),
+            )
         except services.UploadError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, f"Uploaded {document.title} v{version.number}; indexing has started.")
+            messages.success(request, f"Uploaded {version.document.title} v{version.number}; indexing has started.")
             return redirect(version)
     return render(request, "kb/upload.html", {"form": form, "document": None}, status=400 if form.errors else 200)
 
@@ -93,7 +91,7 @@ def version_upload(request: HttpRequest, key: str) -> HttpResponse:
     form = VersionUploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
-            version = _save_upload(request, form, document)
+            version = services.version_upload(document=document, uploaded_by=request.user, **_upload_options(form))
         except services.UploadError as exc:
             form.add_error(None, str(exc))
         else:

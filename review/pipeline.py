@@ -23,7 +23,7 @@ from kb.models import Chunk, DocumentVersion, VersionStatus
 from kb.search import chunks_search
 from review.checkers import CheckerUnavailable, configured_checkers
 from review.checking.builtin import SUPPORTED_AT, UNCERTAIN_AT, EvidenceCandidate, check_claim, verdict_for
-from review.checking.claims import split_claims
+from review.checking.claims import ClaimSpan, split_claims
 from review.models import Risk, Verdict
 
 logger = logging.getLogger(__name__)
@@ -37,6 +37,9 @@ class Candidate:
     chunk: Chunk | None = None
     context_index: int | None = None
     offset: int = 0  # where `text` starts in the version's Markdown (0 for contexts)
+
+    def for_checker(self) -> EvidenceCandidate:
+        return EvidenceCandidate(self.text, heading=self.chunk.heading_path if self.chunk else "")
 
 
 @dataclass
@@ -62,6 +65,7 @@ class ClaimResult:
     verdict: str
     reasons: list[str]
     evidence: list[EvidenceResult]
+    conflicting: bool = False  # an approved source supports it and another approved source contradicts it
 
 
 @dataclass
@@ -153,15 +157,18 @@ def _is_contradiction(reasons: list[str]) -> bool:
 
 
 def claim_check(
-    *, claim_text: str, candidates: list[Candidate], embed: _CachedEmbedder | None, warnings: list[str],
-) -> tuple[float | None, str, list[str], list[EvidenceResult], bool]:
-    """Score one claim. Returns score, verdict, reasons, evidence (best first) and whether sources conflict."""
+    *, span: ClaimSpan, candidates: list[Candidate], embed: _CachedEmbedder | None, warnings: list[str],
+) -> ClaimResult:
+    """Score one claim against its candidates; evidence comes best first."""
+    claim_text = span.text
+    result = ClaimResult(text=span.text, start=span.start, end=span.end, score=None, verdict=Verdict.UNVERIFIABLE,
+                         reasons=["no evidence in the approved sources"], evidence=[])
     if not candidates:
-        return None, Verdict.UNVERIFIABLE, ["no evidence in the approved sources"], [], False
-    outcome = check_claim(claim=claim_text, embed=embed, candidates=[
-        EvidenceCandidate(c.text, heading=c.chunk.heading_path if c.chunk else "") for c in candidates])
+        return result
+    outcome = check_claim(claim=claim_text, embed=embed, candidates=[c.for_checker() for c in candidates])
     if outcome.candidate_index is None:
-        return None, Verdict.UNVERIFIABLE, outcome.reasons, [], False
+        result.reasons = outcome.reasons
+        return result
     best = candidates[outcome.candidate_index]
     score, reasons = outcome.score, list(outcome.reasons)
     evidence = [_evidence(best, start=outcome.quote_start, end=outcome.quote_end, score=outcome.score)]
@@ -179,7 +186,7 @@ def claim_check(
             continue
         # Hard findings (numbers, direction, negation) need no embeddings; skipping them here keeps the
         # extra candidates cheap (embedding dominates the check's cost).
-        other = check_claim(claim=claim_text, candidates=[EvidenceCandidate(candidate.text)], embed=None)
+        other = check_claim(claim=claim_text, candidates=[candidate.for_checker()], embed=None)
         if (
             could_conflict and other.score < UNCERTAIN_AT and _is_contradiction(other.reasons)
             and not _version_flags(candidate.chunk.version) and not _version_flags(best.chunk.version)
@@ -201,7 +208,9 @@ def claim_check(
             continue
         reasons.append(f"{checker.name} score {external:.2f}")
         score = min(score, external)  # any checker can hold a claim back; none can wave one through alone
-    return score, verdict_for(score, True), reasons, evidence, conflict
+    result.score, result.verdict, result.reasons, result.evidence = score, verdict_for(score, True), reasons, evidence
+    result.conflicting = conflict
+    return result
 
 
 def _topic_hits(text: str) -> list[str]:
@@ -209,7 +218,7 @@ def _topic_hits(text: str) -> list[str]:
     return [t for t in settings.REVIEW_HIGH_RISK_TOPICS if re.search(rf"\b{re.escape(t.lower())}(s|es)?\b", lowered)]
 
 
-def risk_assess(*, question: str, answer_text: str, claims: list[ClaimResult], conflicts: int) -> tuple[str, list[str]]:
+def risk_assess(*, question: str, answer_text: str, claims: list[ClaimResult]) -> tuple[str, list[str]]:
     """The design's policy: high beats medium beats low; every reason is kept for the reviewer."""
     high: list[str] = []
     medium: list[str] = []
@@ -227,6 +236,7 @@ def risk_assess(*, question: str, answer_text: str, claims: list[ClaimResult], c
     topics = sorted(set(_topic_hits(question) + _topic_hits(answer_text)))
     if topics:
         high.append("high-risk topic: " + ", ".join(topics))
+    conflicts = sum(claim.conflicting for claim in claims)
     if conflicts:
         high.append(f"approved sources conflict on {conflicts} claim(s)")
     if not claims:
@@ -253,20 +263,17 @@ def answer_check(
         warnings.append(f"semantic similarity unavailable: {exc}")
         embedder = None
 
-    claims: list[ClaimResult] = []
-    conflicts = 0
-    for span, vector in zip(spans, vectors, strict=True):
-        candidates = _candidates_for(claim_text=span.text, cited=list(cited_chunks), contexts=list(contexts),
-                                     clearance=clearance, vector=vector, retrieve=retrieve)
-        score, verdict, reasons, evidence, conflict = claim_check(
-            claim_text=span.text, candidates=candidates, embed=embedder, warnings=warnings
+    claims = [
+        claim_check(
+            span=span, embed=embedder, warnings=warnings,
+            candidates=_candidates_for(claim_text=span.text, cited=list(cited_chunks), contexts=list(contexts),
+                                       clearance=clearance, vector=vector, retrieve=retrieve),
         )
-        conflicts += conflict
-        claims.append(ClaimResult(text=span.text, start=span.start, end=span.end, score=score, verdict=verdict,
-                                  reasons=reasons, evidence=evidence))
+        for span, vector in zip(spans, vectors, strict=True)
+    ]
 
     scores = [c.score if c.score is not None else 0.0 for c in claims]
-    risk, reasons = risk_assess(question=question, answer_text=answer_text, claims=claims, conflicts=conflicts)
+    risk, reasons = risk_assess(question=question, answer_text=answer_text, claims=claims)
     levels = [e.candidate.chunk.version.document.security_level for c in claims for e in c.evidence if e.candidate.chunk]
     evidence_level = max(levels, key=SecurityLevel.rank, default=SecurityLevel.PUBLIC)
     return CheckReport(claims=claims, score=min(scores) if scores else None, risk=risk, reasons=reasons,

@@ -75,17 +75,18 @@ class Command(BaseCommand):
     def _import_one(self, *, path: Path, key: str, owner: User, approver: User | None, security_level: str,
                     effective_from: datetime | None, expires_at: datetime | None) -> None:
         raw = path.read_bytes()
+        upload = {"raw": raw, "filename": path.name, "uploaded_by": owner, "effective_from": effective_from,
+                  "expires_at": expires_at, "note": f"imported from {path.name}"}
         document = Document.objects.filter(key=key).first()
         if document is None:
-            text = services.markdown_decode_upload(raw=raw, filename=path.name)
-            document = services.document_create(
-                key=key, title=_first_heading(text) or path.stem.replace("-", " ").title(), owner=owner,
-                security_level=security_level, created_by=owner, source_type=Document.SourceType.IMPORT,
+            title = _first_heading(services.markdown_decode_upload(raw=raw, filename=path.name))
+            version = services.document_create_with_version(
+                key=key, title=title or path.stem.replace("-", " ").title(), owner=owner,
+                security_level=security_level, source_type=Document.SourceType.IMPORT, **upload,
             )
-        version = services.version_upload(document=document, raw=raw, filename=path.name, uploaded_by=owner,
-                                          effective_from=effective_from, expires_at=expires_at,
-                                          note=f"imported from {path.name}")
+        else:
+            version = services.version_upload(document=document, **upload)
         if approver is not None:
             version = services.version_approve(version=version, approver=approver,
                                                note="approved at import", via="kb_import")
-        self.stdout.write(f"{path.name}: {document.key} v{version.number} {version.status}")
+        self.stdout.write(f"{path.name}: {version.document.key} v{version.number} {version.status}")
