@@ -187,13 +187,15 @@ def claim_check(
         # Hard findings (numbers, direction, negation) need no embeddings; skipping them here keeps the
         # extra candidates cheap (embedding dominates the check's cost).
         other = check_claim(claim=claim_text, candidates=[candidate.for_checker()], embed=None)
-        if (
+        conflicting = (
             could_conflict and other.score < UNCERTAIN_AT and _is_contradiction(other.reasons)
             and not _version_flags(candidate.chunk.version) and not _version_flags(best.chunk.version)
-        ):
+        )
+        if conflicting:
             conflict = True
             reasons.append(f"conflicting source: {candidate.chunk.version} says otherwise ({'; '.join(other.reasons)})")
-        if len(evidence) < MAX_EVIDENCE_PER_CLAIM:
+        # Unrelated candidates (they share a few words at most) would only be noise beside the real source.
+        if len(evidence) < MAX_EVIDENCE_PER_CLAIM and (conflicting or other.score >= UNCERTAIN_AT):
             evidence.append(_evidence(candidate, start=other.quote_start, end=other.quote_end, score=other.score))
     evidence[1:] = sorted(evidence[1:], key=lambda e: -e.score)
 

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from console.models import SecurityLevel
+from review.checking.builtin import UNCERTAIN_AT
 from review.models import Answer, AnswerStatus, Claim, Evidence, Risk, Verdict
 
 QUEUE_SORTS = {
@@ -76,8 +77,9 @@ def review_queue(
 
 
 def answers_citing_version(*, version, line: int | None = None) -> QuerySet[Answer]:
-    """Every answer with evidence in this version (optionally: in the paragraph at `line`)."""
-    evidence = Evidence.objects.filter(chunk__version=version)
+    """Every answer that rests on this version (optionally: on the paragraph at `line`): a claim's best
+    evidence is there and at least partly supports it. Weaker candidates shown to reviewers do not count."""
+    evidence = Evidence.objects.filter(chunk__version=version, rank=1, score__gte=UNCERTAIN_AT)
     if line is not None:
         evidence = evidence.filter(chunk__line_start__lte=line, chunk__line_end__gte=line)
     return (

@@ -70,6 +70,7 @@ def test_answers_citing_a_version_are_exactly_those_that_used_it(client, reviewe
     also_citing = make_answer(question="Also cites the policy?", chunk=chunk)
     make_answer(question="Cites the other doc?", chunk=other_chunk)
     make_answer(question="Cites nothing?")
+    make_answer(question="Only contradicted by it?", chunk=chunk, claims=[("Reports are due in 90 days.", "contradicted", 0.2)])
     client.force_login(reviewer)
 
     page = client.get("/review/sources/expense-policy/v1/").content.decode()
