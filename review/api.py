@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import logging
 
-from celery.exceptions import TimeoutError as CeleryTimeout
 from django.conf import settings
 from django.db.models import Prefetch
 from django.contrib.auth.decorators import login_not_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
-from kombu.exceptions import OperationalError as BrokerError
 from ninja import Header, NinjaAPI, Query, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer
@@ -80,16 +78,6 @@ def _check_body_size(request: HttpRequest) -> None:
         raise HttpError(413, f"request body is larger than {settings.API_MAX_BODY_BYTES} bytes")
 
 
-def _run_on_worker(payload: dict) -> dict:
-    from review.tasks import answer_check_sync
-
-    try:
-        return answer_check_sync.delay(payload).get(timeout=settings.API_CHECK_TIMEOUT)
-    except (CeleryTimeout, BrokerError) as exc:
-        logger.warning("synchronous check failed: %s", exc)
-        raise HttpError(503, "no checking worker answered in time; try again shortly") from None
-
-
 def _cited_chunk_ids(body: AnswerIn, clearance: str) -> list[int]:
     ids = list(dict.fromkeys(c.chunk_id for c in body.citations))
     visible = set(Chunk.objects.filter(
@@ -137,8 +125,11 @@ def answer_get(request: HttpRequest, answer_id: int):
 @api.post("/v1/check", response={200: CheckOut, **ERRORS}, summary="Check an answer now; nothing is stored")
 def answer_check_now(request: HttpRequest, body: CheckIn):
     _check_body_size(request)
-    return _run_on_worker({"answer": body.answer, "question": body.question, "contexts": body.contexts,
-                           "clearance": request.auth.clearance})
+    try:
+        return services.answer_check_on_worker(answer_text=body.answer, question=body.question,
+                                               contexts=body.contexts, clearance=request.auth.clearance)
+    except services.CheckUnavailable as exc:
+        raise HttpError(503, str(exc)) from None
 
 
 @api.get("/v1/search", response={200: SearchOut, **ERRORS}, summary="Hit testing over approved sources")
@@ -167,8 +158,8 @@ def alignscore(request: HttpRequest) -> HttpResponse:
     except PydanticValidationError as exc:
         return JsonResponse({"error": "bad_request", "detail": str(exc.errors()[0]["msg"])}, status=400)
     try:
-        report = _run_on_worker({"answer": body.claim, "contexts": [body.evidence],
-                                 "clearance": SecurityLevel.PUBLIC, "retrieve": False})
-    except HttpError as exc:
-        return JsonResponse({"error": "unavailable", "detail": str(exc)}, status=exc.status_code)
+        report = services.answer_check_on_worker(answer_text=body.claim, contexts=[body.evidence],
+                                                 clearance=SecurityLevel.PUBLIC, retrieve=False)
+    except services.CheckUnavailable as exc:
+        return JsonResponse({"error": "unavailable", "detail": str(exc)}, status=503)
     return JsonResponse({"alignscore": report["score"] or 0.0})

@@ -29,6 +29,27 @@ logger = logging.getLogger(__name__)
 SCORING_STALE_AFTER = timedelta(minutes=5)
 
 
+class CheckUnavailable(Exception):
+    """No worker answered a synchronous check in time."""
+
+
+def answer_check_on_worker(*, answer_text: str, clearance: str, question: str = "", contexts: list[str] | None = None,
+                           retrieve: bool = True) -> dict:
+    """Check now and wait: the check runs on a worker, where the embedding model is loaded."""
+    from celery.exceptions import TimeoutError as CeleryTimeout
+    from kombu.exceptions import OperationalError as BrokerError
+
+    from review.tasks import answer_check_sync
+
+    payload = {"answer": answer_text, "question": question, "contexts": contexts or [], "clearance": clearance,
+               "retrieve": retrieve}
+    try:
+        return answer_check_sync.delay(payload).get(timeout=settings.API_CHECK_TIMEOUT)
+    except (CeleryTimeout, BrokerError) as exc:
+        logger.warning("synchronous check failed: %s", exc)
+        raise CheckUnavailable("no checking worker answered in time; try again shortly") from exc
+
+
 class IdempotencyConflict(Exception):
     """The Idempotency-Key was used before with a different request body."""
 

@@ -29,9 +29,8 @@ def answer_check_sync(payload: dict) -> dict:
     from review.api_schemas import report_to_dict
     from review.pipeline import answer_check
 
-    report = answer_check(question=payload.get("question", ""), answer_text=payload["answer"],
-                          clearance=payload["clearance"], contexts=payload.get("contexts") or [],
-                          retrieve=payload.get("retrieve", True))
+    report = answer_check(question=payload["question"], answer_text=payload["answer"],
+                          clearance=payload["clearance"], contexts=payload["contexts"], retrieve=payload["retrieve"])
     return report_to_dict(report)
 
 

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -131,14 +130,6 @@ def claim_review(request: HttpRequest, claim_id: int) -> HttpResponse:
     })
 
 
-def _recheck(text: str, answer: Answer) -> dict:
-    """Re-check an edited answer with the same pipeline (on a worker) before it may be sent."""
-    from review.tasks import answer_check_sync
-
-    return answer_check_sync.delay({"answer": text, "question": answer.question,
-                                    "clearance": answer.client.clearance}).get(timeout=settings.API_CHECK_TIMEOUT)
-
-
 @require_POST
 @role_required(*REVIEWERS)
 def answer_decide(request: HttpRequest, answer_id: int) -> HttpResponse:
@@ -150,8 +141,9 @@ def answer_decide(request: HttpRequest, answer_id: int) -> HttpResponse:
     edited_risk = None
     if action == Decision.Action.EDIT and form.cleaned_data["edited_text"].strip():
         try:
-            data = _recheck(form.cleaned_data["edited_text"], answer)
-        except Exception:  # no worker answered: refuse rather than send unchecked text
+            data = services.answer_check_on_worker(answer_text=form.cleaned_data["edited_text"],
+                                                   question=answer.question, clearance=answer.client.clearance)
+        except services.CheckUnavailable:  # refuse rather than send unchecked text
             form.add_error(None, "The edited answer could not be re-checked (no worker answered). Try again.")
             return _answer_page(request, answer, form=form, status=503)
         edited_risk = data["risk"]
