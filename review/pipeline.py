@@ -7,7 +7,6 @@ and the synchronous /api/v1/check (which waits for a worker) call `answer_check`
 from __future__ import annotations
 
 import logging
-import random
 import re
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -281,6 +280,3 @@ def answer_check(
     return CheckReport(claims=claims, score=min(scores) if scores else None, risk=risk, reasons=reasons,
                        warnings=warnings, evidence_level=evidence_level)
 
-
-def audit_sample() -> bool:
-    return random.random() < settings.REVIEW_AUDIT_SAMPLE_RATE
