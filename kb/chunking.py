@@ -11,11 +11,12 @@ import bisect
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 from typing import NamedTuple
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+
+from kb.sentences import sentence_spans
 
 # markdown-it turns exactly these into "\n" before it numbers lines, so token
 # maps count lines the same way (str.splitlines would also split on \x0c, \u2028...).
@@ -23,14 +24,6 @@ _LINE_BREAK = re.compile(r"\r\n?|\n")
 
 _FRONT_MATTER_OPEN = re.compile(r"---[ \t]*")
 _FRONT_MATTER_CLOSE = re.compile(r"(?:---|\.\.\.)[ \t]*")
-
-# Terminal punctuation (plus closing quotes/brackets) followed by whitespace;
-# CJK full stops need no whitespace after them.
-_SENTENCE_END = re.compile(r"[.!?…]+[\"'”’»)\]]*(?=\s)|[。！？]+[」』）]*")
-_NEXT_VISIBLE_CHAR = re.compile(r"\s*(\S)")
-_INITIALISM = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")  # "U.S", "e.g", "i.e"
-_ABBREVIATIONS = frozenset({"mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "vs", "cf", "fig", "approx"})
-_CONTINUATION_PUNCTUATION = frozenset(",;:")
 
 _PARSER = MarkdownIt("commonmark").enable("table")
 
@@ -204,7 +197,7 @@ def _units_of_block(block: _Block, *, source: str, max_chars: int) -> list[_Unit
     if block.start == block.end:
         return []
     if block.kind == "paragraph_open" and block.end - block.start > max_chars:
-        spans = _sentence_spans(source, start=block.start, end=block.end)
+        spans = sentence_spans(source, block.start, block.end)
         return [_Unit(start, end, block.number) for start, end in spans]
     return [_Unit(block.start, block.end, block.number)]
 
@@ -215,44 +208,6 @@ def _strip(source: str, *, start: int, end: int) -> tuple[int, int]:
     while end > start and source[end - 1].isspace():
         end -= 1
     return start, end
-
-
-def _sentence_spans(source: str, *, start: int, end: int) -> list[tuple[int, int]]:
-    cuts = [start, *(start + cut for cut in _sentence_boundaries(source[start:end])), end]
-    spans = (_strip(source, start=a, end=b) for a, b in pairwise(cuts))
-    return [(a, b) for a, b in spans if a < b]
-
-
-def _sentence_boundaries(text: str) -> Iterator[int]:
-    """Offsets in ``text`` right after a sentence's final punctuation."""
-    for match in _SENTENCE_END.finditer(text):
-        if _ends_sentence(text, match=match):
-            yield match.end()
-
-
-def _ends_sentence(text: str, *, match: re.Match[str]) -> bool:
-    if match.group()[0] in "。！？":
-        return True
-    return _next_starts_sentence(text, position=match.end()) and not _ends_with_abbreviation(
-        text, position=match.start()
-    )
-
-
-def _next_starts_sentence(text: str, *, position: int) -> bool:
-    following = _NEXT_VISIBLE_CHAR.match(text, position)
-    if following is None:
-        return False
-    char = following.group(1)
-    # Not isupper(): "**Note**", "[link]" and CJK text also start sentences.
-    return not char.islower() and char not in _CONTINUATION_PUNCTUATION
-
-
-def _ends_with_abbreviation(text: str, *, position: int) -> bool:
-    words = text[max(0, position - 12) : position].split()
-    word = words[-1].lstrip("\"'“‘([") if words else ""
-    if len(word) == 1:
-        return word.isalpha()  # an initial: "J. Smith"
-    return bool(_INITIALISM.fullmatch(word)) or word.lower() in _ABBREVIATIONS
 
 
 def _pack(units: list[_Unit], *, target_chars: int, max_chars: int) -> Iterator[list[_Unit]]:

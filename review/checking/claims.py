@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from kb.sentences import sentence_spans, strip_span
+
 SegmentKind = Literal["heading", "item", "table_header", "table_row", "sentence"]
 _BlockKind = Literal["heading", "item", "table_header", "table_row", "paragraph"]
 
@@ -50,23 +52,6 @@ _LIST_MARKER = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+")
 _TABLE_ROW = re.compile(r"[ \t]*\|")
 _TABLE_SEPARATOR = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?")
 _LINE = re.compile(r"[^\n]*\n|[^\n]+")
-
-_SENTENCE_END = re.compile(r"[.!?…]+[\"'”’)\]*_]*(?=\s|$)")
-_NEXT_WORD = re.compile(r"\s*([^\s]+)")
-_LAST_WORD = re.compile(r"([^\s(\[\"'“‘]*)$")
-_INITIALISM = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]?")  # U.S, e.g, a.m, i.e
-# Titles never end a sentence in practice; the soft ones end it only when an
-# obvious sentence opener follows ("... Lumen Labs Inc. The company ...").
-_TITLES = frozenset({"mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "gen", "col", "lt", "sgt", "rev", "hon"})
-_SOFT_ABBREVIATIONS = frozenset(
-    {"inc", "ltd", "co", "corp", "etc", "vs", "no", "nos", "fig", "approx", "dept", "est", "vol", "ca", "cf", "al",
-     "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "ave", "min", "max"}
-)
-_SENTENCE_OPENERS = frozenset(
-    {"the", "a", "an", "this", "these", "that", "those", "it", "its", "in", "on", "at", "we", "you", "they", "he",
-     "she", "there", "our", "their", "for", "if", "when", "all", "each", "every", "some", "most", "after", "before",
-     "however", "also", "as", "by", "from", "i", "to", "with"}
-)
 
 _CLAUSE_CUT = re.compile(r",\s+(?:and|but|while|whereas)\s+|;\s+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*|\d[\d,.]*")
@@ -114,23 +99,12 @@ def text_segments(text: str) -> list[Segment]:
     segments: list[Segment] = []
     for block, (start, end, kind) in enumerate(_blocks(text)):
         if kind in ("paragraph", "item"):
-            sentences = _sentence_spans(text, start, end)
+            sentences = sentence_spans(text, start, end)
             sentence_kind: SegmentKind = "item" if kind == "item" and len(sentences) == 1 else "sentence"
             segments.extend(Segment(a, b, sentence_kind, block) for a, b in sentences)
         else:
             segments.append(Segment(start, end, kind, block))
     return segments
-
-
-def _sentence_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Trimmed sentence spans inside ``text[start:end]``."""
-    cuts = [start]
-    for match in _SENTENCE_END.finditer(text, start, end):
-        if _ends_sentence(text, match.start(), match.end(), end):
-            cuts.append(match.end())
-    cuts.append(end)
-    spans = (_strip(text, a, b) for a, b in zip(cuts, cuts[1:]))
-    return [(a, b) for a, b in spans if a < b]
 
 
 def _blocks(text: str) -> list[tuple[int, int, _BlockKind]]:
@@ -141,7 +115,7 @@ def _blocks(text: str) -> list[tuple[int, int, _BlockKind]]:
     def close() -> None:
         nonlocal open_block
         if open_block is not None:
-            blocks.append((*_strip(text, open_block.start, open_block.end), open_block.kind))
+            blocks.append((*strip_span(text, open_block.start, open_block.end), open_block.kind))
             open_block = None
 
     rows_in_table = 0
@@ -155,7 +129,7 @@ def _blocks(text: str) -> list[tuple[int, int, _BlockKind]]:
         if _TABLE_ROW.match(line):
             close()
             if not _TABLE_SEPARATOR.fullmatch(line):
-                blocks.append((*_strip(text, line_start, line_end), "table_header" if rows_in_table == 0 else "table_row"))
+                blocks.append((*strip_span(text, line_start, line_end), "table_header" if rows_in_table == 0 else "table_row"))
                 rows_in_table += 1
             continue
         rows_in_table = 0
@@ -163,7 +137,7 @@ def _blocks(text: str) -> list[tuple[int, int, _BlockKind]]:
         marker = _LIST_MARKER.match(line)
         if heading:
             close()
-            blocks.append((*_strip(text, line_start + heading.end(), line_end), "heading"))
+            blocks.append((*strip_span(text, line_start + heading.end(), line_end), "heading"))
         elif marker:
             close()
             open_block = _OpenBlock(line_start + marker.end(), line_end, "item")
@@ -173,24 +147,6 @@ def _blocks(text: str) -> list[tuple[int, int, _BlockKind]]:
             open_block = _OpenBlock(line_start, line_end, "paragraph")
     close()
     return [(start, end, kind) for start, end, kind in blocks if start < end]
-
-
-def _ends_sentence(text: str, punct_start: int, punct_end: int, limit: int) -> bool:
-    following = _NEXT_WORD.match(text, punct_end, limit)
-    if following is None:
-        return True
-    next_word = following.group(1)
-    if next_word[0].islower() or next_word[0] in ",;:":
-        return False  # "approx. three", "e.g. the", "3 p.m., after"
-    if text[punct_start] != ".":
-        return True
-    word = _LAST_WORD.search(text, 0, punct_start).group(1)
-    bare = word.lower().rstrip(".")
-    if bare in _TITLES or (len(word) == 1 and word.isupper()):
-        return False  # "Dr. Okafor", "J. Smith"
-    if bare in _SOFT_ABBREVIATIONS or _INITIALISM.fullmatch(word):
-        return next_word.strip("\"'“‘(*_").lower() in _SENTENCE_OPENERS
-    return True
 
 
 def _independent_clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -203,9 +159,9 @@ def _independent_clauses(text: str, start: int, end: int) -> list[tuple[int, int
             continue
         left, right = text[piece_start : cut.start()], text[cut.end() : end]
         if _is_clause(left) and _is_clause(_first_clause(right)) and not _leans_back(right):
-            pieces.append(_strip(text, piece_start, cut.start()))
+            pieces.append(strip_span(text, piece_start, cut.start()))
             piece_start = cut.end()
-    pieces.append(_strip(text, piece_start, end))
+    pieces.append(strip_span(text, piece_start, end))
     return [(a, b) for a, b in pieces if a < b]
 
 
@@ -249,11 +205,3 @@ def _is_claim_like(sentence: str) -> bool:
         return False
     short = len(_WORD.findall(sentence)) <= _CHATTER_MAX_WORDS
     return not (short and _CHATTER.match(sentence) and not any(char.isdigit() for char in sentence))
-
-
-def _strip(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
