@@ -18,6 +18,7 @@ from kb.forms import DecisionForm, DocumentCreateForm, DocumentFilterForm, Versi
 from kb.models import Chunk, IndexState
 from kb.rendering import render_markdown
 from kb.search import chunks_search
+from review import selectors as review_selectors
 
 READERS = (roles.CURATOR, roles.APPROVER, roles.REVIEWER, roles.VIEWER)
 FORM_OVERHEAD_BYTES = 64 * 1024  # the other form fields and multipart boundaries around the file
@@ -125,6 +126,7 @@ def version_detail(request: HttpRequest, key: str, number: int) -> HttpResponse:
         "decision_form": DecisionForm(),
         "can_approve": request.user.has_role(roles.APPROVER) and version.submitted_by_id != request.user.pk,
         "is_own_upload": version.submitted_by_id == request.user.pk,
+        "selftest": review_selectors.selftest_latest(version=version),
     })
 
 

@@ -231,3 +231,30 @@ class WebhookDelivery(models.Model):
 
     class Meta:
         ordering = ["answer", "attempt"]
+
+
+class SelfTestRun(models.Model):
+    """One `evaluate --synthesize` run over a version: how many synthesised claims the checker judged right."""
+
+    version = models.ForeignKey("kb.DocumentVersion", on_delete=models.CASCADE, related_name="selftest_runs")
+    created_at = models.DateTimeField(auto_now_add=True)
+    total = models.PositiveIntegerField()
+    correct = models.PositiveIntegerField()
+    per_kind = models.JSONField(default=dict, help_text="{kind: [correct, total]}")
+    checker = models.CharField(max_length=200, help_text='The checkers that judged, e.g. "builtin".')
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["version", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"self-test of {self.version_id}: {self.correct}/{self.total}"
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.correct / self.total) if self.total else 0
+
+    @property
+    def kinds(self) -> list[tuple[str, int, int]]:
+        """(kind, correct, total), weakest kind first: where the checker needs help shows at the top."""
+        return sorted(((kind, c, t) for kind, (c, t) in self.per_kind.items()), key=lambda k: (k[1] / k[2], k[0]))

@@ -10,8 +10,9 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from console.models import SecurityLevel
+from kb.models import DocumentVersion
 from review.checking.builtin import UNCERTAIN_AT
-from review.models import Answer, AnswerStatus, Claim, Evidence, Risk, Verdict
+from review.models import Answer, AnswerStatus, Claim, Evidence, Risk, SelfTestRun, Verdict
 
 QUEUE_SORTS = {
     "risk": ("risk_order", "created_at"),
@@ -86,3 +87,13 @@ def answers_citing_version(*, version, line: int | None = None) -> QuerySet[Answ
         Answer.objects.filter(claims__evidence__in=evidence).distinct()
         .select_related("client", "decided_by").order_by("-created_at")
     )
+
+
+def selftest_versions() -> QuerySet[DocumentVersion]:
+    """What a self-test covers: every version usable as evidence (approved, effective, unexpired, indexed)."""
+    return (DocumentVersion.objects.usable_as_evidence(clearance=SecurityLevel.RESTRICTED)
+            .select_related("document").order_by("document__key"))
+
+
+def selftest_latest(*, version: DocumentVersion) -> SelfTestRun | None:
+    return SelfTestRun.objects.filter(version=version).order_by("-created_at", "-pk").first()

@@ -1,4 +1,4 @@
-"""Writes for answers: intake, scoring, routing, release and webhooks."""
+"""Writes for answers: intake, scoring, routing, release and webhooks; and self-test results."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from console.audit import audit_record
-from kb.models import Chunk
+from kb.models import Chunk, DocumentVersion
 from review.models import (
-    RISK_ORDER, Answer, AnswerStatus, ApiClient, Claim, ClaimReview, Decision, Evidence, Risk, Verdict,
+    RISK_ORDER, Answer, AnswerStatus, ApiClient, Claim, ClaimReview, Decision, Evidence, Risk, SelfTestRun, Verdict,
     WebhookDelivery,
 )
 from review.pipeline import CheckReport, answer_check
@@ -49,6 +49,14 @@ def answer_check_on_worker(*, answer_text: str, clearance: str, question: str = 
     except (CeleryTimeout, BrokerError) as exc:
         logger.warning("synchronous check failed: %s", exc)
         raise CheckUnavailable("no checking worker answered in time; try again shortly") from exc
+
+
+def selftest_record(*, version: DocumentVersion, per_kind: dict[str, list[int]], checker: str) -> SelfTestRun:
+    """Keep a self-test's outcome ({kind: [correct, total]}) for the version page."""
+    return SelfTestRun.objects.create(
+        version=version, per_kind=per_kind, checker=checker,
+        total=sum(total for _, total in per_kind.values()), correct=sum(correct for correct, _ in per_kind.values()),
+    )
 
 
 class IdempotencyConflict(Exception):
