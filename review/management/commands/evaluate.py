@@ -1,14 +1,17 @@
-"""Run a labelled claim set through the checking pipeline and report accuracy, as NeMo's evaluate_factcheck does.
+"""Run labelled claims through the checking pipeline and report accuracy and routing, as NeMo's evaluate_factcheck does.
 
-Dataset: JSON lines with "claim" (or "answer"), "label" ("supported"/"unsupported", or true/false),
-optional "question", "kind" (error kind, for per-kind accuracy) and "contexts".
+Three sources of claims (see review/evaluation.py for the figures):
+- `--dataset FILE`: JSON lines with "claim" (or "answer"), "label", optional "question", "kind", "contexts";
+  retrieval over the knowledge base supplies evidence.
+- `--dataset FILE --contexts-from-file`: the shared external format ("evidence" is the only context; no retrieval).
+- `--synthesize [--document KEY ...]`: claims synthesised from approved documents (review/selftest.py), checked
+  against the whole knowledge base; each version's result is stored and shown on its page.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections import Counter, defaultdict
 from pathlib import Path
 
 from django.core.management import call_command
@@ -18,77 +21,83 @@ from console.models import SecurityLevel
 from kb import services as kb_services
 from kb.embeddings import allow_local_model
 from kb.models import DocumentVersion, IndexState
-from review.models import Verdict
-from review.pipeline import answer_check
-
-POSITIVE_LABELS = {"supported", "true", "1", "yes", "positive", "entailed"}
-
-
-def _label(value) -> bool:
-    return str(value).strip().lower() in POSITIVE_LABELS
-
-
-def _rate(hits: int, total: int) -> str:
-    return f"{hits / total:.3f} ({hits}/{total})" if total else "n/a"
+from review import evaluation, selectors
+from review.selftest import PER_KIND
 
 
 class Command(BaseCommand):
-    help = "Evaluate the claim checker on a labelled JSONL dataset."
+    help = "Evaluate the claim checker on a labelled JSONL dataset, or on claims synthesised from the knowledge base."
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--dataset", required=True)
+        parser.add_argument("--dataset", help="labelled JSON lines")
+        parser.add_argument("--contexts-from-file", action="store_true",
+                            help='each item\'s "evidence" is its only context; no retrieval (shared external format)')
+        parser.add_argument("--synthesize", action="store_true",
+                            help="check claims synthesised from approved, indexed versions; store each version's result")
+        parser.add_argument("--document", action="append", default=[], metavar="KEY",
+                            help="with --synthesize: only this document (repeatable)")
+        parser.add_argument("--seed", type=int, default=0, help="with --synthesize: the synthesiser's seed")
+        parser.add_argument("--per-kind", type=int, default=PER_KIND, help="with --synthesize: claims per kind and version")
         parser.add_argument("--documents", nargs="*", default=[], metavar="FILE.md",
                             help="import, approve and index these Markdown files first (skipped if already imported)")
         parser.add_argument("--clearance", default=SecurityLevel.RESTRICTED, choices=SecurityLevel.values)
-        parser.add_argument("--output", help="write one JSON line per item with its prediction")
+        parser.add_argument("--output", help="write one JSON line per item with its prediction and weakest claim score")
         parser.add_argument("--show-errors", type=int, default=10, help="print this many misclassified items")
 
-    def handle(self, *args, dataset: str, documents: list[str], clearance: str, output: str | None,
-               show_errors: int, **options) -> None:
+    def handle(self, *args, dataset: str | None, contexts_from_file: bool, synthesize: bool, document: list[str],
+               seed: int, per_kind: int, documents: list[str], clearance: str, output: str | None, show_errors: int,
+               **options) -> None:
+        if bool(dataset) == synthesize:
+            raise CommandError("give either --dataset FILE or --synthesize")
+        if contexts_from_file and not dataset:
+            raise CommandError("--contexts-from-file needs --dataset")
         allow_local_model()  # a batch command embeds in-process instead of asking a worker
-        items = self._load(Path(dataset))
         if documents:
             self._index_documents(documents)
 
         started = time.perf_counter()
-        results = []
-        for item in items:
-            report = answer_check(question=item.get("question", ""), answer_text=item["claim"], clearance=clearance,
-                                  contexts=item.get("contexts") or [])
-            predicted = bool(report.claims) and all(c.verdict == Verdict.SUPPORTED for c in report.claims)
-            results.append({**item, "predicted": "supported" if predicted else "unsupported",
-                            "correct": predicted == _label(item["label"]), "score": report.score,
-                            "risk": report.risk,
-                            "reasons": [r for c in report.claims for r in c.reasons]})
+        if synthesize:
+            results = self._synthesize(keys=document, clearance=clearance, seed=seed, per_kind=per_kind)
+        else:
+            try:
+                items = evaluation.dataset_load(Path(dataset))
+            except evaluation.DatasetError as exc:
+                raise CommandError(str(exc)) from None
+            results = [evaluation.item_check(item=item, clearance=clearance, contexts_from_file=contexts_from_file)
+                       for item in items]
         elapsed = time.perf_counter() - started
-        self._report(results, elapsed)
+
+        positives = sum(evaluation.is_positive(r["label"]) for r in results)
+        self.stdout.write(f"\nitems: {len(results)} ({positives} supported, {len(results) - positives} unsupported) "
+                          f"in {elapsed:.1f}s ({len(results) / elapsed:.1f} items/s)")
+        for line in evaluation.figures_lines(evaluation.figures_compute(results)):
+            self.stdout.write(line)
         if output:
             Path(output).write_text("".join(json.dumps(r) + "\n" for r in results))
         errors = [r for r in results if not r["correct"]][:show_errors]
         if errors:
-            self.stdout.write("\nMisclassified (first {}):".format(len(errors)))
+            self.stdout.write(f"\nMisclassified (first {len(errors)}):")
             for r in errors:
-                self.stdout.write(f"  [{r.get('kind', '-')}] label={r['label']} score={r['score']}: {r['claim']}")
+                score = "-" if r["weakest"] is None else f"{r['weakest']:.2f}"
+                self.stdout.write(f"  [{r.get('kind', '-')}] label={r['label']} score={score}: {r['claim']}")
                 self.stdout.write(f"      {'; '.join(r['reasons'])[:300]}")
 
-    def _load(self, path: Path) -> list[dict]:
-        if not path.exists():
-            raise CommandError(f"no dataset at {path}")
-        items = []
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                item = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise CommandError(f"{path}:{number}: invalid JSON ({exc})") from None
-            item["claim"] = item.get("claim") or item.get("answer")
-            if not item["claim"] or "label" not in item:
-                raise CommandError(f"{path}:{number}: each item needs a claim (or answer) and a label")
-            items.append(item)
-        if not items:
-            raise CommandError(f"{path} holds no items")
-        return items
+    def _synthesize(self, *, keys: list[str], clearance: str, seed: int, per_kind: int) -> list[dict]:
+        live = list(selectors.selftest_versions())
+        versions = [v for v in live if not keys or v.document.key in keys]
+        missing = set(keys) - {v.document.key for v in versions}
+        if missing:
+            raise CommandError(f"no approved, indexed version of: {', '.join(sorted(missing))}")
+        results: list[dict] = []
+        for version in versions:
+            others = [v.text for v in live if v.document_id != version.document_id]
+            version_results, run = evaluation.selftest_run(version=version, others=others, clearance=clearance,
+                                                           seed=seed, per_kind=per_kind)
+            self.stdout.write(f"{version}: {run.percent} % of {run.total} synthesised claims judged right")
+            for kind, correct, total in run.kinds:
+                self.stdout.write(f"  {kind:<22} {correct}/{total}")
+            results += version_results
+        return results
 
     def _index_documents(self, documents: list[str]) -> None:
         from console.models import User
@@ -107,28 +116,3 @@ class Command(BaseCommand):
                 kb_services.version_index_retry(version=version, user=None)
             if kb_services.version_index_claim(version_id=version.pk):
                 kb_services.version_index_run(version_id=version.pk)
-
-    def _report(self, results: list[dict], elapsed: float) -> None:
-        positives = [r for r in results if _label(r["label"])]
-        negatives = [r for r in results if not _label(r["label"])]
-        pos_acc = sum(r["correct"] for r in positives) / len(positives) if positives else 0.0
-        neg_acc = sum(r["correct"] for r in negatives) / len(negatives) if negatives else 0.0
-        write = self.stdout.write
-        write(f"items: {len(results)} ({len(positives)} supported, {len(negatives)} unsupported) "
-              f"in {elapsed:.1f}s ({len(results) / elapsed:.1f} items/s)")
-        write(f"positive accuracy (supported kept):     {_rate(sum(r['correct'] for r in positives), len(positives))}")
-        write(f"negative accuracy (unsupported caught): {_rate(sum(r['correct'] for r in negatives), len(negatives))}")
-        write(f"overall accuracy:                       {_rate(sum(r['correct'] for r in results), len(results))}")
-        write(f"balanced accuracy:                      {(pos_acc + neg_acc) / 2:.3f}")
-        by_kind: dict[str, list[bool]] = defaultdict(list)
-        for r in results:
-            by_kind[r.get("kind") or "-"].append(r["correct"])
-        write("\naccuracy per kind:")
-        for kind, outcomes in sorted(by_kind.items()):
-            write(f"  {kind:<22} {_rate(sum(outcomes), len(outcomes))}")
-        confusion = Counter((r["label"] if isinstance(r["label"], str) else str(r["label"]), r["risk"]) for r in results)
-        labels = sorted({label for label, _ in confusion})
-        write("\nrouting (label × risk):")
-        write(f"  {'label':<14}{'low':>8}{'medium':>8}{'high':>8}")
-        for label in labels:
-            write(f"  {label:<14}" + "".join(f"{confusion[(label, risk)]:>8}" for risk in ("low", "medium", "high")))
