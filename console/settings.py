@@ -162,6 +162,12 @@ REVIEW_LLM_URL = env_str("REVIEW_LLM_URL")  # OpenAI-compatible base URL, e.g. h
 REVIEW_LLM_MODEL = env_str("REVIEW_LLM_MODEL", "gpt-4o-mini")
 REVIEW_LLM_API_KEY = env_str("REVIEW_LLM_API_KEY")
 REVIEW_CHECKER_TIMEOUT = env_float("REVIEW_CHECKER_TIMEOUT", 10.0)
+# Verdict bands: a claim scoring at least REVIEW_SUPPORTED_AT is supported, below REVIEW_UNCERTAIN_AT it is
+# contradicted (or not found), uncertain in between.
+REVIEW_SUPPORTED_AT = env_float("REVIEW_SUPPORTED_AT", 0.6)
+REVIEW_UNCERTAIN_AT = env_float("REVIEW_UNCERTAIN_AT", 0.4)
+if not 0 <= REVIEW_UNCERTAIN_AT <= REVIEW_SUPPORTED_AT <= 1:
+    raise ImproperlyConfigured("need 0 <= REVIEW_UNCERTAIN_AT <= REVIEW_SUPPORTED_AT <= 1")
 REVIEW_HIGH_RISK_TOPICS = env_list(
     "REVIEW_HIGH_RISK_TOPICS",
     ["contract", "price", "pricing", "refund", "privacy", "personal data", "security", "legal", "lawsuit",

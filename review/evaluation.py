@@ -18,7 +18,7 @@ from pathlib import Path
 
 from kb.models import DocumentVersion
 from review import services
-from review.checkers import configured_checkers
+from review.checking.external import configured_checkers
 from review.models import Risk, SelfTestRun, Verdict
 from review.pipeline import answer_check
 from review.selftest import PER_KIND, claims_synthesize

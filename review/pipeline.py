@@ -20,9 +20,12 @@ from console.models import SecurityLevel
 from kb.embeddings import EmbeddingError, embed_texts
 from kb.models import Chunk, DocumentVersion, VersionStatus
 from kb.search import chunks_search
-from review.checkers import CheckerUnavailable, configured_checkers
-from review.checking.builtin import SUPPORTED_AT, UNCERTAIN_AT, EvidenceCandidate, check_claim, verdict_for
+from review.checking.base import CheckerUnavailable, EvidenceCandidate
+from review.checking.builtin import check_claim
 from review.checking.claims import ClaimSpan, split_claims
+from review.checking.external import configured_checkers
+from review.checking.findings import Finding
+from review.checking.verdicts import SUPPORTED_AT, UNCERTAIN_AT, verdict_for
 from review.models import Risk, Verdict
 
 logger = logging.getLogger(__name__)
@@ -65,6 +68,7 @@ class ClaimResult:
     reasons: list[str]
     evidence: list[EvidenceResult]
     conflicting: bool = False  # an approved source supports it and another approved source contradicts it
+    findings: list[Finding] = field(default_factory=list)  # every checker's, for the best evidence
 
 
 @dataclass
@@ -151,10 +155,6 @@ def _evidence(candidate: Candidate, *, start: int, end: int, score: float) -> Ev
                           quote_end=candidate.offset + end, score=score, flags=flags)
 
 
-def _is_contradiction(reasons: list[str]) -> bool:
-    return any("evidence says" in reason for reason in reasons)
-
-
 def claim_check(
     *, span: ClaimSpan, candidates: list[Candidate], embed: _CachedEmbedder | None, warnings: list[str],
 ) -> ClaimResult:
@@ -169,7 +169,7 @@ def claim_check(
         result.reasons = outcome.reasons
         return result
     best = candidates[outcome.candidate_index]
-    score, reasons = outcome.score, list(outcome.reasons)
+    score, reasons, findings = outcome.score, list(outcome.reasons), list(outcome.findings)
     evidence = [_evidence(best, start=outcome.quote_start, end=outcome.quote_end, score=outcome.score)]
 
     # Other candidates: shown to the reviewer, and a contradiction among approved sources is a conflict.
@@ -187,7 +187,7 @@ def claim_check(
         # extra candidates cheap (embedding dominates the check's cost).
         other = check_claim(claim=claim_text, candidates=[candidate.for_checker()], embed=None)
         conflicting = (
-            could_conflict and other.score < UNCERTAIN_AT and _is_contradiction(other.reasons)
+            could_conflict and other.score < UNCERTAIN_AT and any(f.is_contradiction for f in other.findings)
             and not _version_flags(candidate.chunk.version) and not _version_flags(best.chunk.version)
         )
         if conflicting:
@@ -200,17 +200,18 @@ def claim_check(
 
     for checker in configured_checkers():
         try:
-            external = checker.score(claim=claim_text, evidence=evidence[0].candidate.text)
+            external = checker.check(claim=claim_text, candidates=[evidence[0].candidate.for_checker()])
         except CheckerUnavailable as exc:
             message = f"{checker.name} checker skipped: {exc}"
             logger.warning(message)
             if message not in warnings:
                 warnings.append(message)
             continue
-        reasons.append(f"{checker.name} score {external:.2f}")
-        score = min(score, external)  # any checker can hold a claim back; none can wave one through alone
+        reasons += external.reasons
+        findings += external.findings
+        score = min(score, external.score)  # any checker can hold a claim back; none can wave one through alone
     result.score, result.verdict, result.reasons, result.evidence = score, verdict_for(score, True), reasons, evidence
-    result.conflicting = conflict
+    result.conflicting, result.findings = conflict, findings
     return result
 
 

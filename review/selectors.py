@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from console.models import SecurityLevel
 from kb.models import DocumentVersion
-from review.checking.builtin import UNCERTAIN_AT
+from review.checking.verdicts import UNCERTAIN_AT
 from review.models import Answer, AnswerStatus, Claim, Evidence, Risk, SelfTestRun, Verdict
 
 QUEUE_SORTS = {

@@ -4,14 +4,9 @@ import zlib
 import numpy as np
 import pytest
 
-from review.checking.builtin import (
-    SUPPORTED_AT,
-    UNCERTAIN_AT,
-    CheckOutcome,
-    EvidenceCandidate,
-    check_claim,
-    verdict_for,
-)
+from review.checking.base import CheckOutcome, EvidenceCandidate
+from review.checking.builtin import check_claim
+from review.checking.verdicts import SUPPORTED_AT, UNCERTAIN_AT, verdict_for
 
 REPORT = (
     "Total nonfarm payroll employment rose by 236,000 in March, and the unemployment rate changed little "

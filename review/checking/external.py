@@ -1,17 +1,21 @@
 """External checkers chained after the built-in one: AlignScore over HTTP (NeMo's contract) and an LLM judge.
 
-Each returns a score in 0..1 for (claim, evidence) or raises CheckerUnavailable; the pipeline
-records the skip as a warning and never counts a skipped checker as a pass.
+Each checks the claim against the first (best) candidate's text and gives a score in 0..1 with one finding
+(external support at 0.5 or more, doubt below), or raises CheckerUnavailable; the pipeline records the skip
+as a warning and never counts a skipped checker as a pass.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from typing import Protocol
+from collections.abc import Sequence
 
 import httpx
 from django.conf import settings
+
+from review.checking.base import CheckerUnavailable, CheckOutcome, ClaimChecker, EvidenceCandidate
+from review.checking.findings import Finding, FindingKind
 
 logger = logging.getLogger(__name__)
 
@@ -24,14 +28,20 @@ LLM_PROMPT = (
 _YES_NO = re.compile(r"\b(yes|no)\b", re.IGNORECASE)
 
 
-class CheckerUnavailable(Exception):
-    """The checker could not give a score (down, timed out, answered nonsense)."""
+_SUPPORTS_AT = 0.5  # an outside score this high supports the claim; lower, it doubts it
 
 
-class Checker(Protocol):
-    name: str
+def _outcome(name: str, score: float, evidence: str) -> CheckOutcome:
+    """An outside checker judges the whole first candidate: that is its quote."""
+    kind = FindingKind.EXTERNAL_SUPPORT if score >= _SUPPORTS_AT else FindingKind.EXTERNAL_DOUBT
+    return CheckOutcome(score=score, findings=[Finding(kind, f"{name} score {score:.2f}")], candidate_index=0,
+                        quote_start=0, quote_end=len(evidence))
 
-    def score(self, *, claim: str, evidence: str) -> float: ...
+
+def _first_text(candidates: Sequence[EvidenceCandidate]) -> str:
+    if not candidates:
+        raise CheckerUnavailable("no evidence to check against")
+    return candidates[0].text
 
 
 def _post_json(url: str, payload: dict, *, headers: dict | None = None, attempts: int = 2) -> dict:
@@ -63,12 +73,13 @@ class AlignScoreChecker:
     def __init__(self, endpoint: str) -> None:
         self.endpoint = endpoint
 
-    def score(self, *, claim: str, evidence: str) -> float:
+    def check(self, *, claim: str, candidates: Sequence[EvidenceCandidate]) -> CheckOutcome:
+        evidence = _first_text(candidates)
         body = _post_json(self.endpoint, {"evidence": evidence, "claim": claim})
         value = body.get("alignscore") if isinstance(body, dict) else None
         if not isinstance(value, int | float) or not 0 <= value <= 1:
             raise CheckerUnavailable(f"answered without a valid alignscore: {str(body)[:100]}")
-        return float(value)
+        return _outcome(self.name, float(value), evidence)
 
 
 class LlmJudgeChecker:
@@ -79,7 +90,8 @@ class LlmJudgeChecker:
         self.model = model
         self.headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
 
-    def score(self, *, claim: str, evidence: str) -> float:
+    def check(self, *, claim: str, candidates: Sequence[EvidenceCandidate]) -> CheckOutcome:
+        evidence = _first_text(candidates)
         body = _post_json(self.url, {
             "model": self.model,
             "temperature": 0,
@@ -93,12 +105,12 @@ class LlmJudgeChecker:
         match = _YES_NO.search(content or "")
         if match is None:
             raise CheckerUnavailable(f"answered neither yes nor no: {content[:60]!r}")
-        return 1.0 if match.group(1).lower() == "yes" else 0.0
+        return _outcome(self.name, 1.0 if match.group(1).lower() == "yes" else 0.0, evidence)
 
 
-def configured_checkers() -> list[Checker]:
+def configured_checkers() -> list[ClaimChecker]:
     """The external checkers named in REVIEW_CHECKERS (the built-in one always runs first)."""
-    checkers: list[Checker] = []
+    checkers: list[ClaimChecker] = []
     for name in settings.REVIEW_CHECKERS:
         if name == "alignscore" and settings.REVIEW_ALIGNSCORE_URL:
             checkers.append(AlignScoreChecker(settings.REVIEW_ALIGNSCORE_URL))

@@ -1,0 +1,656 @@
+"""Quantities read from tokens: counts, money, percentages, durations, sizes, lengths, dates, times of day,
+frequencies and fractions, each with its unit normalised, its bound, direction of change and rate; and how
+two quantities compare (the same kind, the same value at the claim's written precision)."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, replace
+
+from review.checking.quantity_words import (
+    ADVERB_RATES,
+    BOUNDS_AFTER,
+    BOUNDS_BEFORE,
+    CURRENCY_CODES,
+    CURRENCY_SYMBOLS,
+    FRACTION_DENOMINATORS,
+    FREQUENCY_ADVERBS,
+    HEDGES,
+    ISO_DATE,
+    MAY_CUES,
+    MONTHS,
+    NUMBER_WORDS,
+    ORDINAL_WORDS,
+    PER_YEAR,
+    PERIOD_VERB,
+    RANGE_WORDS,
+    SCALE_SUFFIXES,
+    SCALE_WORDS,
+    TIME_OF_DAY,
+    TIME_UNITS,
+    TIMES,
+    UNITS,
+    WEEKDAYS,
+)
+from review.checking.text import (
+    CHANGE_STOPS,
+    CHANGE_WORDS,
+    LIST_JOINERS,
+    UNCHANGED_PHRASES,
+    VERBISH_BEFORE_UP,
+    Token,
+    is_content,
+    stem_of,
+)
+
+_CHANGE_REACH = 8  # words
+_LIST_GAP = 3  # content words between list members
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    kind: str
+    value: float | tuple[int | None, int | None, int | None]
+    surface: str
+    start: int
+    end: int
+    pos: float
+    cell: int
+    per: frozenset[str] = frozenset()
+    bound: int = 0  # +1 at least, +2 more than, -1 at most, -2 less than
+    change: int | None = None  # +1 rose, -1 fell, 0 unchanged
+    change_index: int = -1  # the token saying so
+    hedged: bool = False
+    scale: float = 1.0
+    decimals: int = 0
+    strong: bool = True
+    token_span: tuple[int, int] = (0, 0)  # the number with its unit: not words of the text
+    lead: int = 0  # tokens of a bound phrase ("at least") just before it
+    described: tuple[int, ...] = ()  # words inside the span that are words of the text: "20 *vacation* days"
+    anchor: float = -1.0  # where the words before it are measured from; see _align_ranges
+
+    def __post_init__(self) -> None:
+        if self.anchor < 0:
+            object.__setattr__(self, "anchor", self.pos)
+
+
+
+
+def _number_value(raw: str) -> tuple[float, int]:
+    digits = raw.replace(",", "")
+    decimals = len(digits.split(".")[1]) if "." in digits else 0
+    return float(digits), decimals
+
+
+def unit_at(tokens: list[Token], i: int) -> tuple[str, float, int] | None:
+    """The unit starting at token i: (kind, factor, tokens used)."""
+    if i >= len(tokens):
+        return None
+    tok = tokens[i]
+    lower = tok.lower
+    nxt = tokens[i + 1].lower if i + 1 < len(tokens) else ""
+    if lower in ("business", "working", "calendar", "school") and nxt.rstrip("s") == "day":
+        return ("duration:bd" if lower != "calendar" else "duration:s", 1 if lower != "calendar" else 86400, 2)
+    if lower == "percentage" and nxt.startswith("point"):
+        return ("percent", 1, 2)
+    if lower == "per" and nxt == "cent":
+        return ("percent", 1, 2)
+    if lower == "astronomical" and nxt.startswith("unit"):
+        return ("length:au", 1, 2)
+    if lower == "light" and nxt == "-" and i + 2 < len(tokens) and tokens[i + 2].lower.startswith("year"):
+        return ("length:ly", 1, 3)
+    if lower == "°" and nxt in ("c", "f"):
+        return (f"temp:{nxt.upper()}", 1, 2)
+    if lower in ("degree", "degrees") and nxt in ("celsius", "fahrenheit", "c", "f"):
+        return (f"temp:{nxt[0].upper()}", 1, 2)
+    if lower in ("pound", "pounds") and nxt == "sterling":
+        return ("money:GBP", 1, 2)
+    if lower in CURRENCY_CODES:
+        return (f"money:{CURRENCY_CODES[lower]}", 1, 1)
+    if lower == "m" and tok.start == tokens[i - 1].end:
+        return ("length:m", 1, 1)  # "100m" right after the number; a spaced "m" is too ambiguous
+    if lower == "g" and tok.start == tokens[i - 1].end:
+        return ("mass:g", 1, 1)
+    if lower == "h" and tok.start == tokens[i - 1].end:
+        return ("duration:s", 3600, 1)
+    for candidate in (lower, lower.removesuffix("s"), lower.removesuffix("es")):
+        if candidate in UNITS:
+            kind, factor = UNITS[candidate]
+            return (kind, factor, 1)
+    return None
+
+
+def _match_phrase(tokens: list[Token], end: int, phrases) -> tuple[int, int] | None:
+    """A phrase ending just before token ``end``: (value, phrase length)."""
+    for phrase, value in phrases:
+        n = len(phrase)
+        if end - n < 0:
+            continue
+        if all(tokens[end - n + k].lower == phrase[k] for k in range(n)):
+            return value, n
+    return None
+
+
+def _match_phrase_after(tokens: list[Token], start: int, phrases) -> tuple[int, int] | None:
+    for phrase, value in phrases:
+        n = len(phrase)
+        if start + n > len(tokens):
+            continue
+        if all(tokens[start + k].lower == phrase[k] for k in range(n)):
+            return value, n
+    return None
+
+
+def _bound_before(tokens: list[Token], i: int) -> tuple[int, int]:
+    """(bound, number of tokens in the phrase) for "at least", "up to", "more than" ... before token i."""
+    found = _match_phrase(tokens, i, BOUNDS_BEFORE)
+    if found is None:
+        return 0, 0
+    value, n = found
+    first = i - n
+    if tokens[first].lower == "over" and first > 0 and _unit_after(tokens, i).startswith("duration") \
+            and PERIOD_VERB.search(tokens[first - 1].lower):
+        return 0, 0  # "vest over four years" spans a period; "journeys of over 4 hours" is a threshold
+    if tokens[first].lower == "up" and first > 0 and VERBISH_BEFORE_UP.search(tokens[first - 1].lower):
+        return 0, 0  # "edged up to 60.4 percent" is a change, not a cap
+    return value, n
+
+
+def _unit_after(tokens: list[Token], i: int) -> str:
+    """The kind of the unit within two tokens after token i, or ""."""
+    for k in (i + 1, i + 2):
+        unit = unit_at(tokens, k) if k < len(tokens) else None
+        if unit is not None:
+            return unit[0]
+    return ""
+
+
+def _hedged_before(tokens: list[Token], i: int) -> bool:
+    return _match_phrase(tokens, i, tuple((phrase, 1) for phrase in HEDGES)) is not None
+
+
+def _change_before(tokens: list[Token], i: int) -> tuple[int | None, int]:
+    """The direction word governing the quantity at token i ("rose by", "decreased to", "changed little
+    at"), looking back within its clause: (direction, its token index), or (None, -1)."""
+    words: list[str] = []
+    for j in range(i - 1, -1, -1):
+        tok = tokens[j]
+        if tok.text in ";.!?|" or tok.lower in CHANGE_STOPS or len(words) == _CHANGE_REACH:
+            break
+        if tok.kind != "word":
+            continue
+        words.insert(0, tok.lower)
+        if UNCHANGED_PHRASES.search(" ".join(words)):
+            return 0, j
+        if tok.lower in CHANGE_WORDS and not _is_cap_phrase(tokens, j):
+            return CHANGE_WORDS[tok.lower], j
+    return None, -1
+
+
+def _is_cap_phrase(tokens: list[Token], j: int) -> bool:
+    """"up to 25 MB" caps a value; "edged up to 60.4 percent" is a change."""
+    if tokens[j].lower != "up" or j + 1 >= len(tokens) or tokens[j + 1].lower != "to":
+        return False
+    return not (j > 0 and VERBISH_BEFORE_UP.search(tokens[j - 1].lower))
+
+
+def _change_after(tokens: list[Token], i: int) -> int | None:
+    if i < len(tokens) and tokens[i].lower in ("higher", "more", "greater", "up", "above"):
+        return 1
+    if i < len(tokens) and tokens[i].lower in ("lower", "less", "fewer", "down", "below"):
+        return -1
+    return None
+
+
+def _described_time_unit(tokens: list[Token], j: int) -> tuple[int, tuple[str, float, int] | None]:
+    """"20 vacation days", "3 paid days": skip up to two describing words before a time unit."""
+    for skipped in (1, 2):
+        words = tokens[j : j + skipped]
+        if len(words) < skipped or not all(w.kind == "word" and w.text.islower() and is_content(w) for w in words):
+            return j, None
+        unit = unit_at(tokens, j + skipped)
+        if unit is not None and unit[0].startswith("duration"):
+            return j + skipped, unit
+    return j, None
+
+
+def _per_after(tokens: list[Token], i: int) -> tuple[frozenset[str], int]:
+    """Rate denominators after a quantity: "per user per month", "a day", "/month", "monthly"."""
+    per: set[str] = set()
+    j = i
+    while j < len(tokens):
+        lower = tokens[j].lower
+        if lower in ADVERB_RATES and j == i:
+            per.add(ADVERB_RATES[lower])
+            j += 1
+            continue
+        if lower in ("per", "/", "each", "every", "a", "an") and j + 1 < len(tokens) and tokens[j + 1].kind == "word":
+            target = stem_of(tokens[j + 1].text)
+            unit = UNITS.get(tokens[j + 1].lower.rstrip("s"))
+            is_time = target in TIME_UNITS or (unit is not None and unit[0].startswith("duration"))
+            if lower in ("a", "an") and not is_time:
+                break
+            per.add(target)
+            j += 2
+            continue
+        break
+    return frozenset(per), j
+
+
+def find_quantities(text: str, tokens: list[Token]) -> list[Quantity]:
+    quantities: list[Quantity] = []
+    consumed: set[int] = set()
+
+    def token_range(char_start: int, char_end: int) -> tuple[int, int]:
+        ks = [k for k, t in enumerate(tokens) if t.start >= char_start and t.end <= char_end]
+        return (ks[0], ks[-1] + 1) if ks else (0, 0)
+
+    if tokens:
+        lo, hi = tokens[0].start, tokens[-1].end
+        for match in TIME_OF_DAY.finditer(text, lo, hi):
+            if match.group(6):
+                minutes = {"noon": 720, "midday": 720, "midnight": 0}[match.group(6).lower()]
+            elif match.group(3):
+                hour = int(match.group(1)) % 12 + (12 if match.group(3).lower() == "p" else 0)
+                minutes = hour * 60 + int(match.group(2) or 0)
+            else:
+                minutes = int(match.group(4)) * 60 + int(match.group(5))
+            a, b = token_range(match.start(), match.end())
+            if a == b:
+                continue
+            consumed.update(range(a, b))
+            quantities.append(Quantity("time", minutes, match.group().strip(), match.start(), match.end(),
+                                        tokens[a].pos, tokens[a].cell, token_span=(a, b)))
+        for match in ISO_DATE.finditer(text, lo, hi):
+            a, b = token_range(match.start(), match.end())
+            consumed.update(range(a, b))
+            value = (int(match.group(1)), int(match.group(2)), int(match.group(3)))
+            quantities.append(Quantity("date", value, match.group(), match.start(), match.end(), tokens[a].pos,
+                                        tokens[a].cell, token_span=(a, b)))
+
+    i = 0
+    while i < len(tokens):
+        if i in consumed:
+            i += 1
+            continue
+        parsed = _parse_quantity_at(text, tokens, i, consumed)
+        if parsed is None:
+            i += 1
+            continue
+        quantity, next_i = parsed
+        quantities.append(quantity)
+        consumed.update(range(quantity.token_span[0], quantity.token_span[1]))
+        i = max(next_i, i + 1)
+    return _align_ranges(tokens, sorted(quantities, key=lambda q: q.start))
+
+
+def _align_ranges(tokens: list[Token], quantities: list[Quantity]) -> list[Quantity]:
+    """Share what comes before a list of like quantities.
+
+    "5 to 7 business days": both ends take the first one's position. "reduced by $15 for lunch and $25 for
+    dinner": "reduced by" is as much $25's as $15's, so later members measure the words before the list
+    from the first member, and "for lunch" is $15's label, not $25's.
+    """
+    aligned = list(quantities)
+    for k in range(1, len(aligned)):
+        before, after = aligned[k - 1], aligned[k]
+        if before.kind != after.kind:
+            continue
+        gap = tokens[before.token_span[1] : after.token_span[0]]
+        between = before.token_span[0] > 0 and tokens[before.token_span[0] - 1].lower == "between"
+        if len(gap) == 1 and (gap[0].lower in RANGE_WORDS or (between and gap[0].lower == "and")):
+            aligned[k] = replace(after, pos=before.pos, anchor=before.anchor)
+        elif labels_follow(gap):
+            aligned[k] = replace(after, anchor=before.anchor)
+    return aligned
+
+
+def labels_follow(gap: list[Token]) -> bool:
+    """"$15 for lunch and $25": each label follows its number (unlike "men (3.4%), women (3.1%)")."""
+    joints = [k for k, t in enumerate(gap) if t.lower in LIST_JOINERS]
+    if not joints or sum(is_content(t) for t in gap) > _LIST_GAP:
+        return False
+    before, after = gap[: joints[0]], gap[joints[-1] + 1 :]
+    return any(is_content(t) for t in before) and not any(is_content(t) for t in after)
+
+
+def _date_at(tokens: list[Token], i: int) -> tuple[tuple[int | None, int | None, int | None], int, int] | None:
+    """A date starting at token i: ((year, month, day), first token, end token)."""
+    tok = tokens[i]
+    month = MONTHS.get(bare_word(tok.lower))
+    if month is None or not tok.capital:
+        return None
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    prev = tokens[i - 1] if i > 0 else None
+    if tok.lower == "may" and not ((nxt and nxt.kind == "num") or (prev and prev.lower in MAY_CUES)):
+        return None
+    if len(tok.lower) <= 4 and tok.lower not in ("may", "june", "july") and not (nxt and nxt.kind == "num"):
+        return None  # "Mar", "Dec" alone are too ambiguous
+    day = year = None
+    first, j = i, i + 1
+    if j < len(tokens) and tokens[j].text == "." and tokens[j].start == tok.end and len(tok.lower) <= 4 \
+            and tok.lower not in ("may", "june", "july"):
+        j += 1  # "Jan."
+    if j < len(tokens) and tokens[j].kind == "num" and "," not in tokens[j].text and "." not in tokens[j].text:
+        number = int(tokens[j].text)
+        if 1 <= number <= 31 and len(tokens[j].text) <= 2:
+            day = number
+            j += 1
+            if j < len(tokens) and tokens[j].lower in ("st", "nd", "rd", "th") and tokens[j].start == tokens[j - 1].end:
+                j += 1
+            if j + 1 < len(tokens) and tokens[j].text == "," and _is_year(tokens[j + 1]):
+                year = int(tokens[j + 1].text)
+                j += 2
+        elif _is_year(tokens[j]):
+            year = number
+            j += 1
+    elif j + 1 < len(tokens) and tokens[j].text == "," and _is_year(tokens[j + 1]):
+        year = int(tokens[j + 1].text)
+        j += 2
+    if day is None and prev is not None and prev.kind == "num" and len(prev.text) <= 2 and 1 <= int(prev.text) <= 31:
+        day = int(prev.text)  # "14 July 2015"
+        first = i - 1
+    if year is None and j < len(tokens) and tokens[j].lower == "of" and j + 1 < len(tokens) and _is_year(tokens[j + 1]):
+        year = int(tokens[j + 1].text)
+        j += 2
+    return (year, month, day), first, j
+
+
+def bare_word(word: str) -> str:
+    """"February's" -> "february", "Jan." -> "jan"."""
+    return re.sub(r"['’]s$", "", word).rstrip(".")
+
+
+def _is_year(tok: Token) -> bool:
+    return tok.kind == "num" and len(tok.text) == 4 and tok.text.isdigit() and 1000 <= int(tok.text) <= 2199
+
+
+def _parse_quantity_at(text: str, tokens: list[Token], i: int, consumed: set[int]) -> tuple[Quantity, int] | None:
+    tok = tokens[i]
+    date = _date_at(tokens, i)
+    if date is not None:
+        value, first, end = date
+        if first in consumed:
+            first = i
+        # month names stay words of the text too: they anchor which clause a number belongs to
+        named = tuple(k for k in range(first, end) if tokens[k].kind == "word")
+        return _make(text, tokens, "date", value, first, end, described=named), end
+    if tok.capital and tok.lower in WEEKDAYS:
+        return _make(text, tokens, "weekday", WEEKDAYS[tok.lower], i, i + 1, described=(i,)), i + 1
+    if tok.kind == "num":
+        return _parse_number(text, tokens, i)
+    if tok.kind == "word":
+        return _parse_word_quantity(text, tokens, i)
+    return None
+
+
+def _parse_number(text: str, tokens: list[Token], i: int) -> tuple[Quantity, int] | None:
+    tok = tokens[i]
+    if i > 0 and tokens[i - 1].text in ".," and tokens[i - 1].start == tok.start - 1 and i > 1 \
+            and tokens[i - 2].kind == "num" and tokens[i - 2].end == tokens[i - 1].start:
+        return None  # the tail of "1.2.3" or "3,4"
+    if i + 1 < len(tokens) and tokens[i + 1].capital and tokens[i + 1].lower.rstrip(".") in MONTHS \
+            and len(tok.text) <= 2:
+        return None  # the day of "14 July 2015"; the month parses the date
+    if i + 1 < len(tokens) and tokens[i + 1].start == tok.end and tokens[i + 1].text == "(":
+        return None  # "401(k)" names a plan
+    value, decimals = _number_value(tok.text)
+    first = i
+    currency = None
+    change = None
+    # a currency sign or code right before: "$12", "US$ 5", "EUR 40"
+    if i > 0 and tokens[i - 1].text in CURRENCY_SYMBOLS:
+        currency = CURRENCY_SYMBOLS[tokens[i - 1].text]
+        first = i - 1
+    elif i > 0 and tokens[i - 1].lower in CURRENCY_CODES:
+        currency = CURRENCY_CODES[tokens[i - 1].lower]
+        first = i - 1
+    sign_index = first - 1
+    if sign_index >= 0 and tokens[sign_index].text in "+-−" and tokens[sign_index].end == tokens[first].start:
+        before = text[tokens[sign_index].start - 1] if tokens[sign_index].start > 0 else " "
+        if not before.isalnum():
+            change = 1 if tokens[sign_index].text == "+" else -1
+            first = sign_index
+    j = i + 1
+    # ordinals "25th", "1st"
+    if j < len(tokens) and tokens[j].lower in ("st", "nd", "rd", "th") and tokens[j].start == tok.end:
+        return _make(text, tokens, "ordinal", value, first, j + 1), j + 1
+    # the year of a bare four-digit number
+    if currency is None and _is_year(tok) and not (j < len(tokens) and unit_at(tokens, j)):
+        return _make(text, tokens, "date", (int(value), None, None), i, j), j
+    scale = 1.0
+    if j < len(tokens):
+        scale_word = tokens[j].lower
+        if scale_word in SCALE_WORDS:
+            scale = SCALE_WORDS[scale_word]
+            j += 1
+        elif scale_word in SCALE_SUFFIXES and (tokens[j].start == tok.end or currency) and (
+                currency or scale_word in ("k", "bn", "mn", "mln")):
+            scale = SCALE_SUFFIXES[scale_word]
+            j += 1
+    kind = "count"
+    factor = 1.0
+    if currency is not None:
+        kind = f"money:{currency}"
+    if scale == 1.0 and unit_at(tokens, j) is None:
+        partner = _range_partner(text, tokens, j, between=first > 0 and tokens[first - 1].lower == "between")
+        if partner is not None and value < float(partner.value) / partner.scale:
+            bound, lead = _bound_before(tokens, first)  # "5 to 7 business days": the near end takes the unit
+            change, change_index = (change, -1) if change is not None else _change_before(tokens, first)
+            return _make(text, tokens, partner.kind, value * partner.scale, first, j, core=i, lead=lead, bound=bound,
+                         change=change, change_index=change_index, scale=partner.scale, decimals=decimals,
+                         per=partner.per), j
+    unit = None
+    if j < len(tokens) and tokens[j].text == "-" and j + 1 < len(tokens) and tokens[j].start == tokens[j - 1].end:
+        unit = unit_at(tokens, j + 1)  # "40-hour", "14-day"
+        if unit is not None:
+            j += 1
+    if unit is None:
+        unit = unit_at(tokens, j)
+    described: tuple[int, ...] = ()
+    if unit is None and currency is None:
+        unit_index, unit = _described_time_unit(tokens, j)
+        described, j = tuple(range(j, unit_index)), unit_index
+    if unit is not None and (currency is None or unit[0].startswith("money")):
+        unit_kind, factor, used = unit
+        if currency is None or unit_kind == kind:
+            kind = unit_kind
+            j += used
+        else:
+            factor = 1.0
+    elif unit is not None:
+        factor = 1.0
+    if currency is None and kind == "count" and len(tok.text) > 4 and tok.text.isdigit() and tok.text[0] == "0":
+        return None  # zip codes, identifiers
+    core_end = j
+    per, j = _per_after(tokens, j)
+    bound, lead = _bound_before(tokens, first)
+    after = _match_phrase_after(tokens, j, BOUNDS_AFTER)
+    if after is not None:
+        bound = bound or after[0]
+        j += after[1]
+    change_index = -1
+    if change is None:
+        change, change_index = _change_before(tokens, first)
+        if change is None and not after:
+            change = _change_after(tokens, j)
+    quantity = _make(
+        text, tokens, kind, value * scale * factor, first, j, core=i, core_end=core_end, lead=lead, per=per,
+        bound=bound, change=change, change_index=change_index, hedged=_hedged_before(tokens, first),
+        scale=scale * factor, decimals=decimals, described=described,
+    )
+    if kind == "count" and not per:
+        quantity = replace(quantity, surface=_counted(text, tokens, first, j))
+    return quantity, j
+
+
+def _counted(text: str, tokens: list[Token], first: int, j: int) -> str:
+    """A count with what it counts, for reasons: "10 failed sign-in attempts" rather than "10"."""
+    end = j
+    while end < len(tokens) and end - j < 5 and tokens[end].start - tokens[end - 1].end <= 1:
+        tok = tokens[end]
+        if tok.text == "-" and end + 1 < len(tokens) and tokens[end + 1].kind == "word":
+            end += 2  # "sign-in"
+        elif tok.kind == "word" and tok.text.islower() and is_content(tok):
+            end += 1
+        else:
+            break
+    return " ".join(text[tokens[first].start : tokens[end - 1].end].split())
+
+
+def _range_partner(text: str, tokens: list[Token], j: int, *, between: bool) -> Quantity | None:
+    """The far end of "5 to 7 business days" / "between 4.5 and 7.3 billion km", when it has the unit."""
+    if j + 1 >= len(tokens) or tokens[j + 1].kind != "num":
+        return None
+    if tokens[j].lower not in RANGE_WORDS and not (between and tokens[j].lower == "and"):
+        return None
+    parsed = _parse_number(text, tokens, j + 1)
+    if parsed is None or (parsed[0].kind == "count" and parsed[0].scale == 1.0) or parsed[0].kind == "date":
+        return None
+    return parsed[0]
+
+
+def _frequency_at(text: str, tokens: list[Token], i: int) -> tuple[Quantity, int] | None:
+    """How often, as times per year: "monthly", "semi-annually", "twice a year", "every quarter"."""
+    lower = tokens[i].lower
+    if lower in FREQUENCY_ADVERBS:
+        return _make(text, tokens, "frequency", FREQUENCY_ADVERBS[lower], i, i + 1, strong=False), i + 1
+    if lower == "semi" and i + 2 < len(tokens) and tokens[i + 1].text == "-" and tokens[i + 2].lower == "annually":
+        return _make(text, tokens, "frequency", 2.0, i, i + 3, strong=False), i + 3
+    times, j = TIMES.get(lower), i + 1
+    if times is None and lower in NUMBER_WORDS and i + 1 < len(tokens) and tokens[i + 1].lower == "times":
+        times, j = float(NUMBER_WORDS[lower]), i + 2
+    if times is None and lower not in ("every", "each"):
+        return None
+    if j + 1 < len(tokens) and tokens[j].lower in ("a", "an", "per", "every", "each"):
+        j += 1
+    period = tokens[j].lower.rstrip("s") if j < len(tokens) and (times or j == i + 1) else ""
+    if period not in PER_YEAR:
+        return None
+    return _make(text, tokens, "frequency", (times or 1.0) * PER_YEAR[period], i, j + 1, strong=False), j + 1
+
+
+def _parse_word_quantity(text: str, tokens: list[Token], i: int) -> tuple[Quantity, int] | None:
+    frequency = _frequency_at(text, tokens, i)
+    if frequency is not None:
+        return frequency
+    tok = tokens[i]
+    lower = tok.lower
+    nxt = tokens[i + 1].lower if i + 1 < len(tokens) else ""
+    after_hyphen = i + 2 < len(tokens) and nxt == "-"
+    # fractions: "one sixth", "two-thirds", "a quarter"
+    denominator_index = i + 2 if after_hyphen else i + 1
+    if lower in ("one", "a", "two", "three", "four", "five") and denominator_index < len(tokens):
+        denominator = FRACTION_DENOMINATORS.get(tokens[denominator_index].lower)
+        if denominator and not (denominator_index + 1 < len(tokens) and tokens[denominator_index + 1].text == "-"):
+            numerator = 1 if lower in ("one", "a") else NUMBER_WORDS[lower]
+            if lower == "a" and tokens[denominator_index].lower not in ("half", "third", "quarter"):
+                return None
+            return _make(text, tokens, "fraction", numerator / denominator, i, denominator_index + 1), \
+                denominator_index + 1
+    if lower == "half" and not (i > 0 and tokens[i - 1].lower in ("first", "second", "a", "one")):
+        return _make(text, tokens, "fraction", 0.5, i, i + 1, strong=False), i + 1
+    if lower in ORDINAL_WORDS:
+        if lower == "second" and i > 0 and tokens[i - 1].kind == "num":
+            return None  # "30 second" is a duration
+        return _make(text, tokens, "ordinal", ORDINAL_WORDS[lower], i, i + 1, strong=False), i + 1
+    if lower in ("a", "an") and i + 1 < len(tokens):
+        unit = unit_at(tokens, i + 1)
+        previous_is_quantity = i > 0 and (tokens[i - 1].kind == "num" or tokens[i - 1].lower in UNITS
+                                          or tokens[i - 1].lower in ("once", "twice", "thrice", "times"))
+        if unit and unit[0].startswith("duration") and not previous_is_quantity and tokens[i + 1].lower != "second":
+            per, j = _per_after(tokens, i + 1 + unit[2])
+            return _make(text, tokens, unit[0], unit[1], i, i + 1 + unit[2], per=per, strong=False), \
+                i + 1 + unit[2]
+        return None
+    if lower not in NUMBER_WORDS:
+        return None
+    value = float(NUMBER_WORDS[lower])
+    j = i + 1
+    if after_hyphen and tokens[i + 2].lower in NUMBER_WORDS and value >= 20:
+        value += NUMBER_WORDS[tokens[i + 2].lower]  # "twenty-five"
+        j = i + 3
+    if j < len(tokens) and tokens[j].lower in SCALE_WORDS:
+        value *= SCALE_WORDS[tokens[j].lower]
+        j += 1
+    unit = None
+    if j + 1 < len(tokens) and tokens[j].text == "-":
+        unit = unit_at(tokens, j + 1)
+        if unit is not None:
+            j += 1
+    if unit is None:
+        unit = unit_at(tokens, j)
+    kind, factor = "count", 1.0
+    if unit is not None:
+        kind, factor, used = unit
+        j += used
+    elif lower == "one":
+        return None  # "one of the largest": too often not a count
+    core_end = j
+    per, j = _per_after(tokens, j)
+    bound, lead = _bound_before(tokens, i)
+    change, change_index = _change_before(tokens, i)
+    return _make(text, tokens, kind, value * factor, i, j, core_end=core_end, lead=lead, per=per, bound=bound,
+                 change=change, change_index=change_index,
+                 hedged=_hedged_before(tokens, i), scale=factor), j
+
+
+def _make(text: str, tokens: list[Token], kind: str, value, first: int, end: int, *, core: int | None = None,
+          core_end: int | None = None, lead: int = 0, **extra) -> Quantity:
+    """Tokens ``first``..``end`` are the surface; ``first``..``core_end`` the number and unit proper (a
+    rate's "per mile" stays a word of the text). ``core`` is the number's own token (its position)."""
+    start, stop = tokens[first].start, tokens[end - 1].end
+    anchor = tokens[first if core is None else core]
+    return Quantity(kind=kind, value=value, surface=" ".join(text[start:stop].split()), start=start, end=stop,
+                     pos=anchor.pos, cell=anchor.cell, token_span=(first, core_end or end), lead=lead, **extra)
+
+
+def comparable(claim: Quantity, evidence: Quantity) -> bool:
+    if {claim.kind, evidence.kind} == {"fraction", "percent"}:
+        return True  # "half" and "50 percent"
+    if claim.kind != evidence.kind:
+        return False
+    if claim.kind == "date":
+        return any(c is not None and e is not None for c, e in zip(claim.value, evidence.value))
+    return True
+
+
+def same_value(claim: Quantity, evidence: Quantity) -> bool:
+    if claim.kind == "date":
+        return all(c is None or e is None or c == e for c, e in zip(claim.value, evidence.value))
+    c, e = _as_percent(claim), _as_percent(evidence)
+    if claim.bound and not evidence.bound:  # "more than 200,000" against 236,000
+        if abs(claim.bound) == 2:
+            return e > c if claim.bound > 0 else e < c
+        return e >= c if claim.bound > 0 else e <= c
+    if math.isclose(c, e, rel_tol=1e-9, abs_tol=1e-9):
+        return True
+    if e == 0:
+        return False
+    if claim.hedged:  # "about 240,000" is 236,000 rounded to its last non-zero digit; "roughly 16" is not 17
+        step = _precision(claim)
+        return math.isclose(round(e / step) * step, c, rel_tol=1e-9)
+    rounded = round(e / claim.scale, claim.decimals) * claim.scale
+    return math.isclose(rounded, c, rel_tol=1e-9) and abs(c - e) / abs(e) <= 0.015
+
+
+def _precision(quantity: Quantity) -> float:
+    """The step a written number is given to: 0.1 for "5.9", 10,000 for "240,000", a million for "2 million"."""
+    if quantity.decimals:
+        return quantity.scale * 10.0 ** -quantity.decimals
+    written = round(abs(float(quantity.value)) / quantity.scale)
+    zeros = len(str(written)) - len(str(written).rstrip("0")) if written else 0
+    return quantity.scale * 10.0 ** min(zeros, len(str(written)) - 1)
+
+
+def _as_percent(quantity: Quantity) -> float:
+    return float(quantity.value) * (100 if quantity.kind == "fraction" else 1)
+
+
+def describe(quantity: Quantity) -> str:
+    if quantity.kind == "percent":
+        number = re.search(r"[-+−]?\d[\d,]*(?:\.\d+)?", quantity.surface)
+        if number:
+            return f"{number.group()} percent"
+    return quantity.surface

@@ -1,0 +1,30 @@
+"""The built-in checker's rules, in the order they run (and list their contradictions among the reasons).
+
+A rule takes a ``RuleContext`` and returns findings. Adding one: write the function in ``rules/``, add it
+here; ``scoring.SCORE_TABLE`` says what its finding kind does to the score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from review.checking.findings import Finding
+from review.checking.rules.additions import check_additions
+from review.checking.rules.context import RuleContext
+from review.checking.rules.direction import check_directions
+from review.checking.rules.entities import check_entities, check_pairings
+from review.checking.rules.negation import check_negation
+from review.checking.rules.quantities import check_quantities
+from review.checking.rules.wording import check_wording
+
+Rule = Callable[[RuleContext], list[Finding]]
+
+RULES: tuple[Rule, ...] = (
+    check_quantities,
+    check_directions,
+    check_negation,
+    check_entities,
+    check_pairings,
+    check_wording,
+    check_additions,
+)

@@ -1,0 +1,73 @@
+"""Additions: what the claim says beyond the evidence — an appended phrase, an invented superlative or
+comparison, a content word found nowhere."""
+
+from __future__ import annotations
+
+from review.checking.analysis import Claim, Polar, pretty, stem_span
+from review.checking.findings import Finding, FindingKind
+from review.checking.rules.context import RuleContext, claim_span
+from review.checking.text import LIGHT_STEMS, Token, is_content
+from review.checking.windows import Window
+
+_RELATIVE_PRONOUNS = frozenset({"which", "who", "whose", "whom", "where"})
+_ADDING_WORDS = frozenset({"with", "including", "plus", "mainly", "mostly", "especially", "particularly"})
+UNSUPPORTED_TERM_PREFIX = "not found in evidence: "  # reasons_for lists them all on one line
+_DEGREE_FAMILIES = frozenset({"compare", "superlative"})
+
+
+def check_additions(ctx: RuleContext) -> list[Finding]:
+    """Appended phrases and superlatives the evidence never states, then every claim word it lacks."""
+    claim = ctx.claim
+    findings = _unsupported_phrases(claim, set(ctx.unsupported) - LIGHT_STEMS)
+    for polar in unsupported_degrees(claim, ctx.window):
+        if polar.family == "superlative":  # "a record high"; an invented comparison only costs as a word
+            tok = claim.unit.tokens[polar.index]
+            findings.append(Finding(FindingKind.UNSUPPORTED_ADDITION, f"'{polar.word}' not in evidence",
+                                    claim_span=(tok.start, tok.end)))
+    findings += [Finding(FindingKind.UNSUPPORTED_TERM, UNSUPPORTED_TERM_PREFIX + pretty(claim, {s}),
+                         claim_span=stem_span(claim, {s})) for s in ctx.unsupported]
+    return findings
+
+
+def _unsupported_phrases(claim: Claim, unsupported: set[str]) -> list[Finding]:
+    """Appended phrases made only of unsupported words: ", which includes breakfast", "(driven by overtime)".
+
+    One wrong word in a verbatim sentence costs little on coverage; a phrase of its own that the evidence
+    never mentions is a whole extra fact, so it caps the score however well the rest matches."""
+    phrases: list[Finding] = []
+    for part in _appended_parts(claim.unit.tokens):
+        if not _adds_a_fact(part):
+            continue
+        content = [t for t in part if is_content(t) and t.stem not in LIGHT_STEMS]
+        if content and all(t.stem in unsupported for t in content):
+            words = [t for t in part if t.kind == "word"]
+            phrases.append(Finding(FindingKind.UNSUPPORTED_ADDITION,
+                                   "'" + " ".join(t.text for t in words) + "' not in evidence",
+                                   claim_span=claim_span(*words)))
+    return phrases
+
+
+def _adds_a_fact(part: list[Token]) -> bool:
+    """A relative clause or a participle/"with" phrase describes something more; an adverbial such as
+    "around the clock" restates how or when, often in other words than the evidence's."""
+    first = part[0].lower
+    return first in _RELATIVE_PRONOUNS or first in _ADDING_WORDS or (
+        len(first) > 4 and first.endswith(("ing", "ed", "en")) and part[0].kind == "word")
+
+
+def _appended_parts(tokens: list[Token]) -> list[list[Token]]:
+    """The parts of a sentence after its first: cut at commas, semicolons, brackets and relative pronouns."""
+    parts: list[list[Token]] = [[]]
+    for tok in tokens:
+        if tok.text in ",;()" or tok.lower in _RELATIVE_PRONOUNS:
+            parts.append([])
+        if tok.text not in ",;().":
+            parts[-1].append(tok)
+    return [part for part in parts[1:] if part]
+
+
+def unsupported_degrees(claim: Claim, window: Window) -> list[Polar]:
+    """Superlatives and comparisons ("its highest level", "larger than") the evidence makes none of: the
+    direction rules can only check a degree the evidence also states, so an invented one is an addition."""
+    families = {p.family for u in window.units for p in u.polars}
+    return [p for p in claim.unit.polars if p.family in _DEGREE_FAMILIES and p.family not in families]

@@ -1,0 +1,38 @@
+"""What a rule sees: the claim, the evidence window being checked, its candidate, and what the claim's words earn there."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from review.checking.analysis import Candidate, Claim, Unit
+from review.checking.findings import Span
+from review.checking.text import Token
+from review.checking.windows import Window
+
+
+@dataclass(frozen=True)
+class RuleContext:
+    claim: Claim
+    window: Window
+    candidate: Candidate  # the window's own (for passages joined across candidates, both together)
+    all_stems: set[str]  # every candidate's words: a name absent here is absent from all the evidence
+    credits: dict[str, float]  # claim stem -> how far the evidence supports it (see windows.term_credit)
+    quoted_units: frozenset[int]  # ids of the units of the quoted candidate, whose text evidence spans index
+
+    @property
+    def unsupported(self) -> list[str]:
+        """Claim stems the evidence gives no credit, in claim order; names are for the entity rules."""
+        names = {t.stem for run in self.claim.entities for t in run}
+        return [s for s, c in self.credits.items() if not c and s not in names]
+
+    def evidence_span(self, unit: Unit, start: int, end: int) -> Span | None:
+        """``start``..``end`` of ``unit`` as an evidence span, if it lies in the quoted candidate's text."""
+        return (start, end) if id(unit) in self.quoted_units else None
+
+    def token_span(self, unit: Unit, *tokens: Token) -> Span | None:
+        return self.evidence_span(unit, min(t.start for t in tokens), max(t.end for t in tokens))
+
+
+def claim_span(*tokens: Token) -> Span:
+    """The claim text from the first to the last of ``tokens``."""
+    return min(t.start for t in tokens), max(t.end for t in tokens)

@@ -1,0 +1,143 @@
+"""Names: each name of the claim must be in the evidence, in the same role (not where the evidence puts
+another name), and pairs of words must be paired as the evidence pairs them."""
+
+from __future__ import annotations
+
+from review.checking.analysis import Claim, Unit, affinity, context_skip_tokens, looks_like_name, word_context
+from review.checking.findings import Finding, FindingKind
+from review.checking.quantities import unit_at
+from review.checking.quantity_words import MONTHS, WEEKDAYS
+from review.checking.rules.context import RuleContext, claim_span
+from review.checking.text import LIST_JOINERS, NEGATION_BREAKS, Token, is_content
+from review.checking.windows import Window, stem_found
+
+_MIN_ROLE_CONTEXT = 0.2
+_ROLE_MARGIN = 1.8
+
+
+def check_entities(ctx: RuleContext) -> list[Finding]:
+    """Each name of the claim must be in the window; in its place there, not another name's."""
+    claim, window, candidate = ctx.claim, ctx.window, ctx.candidate
+    measured = any(q.strong for q in claim.unit.quantities)
+    findings: list[Finding] = []
+    for run in claim.entities:
+        missing = [t for t in run if not stem_found(t.stem, window.stems)]
+        name = " ".join(t.text for t in run)
+        span = claim_span(*run)
+        if not missing:
+            rival = None if measured else _role_rival(claim, run, window, candidate.names)  # with numbers, binding them is surer
+            if rival:
+                rival_name, unit, tokens = rival
+                findings.append(Finding(FindingKind.ENTITY_SWAP, f"claim names '{name}' where evidence names '{rival_name}'",
+                                        claim_span=span, evidence_span=ctx.token_span(unit, *tokens)))
+        elif any(not stem_found(t.stem, ctx.all_stems) for t in missing):
+            findings.append(Finding(FindingKind.MISSING_ENTITY, f"'{name}' not in evidence", claim_span=span))
+        elif any(not stem_found(t.stem, candidate.stems) for t in missing):
+            findings.append(Finding(FindingKind.ENTITY_ELSEWHERE, f"'{name}' only in other evidence", claim_span=span))
+    return findings
+
+
+def _links(tokens: list[Token]) -> list[tuple[Token, str, Token]]:
+    """Content words joined by one function word: "FileVault on Windows", "premium for dependents"."""
+    found: list[tuple[Token, str, Token]] = []
+    for a, middle, b in zip(tokens, tokens[1:], tokens[2:]):
+        if is_content(a) and is_content(b) and middle.kind == "word" and not is_content(middle) \
+                and middle.lower not in LIST_JOINERS and middle.lower not in NEGATION_BREAKS:
+            found.append((a, middle.lower, b))
+    return found
+
+
+def check_pairings(ctx: RuleContext) -> list[Finding]:
+    """Swapped pairs: "FileVault on Windows" where the evidence has "BitLocker on Windows" and "FileVault on
+    macOS". Both words are in the evidence, so only their pairing can tell; it takes the evidence pairing
+    each of them with something else the same way, and never with each other."""
+    evidence = [(*link, unit) for unit in ctx.window.units if unit.kind != "table_row" for link in _links(unit.tokens)]
+    pairs = {(a.stem, middle, b.stem) for a, middle, b, _ in evidence}
+    for a, middle, b in _links(ctx.claim.unit.tokens):
+        if (a.stem, middle, b.stem) in pairs or (b.stem, middle, a.stem) in pairs:
+            continue
+        a_with = next(((x, y, u) for x, m, y, u in evidence if x.stem == a.stem and m == middle and y.stem != b.stem),
+                      None)
+        with_b = next((x for x, m, y, _ in evidence if y.stem == b.stem and m == middle and x.stem != a.stem), None)
+        if a_with is not None and with_b is not None:
+            first, partner, unit = a_with
+            message = (f"claim pairs '{a.text} {middle} {b.text}'; evidence pairs "
+                       f"'{a.text} {middle} {partner.text}' and '{with_b.text} {middle} {b.text}'")
+            return [Finding(FindingKind.ROLE_SWAP, message, claim_span=claim_span(a, b),
+                            evidence_span=ctx.token_span(unit, first, partner))]
+    return []
+
+
+def _name_around(tokens: list[Token], k: int) -> tuple[str, Token, Token]:
+    first, last = k, k
+    while first > 0 and tokens[first - 1].kind == "word" and tokens[first - 1].capital:
+        first -= 1
+    while last + 1 < len(tokens) and tokens[last + 1].kind == "word" and tokens[last + 1].capital:
+        last += 1
+    return " ".join(t.text for t in tokens[first : last + 1]), tokens[first], tokens[last]
+
+
+def _list_partners(claim: Claim, run: list[Token]) -> set[str]:
+    """Stems of the names the claim lists right beside this one ("Pluto and Nix", "Styx, Nix")."""
+    tokens = claim.unit.tokens
+    first, last = tokens.index(run[0]), tokens.index(run[-1])
+    partners: set[str] = set()
+    for other in claim.entities:
+        if other is run:
+            continue
+        start, end = tokens.index(other[0]), tokens.index(other[-1])
+        between = tokens[last + 1 : start] if start > last else tokens[end + 1 : first]
+        if between and all(t.lower in LIST_JOINERS for t in between):
+            partners.add(other[-1].stem)
+    return partners
+
+
+def _listed_with(tokens: list[Token], k: int, partners: set[str]) -> bool:
+    """Whether the word at ``k`` stands in a list beside one of ``partners``, across joiners only."""
+    for step in (-1, 1):
+        j = k + step
+        while 0 <= j < len(tokens) and tokens[j].lower in LIST_JOINERS:
+            j += step
+        if j != k + step and 0 <= j < len(tokens) and tokens[j].stem in partners:
+            return True
+    return False
+
+
+def _role_rival(claim: Claim, run: list[Token], window: Window,
+                names: set[str]) -> tuple[str, Unit, tuple[Token, Token]] | None:
+    """Another name the evidence puts where the claim puts this one ("Styx is the largest" vs "Charon, the largest").
+
+    Names the claim lists together ("Pluto and Nix are a binary system") share one role, so where the
+    evidence names the partners only a name listed beside them is a rival: "Pluto and Charon are ... a
+    binary system", "San Francisco, California". Other names there are not ("... closer to the Sun than
+    Neptune, but a resonance prevents them from colliding"), and such a sentence is checked even when it
+    lacks this name, since that is how a name moved in from another sentence shows."""
+    head = run[-1]
+    partners = _list_partners(claim, run)
+    run_indexes = {k for k, t in enumerate(claim.unit.tokens) if t in run}
+    # no claim weighting here: a name is as often the subject (left) as the object (right)
+    claim_ctx = word_context(claim.unit, head.pos, -1, context_skip_tokens(claim.unit) | run_indexes)
+    if not claim_ctx:
+        return None
+    own, rival_score, rival = 0.0, 0.0, None
+    for unit in window.units:
+        joint = bool(partners) and partners <= unit.stems
+        if not joint and head.stem not in unit.stems:
+            continue  # the evidence must name both: "Charon, the largest ...; Styx"
+        skip = context_skip_tokens(unit)
+        for k, tok in enumerate(unit.tokens):
+            if tok.kind != "word" or not is_content(tok):
+                continue
+            if tok.stem == head.stem:
+                own = max(own, affinity(claim_ctx, word_context(unit, tok.pos, tok.cell, skip | {k})))
+            elif (looks_like_name(tok) or tok.stem in names) and tok.stem not in claim.weights \
+                    and tok.lower not in MONTHS \
+                    and tok.lower not in WEEKDAYS and unit_at([tok], 0) is None and tok.cell <= 0 \
+                    and (not joint or _listed_with(unit.tokens, k, partners)):
+                score = affinity(claim_ctx, word_context(unit, tok.pos, tok.cell, skip | {k}))
+                if score > rival_score:
+                    name, first, last = _name_around(unit.tokens, k)
+                    rival_score, rival = score, (name, unit, (first, last))
+    if rival is not None and rival_score >= _MIN_ROLE_CONTEXT and rival_score > _ROLE_MARGIN * own:
+        return rival
+    return None

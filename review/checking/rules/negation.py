@@ -1,0 +1,89 @@
+"""Negation: a claim clause and the evidence clause it lines up with must both be negated or neither;
+likewise opposite words of one class (allow/prohibit) and negating prefixes ("unpaid" / "paid")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from review.checking.analysis import Claim, Clause, Unit, pretty, stem_span
+from review.checking.findings import Finding, FindingKind
+from review.checking.rules.context import RuleContext
+from review.checking.windows import claim_coverage
+
+_NEGATING_PREFIXES = (("non", 4), ("not", 4), ("un", 4), ("in", 5), ("im", 6), ("ir", 5), ("il", 5))
+
+
+def _overlap(stems: Iterable[str], clause: Clause) -> float:
+    return sum(clause.stems.get(s, 0.0) for s in stems)
+
+
+def check_negation(ctx: RuleContext) -> list[Finding]:
+    """At most one finding: the first clause, name or word whose negation the evidence does not share."""
+    claim, window = ctx.claim, ctx.window
+    prose = [u for u in window.units if u.kind != "table_row"]
+    evidence = [(c, u) for u in prose for c in u.clauses if c.stems]
+    if not evidence:
+        return []
+    for clause in claim.unit.clauses:
+        conflict = _clause_conflict(claim, clause, evidence)
+        if conflict:
+            message, stems, unit = conflict
+            return [_finding(ctx, message, stems, unit)]
+    asserted = set().union(*(u.asserted for u in window.units))
+    negated = set().union(*(u.negated for u in prose))
+    names = {t.stem for run in claim.entities for t in run}
+    for stem in sorted(names & claim.unit.asserted & negated - asserted):
+        unit = next(u for u in prose if stem in u.negated)
+        return [_finding(ctx, f"evidence negates '{pretty(claim, {stem})}'; claim does not", {stem}, unit)]
+    relevant = [u for u in prose if claim_coverage(claim, u.stems) >= 0.5]
+    for unit in relevant:
+        for name, value in claim.unit.polarity_words.items():
+            if unit.polarity_words.get(name, value) != value:
+                return [_finding(ctx, f"claim and evidence disagree on {name}", set(), unit)]
+        message = _prefix_negation_conflict(claim, unit)
+        if message:
+            return [_finding(ctx, message, set(), unit)]
+    return []
+
+
+def _finding(ctx: RuleContext, message: str, stems: set[str], unit: Unit) -> Finding:
+    """The evidence span is the sentence (or item) that says otherwise; clauses keep no offsets of their own."""
+    return Finding(FindingKind.NEGATION, message, claim_span=stem_span(ctx.claim, stems),
+                   evidence_span=ctx.evidence_span(unit, unit.start, unit.end))
+
+
+def _clause_conflict(claim: Claim, clause: Clause,
+                     evidence: list[tuple[Clause, Unit]]) -> tuple[str, set[str], Unit] | None:
+    """A claim clause against the evidence clause it lines up with: both negated, or neither."""
+    if clause.negated:
+        scope = clause.negated
+        rest = [s for s in clause.stems if s not in scope]
+        # the clause with the negated words themselves: "and vision" of "includes medical, dental, and vision"
+        best, unit = max(evidence, key=lambda p: (_overlap(scope, p[0]) > 0, 2 * _overlap(scope, p[0])
+                                                  + _overlap(rest, p[0]), bool(scope & p[0].negated)))
+        about_the_same = not rest or any(s in unit.stems for s in rest)  # "they are tidally locked"
+        if _overlap(scope, best) and about_the_same and not scope & best.negated:
+            return f"claim negates '{pretty(claim, set(scope))}'; evidence does not", set(scope), unit
+        return None
+    if clause.has_negation:
+        return None
+    best, unit = max(evidence, key=lambda p: (_overlap(clause.stems, p[0]), p[0].has_negation))
+    hit = set(clause.stems) & best.negated
+    if best.has_negation and hit and _overlap(clause.stems, best) >= min(2.0, 0.5 * len(clause.stems)):
+        return f"evidence negates '{pretty(claim, hit)}'; claim does not", hit, unit
+    return None
+
+
+def _prefix_negation_conflict(claim: Claim, unit: Unit) -> str | None:
+    """"unpaid" against "paid", "non-refundable" against "refundable"."""
+    claim_words = {t.lower for t in claim.unit.tokens if t.kind == "word"}
+    unit_words = {t.lower for t in unit.tokens if t.kind == "word"}
+    for mine, theirs, who, other in ((claim_words, unit_words, "claim", "evidence"),
+                                     (unit_words, claim_words, "evidence", "claim")):
+        for word in mine:
+            for prefix, min_rest in _NEGATING_PREFIXES:
+                rest = word[len(prefix):].lstrip("-")
+                if word.startswith(prefix) and len(rest) >= min_rest and rest in theirs and rest not in mine \
+                        and word not in theirs:
+                    return f"{who} says '{word}'; {other} says '{rest}'"
+    return None

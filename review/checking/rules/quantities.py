@@ -1,0 +1,170 @@
+"""Quantities: each number, date, time or amount of the claim bound to the like one the evidence states in
+the most similar wording; another value there contradicts, none at all is a missing fact."""
+
+from __future__ import annotations
+
+import math
+
+from review.checking.analysis import EVIDENCE_DECAY, Candidate, Claim, Unit, context_skip_tokens, cosine, word_context
+from review.checking.findings import Finding, FindingKind
+from review.checking.quantities import Quantity, comparable, describe, same_value
+from review.checking.quantity_words import TIME_UNITS
+from review.checking.rules.context import RuleContext
+from review.checking.text import CONJUNCTIONS, LIGHT_STEMS, LIST_JOINERS
+from review.checking.windows import Window, stem_found
+
+_BINDING_TOLERANCE = 0.05  # an equal value must be nearly as well placed as the best against the best-placed one in another unit
+_SAME_UNIT_TOLERANCE = 0.05  # word distances inside one sentence are a weak guide: doubt favours the claim
+_NEARBY_WEIGHT = 0.5
+_RATE_WEIGHT = 0.1
+_SHARED_WEIGHT = 0.3
+_LABEL_WEIGHT = 1.0  # a list member's own label ("adult women (3.1 percent)") outweighs every softer cue
+_MIN_LABEL_CONTEXT = 0.2  # a label word counts when it sits in the claim number's own part of the claim
+_MIN_PLACEMENT = 0.35  # below this the evidence number is about something else: "not in evidence", not a conflict
+_MIN_MATCH_SHARE = 0.3  # an equal value counts only in a sentence that shares some of the claim's words
+_SAME_TOPIC = 0.6  # ... and so it is unless its sentence has most of the claim's words around the number
+_CHANGE_NAMES = {1: "an increase to/by", -1: "a decrease to/by", 0: "no change at"}
+_BOUND_NAMES = {1: "at least", 2: "more than", -1: "at most", -2: "less than"}
+
+
+def check_quantities(ctx: RuleContext) -> list[Finding]:
+    """Pair each claim quantity with the best-placed like quantity anywhere in the candidate.
+
+    Looking past the window matters: a window can pair the claim's subject from one sentence with a
+    number from a neighbouring one ("Team plan" + Pro's "250 GB").
+    """
+    claim, window, candidate = ctx.claim, ctx.window, ctx.candidate
+    findings: list[Finding] = []
+    claim_skip = context_skip_tokens(claim.unit)
+    pool = [(k, unit) for unit in candidate.units for k in range(len(unit.quantities))]
+    listed = _listed_together(claim, candidate)
+    for q in claim.unit.quantities:
+        if q in listed:
+            findings.append(_compare_attributes(ctx, q, *listed[q]))
+            continue
+        compatible = [(unit.quantities[k], unit, unit.quantity_contexts[k], unit.quantity_labels[k]) for k, unit in pool
+                      if comparable(q, unit.quantities[k])]
+        missing = Finding(FindingKind.MISSING_QUANTITY if q.strong else FindingKind.WEAK_MISSING_QUANTITY,
+                          f"{describe(q)} not in evidence", claim_span=(q.start, q.end))
+        if not compatible:
+            findings.append(missing)
+            continue
+        claim_ctx = word_context(claim.unit, q.pos, -1, claim_skip, claim=True, segment=_claim_segment(claim, q))
+        placement = _with_labels([_placement(claim, q, claim_ctx, e, unit, e_ctx) for e, unit, e_ctx, _ in compatible],
+                                 [(unit, _label_share(claim_ctx, labels)) for _, unit, _, labels in compatible])
+        best = max(range(len(compatible)), key=placement.__getitem__)
+        equal = [k for k, (e, *_) in enumerate(compatible) if same_value(q, e)]
+        if equal:
+            k = max(equal, key=placement.__getitem__)
+            same_unit = compatible[k][1] is compatible[best][1]
+            if placement[k] >= placement[best] - (_SAME_UNIT_TOLERANCE if same_unit else _BINDING_TOLERANCE):
+                if _local_share(claim_ctx, compatible[k][1], window) >= _MIN_MATCH_SHARE:
+                    findings.append(_compare_attributes(ctx, q, compatible[k][0], compatible[k][1]))
+                else:  # the same value, said about something else
+                    findings.append(missing)
+                continue
+        e, unit = compatible[best][0], compatible[best][1]
+        if placement[best] >= _MIN_PLACEMENT and _local_share(claim_ctx, unit, window) >= _SAME_TOPIC:
+            findings.append(Finding(FindingKind.QUANTITY_MISMATCH, f"claim says {describe(q)}; evidence says {describe(e)}",
+                                    claim_span=(q.start, q.end), evidence_span=ctx.evidence_span(unit, e.start, e.end)))
+        else:
+            findings.append(missing)
+    return findings
+
+
+def _with_labels(placement: list[float], shares: list[tuple[Unit, float]]) -> list[float]:
+    """Reorder the members of each list by their labels, leaving each unit's best placement as it was:
+    labels tell list members apart, they must not draw a claim to another sentence's list."""
+    adjusted = [p + _LABEL_WEIGHT * share for p, (_, share) in zip(placement, shares)]
+    for unit in {id(u): u for u, _ in shares}.values():
+        members = [k for k, (u, _) in enumerate(shares) if u is unit]
+        excess = max(adjusted[k] for k in members) - max(placement[k] for k in members)
+        for k in members:
+            adjusted[k] -= excess
+    return adjusted
+
+
+def _label_share(claim_ctx: dict[str, float], labels: frozenset[str]) -> float:
+    """How much of a list member's own label the claim puts beside its number."""
+    if not labels:
+        return 0.0
+    return sum(1 for s in labels if claim_ctx.get(s, 0.0) >= _MIN_LABEL_CONTEXT) / len(labels)
+
+
+def _local_share(claim_ctx: dict[str, float], unit: Unit, window: Window | None = None) -> float:
+    """The weighted share of the claim's words around a number that the unit has (with the rest of the
+    window, when the unit is in it: a list item leans on the sentence that introduces the list); a
+    light word it lacks ("stood at") is no evidence against it."""
+    in_window = window is not None and not window.joined and any(unit is member for member in window.units)
+    stems = unit.stems | window.stems if in_window else unit.stems
+    found = sum(w for s, w in claim_ctx.items() if stem_found(s, stems))
+    total = found + sum(w for s, w in claim_ctx.items() if not stem_found(s, stems) and s not in LIGHT_STEMS)
+    return found / total if total else 0.0
+
+
+def _specific(quantity: Quantity) -> bool:
+    """Not a bare month or weekday: "in March" sits beside half the numbers of a monthly report."""
+    if quantity.kind == "date":
+        return sum(part is not None for part in quantity.value) >= 2
+    return quantity.kind != "weekday"
+
+
+def _claim_segment(claim: Claim, q: Quantity) -> tuple[float, float] | None:
+    """With two like quantities in a claim, each owns the words up to the conjunction between them."""
+    tokens = claim.unit.tokens
+    same = [o for o in claim.unit.quantities if o.kind == q.kind]
+    if len(same) < 2:
+        return None
+    left = max((o.pos for o in same if o.pos < q.pos), default=-math.inf)
+    right = min((o.pos for o in same if o.pos > q.pos), default=math.inf)
+    cuts = [t.pos for t in tokens if t.lower in LIST_JOINERS or t.lower in CONJUNCTIONS]
+    start = max((c for c in cuts if left < c < q.pos), default=left)
+    end = min((c for c in cuts if q.pos < c < right), default=right)
+    return start, end
+
+
+def _placement(claim: Claim, q: Quantity, claim_ctx: dict[str, float], e: Quantity, unit: Unit,
+               evidence_ctx: dict[str, float]) -> float:
+    """How well an evidence quantity sits where the claim's does: how much of the claim's wording around
+    the number its unit shares, how alike the nearby words are, and whether the rate ("per month") agrees."""
+    local = _local_share(claim_ctx, unit)
+    nearby = cosine(claim_ctx, evidence_ctx)
+    # a specific date beside a version number, the numbers beside a month: where those sit, this one does
+    others = [o for o in claim.unit.quantities if not comparable(q, o) and _specific(o)]
+    shared = sum(max((1.0 / (1.0 + EVIDENCE_DECAY * abs(x.pos - e.pos)) for x in unit.quantities
+                      if comparable(o, x) and same_value(o, x)), default=0.0) for o in others)
+    same_rate = bool(q.per & e.per) or (not q.per and not e.per)
+    return local + _NEARBY_WEIGHT * nearby + _RATE_WEIGHT * same_rate + _SHARED_WEIGHT * shared / max(1, len(others))
+
+
+def _listed_together(claim: Claim, candidate: Candidate) -> dict[Quantity, tuple[Quantity, Unit]]:
+    """Like quantities the claim lists ("63.3 percent and 61.1 percent") bind as a group to the first
+    unit that has all their values: word distances cannot tell the members of a list apart."""
+    bound: dict[Quantity, tuple[Quantity, Unit]] = {}
+    for kind in {q.kind for q in claim.unit.quantities}:
+        members = [q for q in claim.unit.quantities if q.kind == kind]
+        if len(members) < 2:
+            continue
+        for unit in candidate.units:
+            pairs = {q: next(((e, unit) for e in unit.quantities if comparable(q, e) and same_value(q, e)), None)
+                     for q in members}
+            if all(pairs.values()):
+                bound.update(pairs)
+                break
+    return bound
+
+
+def _compare_attributes(ctx: RuleContext, q: Quantity, e: Quantity, unit: Unit) -> Finding:
+    """The same value: its rate period, direction of change and bound must agree too."""
+    spans = {"claim_span": (q.start, q.end), "evidence_span": ctx.evidence_span(unit, e.start, e.end)}
+    time_per_q = {p for p in q.per if p in TIME_UNITS}
+    time_per_e = {p for p in e.per if p in TIME_UNITS}
+    if time_per_q and time_per_e and time_per_q != time_per_e:
+        return Finding(FindingKind.QUANTITY_MISMATCH, f"claim says {describe(q)}; evidence says {describe(e)}", **spans)
+    if q.change is not None and e.change is not None and q.change != e.change:
+        return Finding(FindingKind.DIRECTION, f"claim says {_CHANGE_NAMES[q.change]} {describe(q)}; "
+                                              f"evidence says {_CHANGE_NAMES[e.change]} {describe(e)}", **spans)
+    if q.bound and e.bound and (q.bound > 0) != (e.bound > 0):
+        return Finding(FindingKind.DIRECTION, f"claim says {_BOUND_NAMES[q.bound]} {describe(q)}; "
+                                              f"evidence says {_BOUND_NAMES[e.bound]} {describe(e)}", **spans)
+    return Finding(FindingKind.QUANTITY_MATCH, f"{describe(q)} matches evidence", **spans)

@@ -1,0 +1,122 @@
+"""From findings and soft measures to a score, and to the reasons people read.
+
+The soft score mixes the claim-window embedding similarity with the share of the claim's words the window
+has, less a penalty per content word found nowhere. Findings then apply by kind through one table: a
+penalty per finding, or a cap the score cannot exceed (a contradiction or a missing fact can never pass).
+A fitted model may replace the table; ``CheckOutcome.signals`` keeps the soft measures it would read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from review.checking.base import CheckOutcome
+from review.checking.findings import Finding, FindingKind
+from review.checking.rules.additions import UNSUPPORTED_TERM_PREFIX
+
+# Soft evidence: similarity is scaled from [floor, ceiling] to [0, 1] and mixed with word coverage.
+_SIMILARITY_FLOOR = 0.3
+_SIMILARITY_CEILING = 0.8
+_SIMILARITY_WEIGHT = 0.5
+_UNSUPPORTED_TERM_PENALTY = 0.2
+_LIGHT_TERM_PENALTY = 0.03  # light verbs and fillers: a paraphrase adds these freely
+
+
+@dataclass(frozen=True)
+class KindWeight:
+    penalty: float = 0.0  # taken off per finding of the kind
+    cap: float | None = None  # the most a claim with such a finding can score
+    bonus: float = 0.0  # added once when the kind is found, unless a finding of _BONUS_BLOCKERS is too
+
+
+_CONFLICT = KindWeight(cap=0.2)
+# Applied in this order (penalties are subtracted in turn, so the order fixes the arithmetic).
+SCORE_TABLE: dict[FindingKind, KindWeight] = {
+    FindingKind.SUBSTITUTION: KindWeight(penalty=0.15),
+    FindingKind.WEAK_MISSING_QUANTITY: KindWeight(penalty=0.06),
+    FindingKind.QUANTITY_MATCH: KindWeight(bonus=0.05),
+    FindingKind.QUANTITY_MISMATCH: _CONFLICT,
+    FindingKind.DIRECTION: _CONFLICT,
+    FindingKind.NEGATION: _CONFLICT,
+    FindingKind.ENTITY_SWAP: _CONFLICT,
+    FindingKind.ROLE_SWAP: _CONFLICT,
+    FindingKind.MISSING_QUANTITY: KindWeight(cap=0.3),
+    FindingKind.UNSUPPORTED_ADDITION: KindWeight(cap=0.45),  # a whole extra fact: at best uncertain
+    FindingKind.SLOT_SWAP: KindWeight(cap=0.3),  # another word between the same neighbours: as sure as a missing name
+    FindingKind.MISSING_ENTITY: KindWeight(cap=0.3),
+    FindingKind.ENTITY_ELSEWHERE: KindWeight(cap=0.5),  # the name is only in another candidate, not beside this fact
+}
+# A matching number earns nothing beside a contradiction or a number the evidence lacks.
+_BONUS_BLOCKERS = frozenset({FindingKind.QUANTITY_MISMATCH, FindingKind.DIRECTION, FindingKind.NEGATION,
+                             FindingKind.ENTITY_SWAP, FindingKind.ROLE_SWAP, FindingKind.MISSING_QUANTITY})
+
+
+def relevance(*, similarity: float | None, coverage: float) -> float:
+    """How well a window covers the claim: word coverage, mixed with scaled similarity when embedded."""
+    if similarity is None:
+        return coverage
+    scaled = min(1.0, max(0.0, (similarity - _SIMILARITY_FLOOR) / (_SIMILARITY_CEILING - _SIMILARITY_FLOOR)))
+    return _SIMILARITY_WEIGHT * scaled + (1 - _SIMILARITY_WEIGHT) * coverage
+
+
+def score(*, findings: list[Finding], signals: Mapping[str, float]) -> float:
+    counts: dict[FindingKind, int] = {}
+    for finding in findings:
+        counts[finding.kind] = counts.get(finding.kind, 0) + 1
+    value = signals["relevance"] - _UNSUPPORTED_TERM_PENALTY * signals["unsupported_terms"] \
+        - _LIGHT_TERM_PENALTY * signals["light_terms"]
+    blocked = not _BONUS_BLOCKERS.isdisjoint(counts)
+    for kind, weight in SCORE_TABLE.items():
+        if kind not in counts:
+            continue
+        if weight.penalty:
+            value -= weight.penalty * counts[kind]
+        if weight.bonus and not blocked:
+            value += weight.bonus
+    for kind, weight in SCORE_TABLE.items():
+        if kind in counts and weight.cap is not None:
+            value = min(value, weight.cap)
+    return round(min(1.0, max(0.0, value)), 4)
+
+
+# Reasons list findings in this order; kinds within one group keep the order they were found in.
+_REASON_GROUPS: tuple[tuple[FindingKind, ...], ...] = (
+    (FindingKind.QUANTITY_MISMATCH, FindingKind.DIRECTION, FindingKind.NEGATION, FindingKind.ENTITY_SWAP,
+     FindingKind.ROLE_SWAP),
+    (FindingKind.MISSING_QUANTITY,),
+    (FindingKind.WEAK_MISSING_QUANTITY,),
+    (FindingKind.MISSING_ENTITY,),
+    (FindingKind.ENTITY_ELSEWHERE,),
+    (FindingKind.SLOT_SWAP,),
+    (FindingKind.SUBSTITUTION,),
+    (FindingKind.UNSUPPORTED_ADDITION,),
+    (FindingKind.UNSUPPORTED_TERM,),
+    (FindingKind.QUANTITY_MATCH,),
+    (FindingKind.EXTERNAL_SUPPORT, FindingKind.EXTERNAL_DOUBT),
+)
+_REASON_ORDER = {kind: group for group, kinds in enumerate(_REASON_GROUPS) for kind in kinds}
+
+
+def reasons_for(outcome: CheckOutcome) -> list[str]:
+    """The reasons people read: one per finding (words found nowhere share one line), then the soft measures."""
+    reasons: list[str] = []
+    missing_terms: list[str] = []
+    terms_at = 0
+    for finding in sorted(outcome.findings, key=lambda f: _REASON_ORDER[f.kind]):
+        if finding.kind is FindingKind.UNSUPPORTED_TERM:
+            terms_at = terms_at if missing_terms else len(reasons)
+            missing_terms.append(finding.message.removeprefix(UNSUPPORTED_TERM_PREFIX))
+        else:
+            reasons.append(finding.message)
+    if missing_terms:
+        reasons.insert(terms_at, UNSUPPORTED_TERM_PREFIX + ", ".join(missing_terms))
+    signals = outcome.signals
+    if "coverage" in signals:
+        summary = f"{round(100 * signals['coverage'])}% of claim terms found in evidence"
+        if "similarity" in signals:
+            summary = f"semantic similarity {signals['similarity']:.2f}; " + summary
+        reasons.append(summary)
+    if not reasons:
+        reasons.append("no evidence found" if outcome.candidate_index is None else "the evidence has no text")
+    return reasons

@@ -1,0 +1,260 @@
+"""Words: the vocabulary the rules use (stopwords, light words, synonyms, direction, polarity and negation
+words), stemming, and tokenization with exact offsets. General English, not tied to any document."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+_STOPWORDS = frozenset(
+    ["a", "an", "the", "and", "or", "but", "if", "then", "else", "of", "to", "in", "on", "at", "by", "for", "from", "with", "as", "into", "onto", "over", "under", "about", "is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "having", "do", "does", "did", "done", "will", "would", "shall", "should", "can", "could", "may", "might", "must", "this", "that", "these", "those", "it", "its", "they", "them", "their", "there", "here", "he", "she", "his", "her", "him", "we", "us", "our", "you", "your", "i", "me", "my", "mine", "which", "who", "whom", "whose", "what", "when", "where", "why", "how", "than", "so", "such", "very", "also", "just", "only", "both", "each", "either", "any", "all", "some", "most", "more", "many", "much", "few", "other", "another", "same", "own", "too", "not", "no", "nor", "never", "none", "per", "via", "up", "down", "out", "off", "again", "further", "once", "while", "whereas", "because", "since", "until", "unless", "whether", "though", "although", "however", "thus", "hence", "yet", "still", "even", "ever", "already", "now", "today", "s", "t", "don't", "let", "lets", "get", "gets", "got", "getting", "make", "makes", "made", "one", "ones", "within", "without", "including", "include", "includes", "included", "like", "well", "way", "ways", "etc", "e.g", "i.e", "vs", "through", "throughout", "across", "among", "along", "toward", "towards", "upon", "onto", "whose", "whom", "either", "neither", "every", "according", "during"]
+)
+# Light verbs, fillers and vague words: a paraphrase adds these freely, so they are weak evidence of an
+# unsupported addition (general English, not tied to any document).
+_LIGHT_WORDS = ["go", "goes", "went", "gone", "going", "come", "comes", "came", "coming", "take", "takes", "took", "taken", "taking", "make", "makes", "made", "get", "gets", "got", "give", "gives", "gave", "given", "put", "puts", "set", "sets", "keep", "keeps", "kept", "let", "lets", "need", "needs", "needed", "use", "uses", "used", "using", "receive", "receives", "received", "provide", "provides", "provided", "offer", "offers", "offered", "issue", "issues", "issued", "allow", "allows", "allowed", "hold", "holds", "held", "run", "runs", "ran", "bring", "brings", "brought", "reach", "reaches", "reached", "happen", "happens", "happened", "occur", "occurs", "occurred", "apply", "applies", "applied", "remain", "remains", "remained", "stay", "stays", "stayed", "become", "becomes", "became", "seem", "seems", "show", "shows", "showed", "shown", "say", "says", "said", "tell", "tells", "told", "find", "finds", "found", "know", "knows", "known", "see", "sees", "saw", "seen", "look", "looks", "want", "wants", "try", "tries", "help", "helps", "start", "starts", "started", "begin", "begins", "began", "end", "ends", "ended", "turn", "turns", "move", "moves", "pass", "passes", "passed", "last", "lasts", "lasted", "lasting", "place", "places", "back", "due", "work", "works", "way", "ways", "part", "parts", "thing", "things", "time", "times", "generally", "usually", "typically", "normally", "often", "always", "sometimes", "around", "between", "outside", "inside", "overall", "simply", "really", "actually", "currently", "likely", "able", "certain", "various", "specific", "whole", "entire", "full", "own", "total", "general", "particular", "main", "major", "key", "basic", "regular", "standard", "available", "possible", "following", "respectively", "instead", "rather", "still", "even", "further", "additional", "other", "another", "some", "such", "kind", "sort", "type", "types", "case", "cases", "example", "instance", "matter", "fact", "point", "aspect", "past", "stand", "stands", "stood", "standing"]
+# Words whose stems should compare equal; general English, not tied to any document.
+_SYNONYM_GROUPS = (
+    ("price", "cost", "charge", "priced", "costs"),
+    ("buy", "purchase"),
+    ("employee", "staff", "worker", "personnel"),
+    ("company", "firm", "employer", "organization", "organisation"),
+    ("customer", "client"),
+    ("allow", "permit", "let"),
+    ("require", "need", "mandatory", "necessary", "compulsory", "obligatory"),
+    ("prohibit", "forbid", "ban", "bar", "disallow"),
+    ("begin", "start", "commence", "launch"),
+    ("end", "finish", "conclude"),
+    ("big", "large"),
+    ("help", "assist"),
+    ("receive", "obtain"),
+    ("offer", "provide", "give"),
+    ("contain", "comprise"),
+    ("keep", "retain", "store", "hold", "preserve", "retention"),
+    ("delete", "remove", "erase", "purge"),
+    ("notify", "inform", "alert", "tell"),
+    ("discover", "detect", "notice"),
+    ("approve", "authorize", "authorise", "sanction"),
+    ("use", "utilize", "utilise"),
+    ("month", "monthly"),
+    ("year", "annual", "annually", "yearly", "anual"),
+    ("week", "weekly"),
+    ("day", "daily"),
+    ("hour", "hourly"),
+    ("quarter", "quarterly"),
+    ("email", "e-mail"),
+    ("rule", "policy", "regulation"),
+    ("job", "position"),
+    ("quick", "fast", "rapid", "prompt", "promptly"),
+    ("total", "overall", "combined"),
+    ("roughly", "approximately", "about", "around"),
+    ("maximum", "max", "cap", "limit", "ceiling"),
+    ("minimum", "min"),
+    ("show", "display"),
+    ("say", "state"),
+    ("fix", "repair"),
+    ("mistake", "error"),
+    ("choose", "select", "pick"),
+)
+_IRREGULAR = {
+    "rose": "rise", "risen": "rise", "fell": "fall", "fallen": "fall", "grew": "grow", "grown": "grow",
+    "lost": "lose", "paid": "pay", "made": "make", "kept": "keep", "held": "hold", "gave": "give", "given": "give",
+    "took": "take", "taken": "take", "got": "get", "gotten": "get", "went": "go", "gone": "go", "came": "come",
+    "saw": "see", "seen": "see", "children": "child", "people": "person", "men": "man", "women": "woman",
+    "feet": "foot", "began": "begin", "begun": "begin", "built": "build", "bought": "buy", "brought": "bring",
+    "sold": "sell", "told": "tell", "spent": "spend", "sent": "send", "won": "win", "met": "meet", "ran": "run",
+    "chose": "choose", "chosen": "choose", "wrote": "write", "written": "write", "knew": "know", "known": "know",
+    "shown": "show", "thought": "think", "found": "find", "became": "become", "led": "lead", "shed": "shed",
+    "shrank": "shrink", "shrunk": "shrink", "better": "good", "best": "good", "worse": "bad", "worst": "bad",
+    "data": "data", "news": "news", "series": "series", "analysis": "analysis", "basis": "basis", "bus": "bus",
+    "was": "be", "were": "be", "is": "be", "are": "be", "has": "have", "had": "have", "does": "do", "did": "do",
+}
+_DERIVATIONAL_SUFFIXES = ("ment", "ation", "ition", "ion", "er", "or", "al", "ity", "ness", "ive", "ance", "ence",
+                          "able", "ible", "ship", "ure", "ant", "ent", "ic", "ical", "ize", "ise", "ist")
+_MOVE_VERBS = "go|goes|went|move|moves|trend|trends|tick|ticks|edge|edges|jump|jumps|shot|shoot|crept|creep|step|steps|" \
+              "ramp|ramps|came|come|comes"
+VERBISH_BEFORE_UP = re.compile(rf"(?:ed|ing)$|^(?:{_MOVE_VERBS})$")  # "edged up to 60.4" moves; "up to 2 GB" caps
+MOVES = re.compile(rf"(?:ed|ing)$|^(?:is|was|are|were|be|been|{_MOVE_VERBS})$")  # "went up"; not "made up"
+
+# Direction words by family: +1 / -1 / 0 (unchanged)
+CHANGE_WORDS = {
+    "rise": 1, "rose": 1, "risen": 1, "rising": 1, "rises": 1, "increase": 1, "increased": 1, "increases": 1,
+    "increasing": 1, "grew": 1, "grow": 1, "grows": 1, "grown": 1, "growing": 1, "gain": 1, "gained": 1,
+    "gains": 1, "climb": 1, "climbed": 1, "climbs": 1, "jump": 1, "jumped": 1, "jumps": 1, "added": 1, "adds": 1,
+    "up": 1, "advanced": 1, "expanded": 1, "upward": 1, "higher": 1, "surged": 1, "soared": 1, "doubled": 1,
+    "fall": -1, "fell": -1, "fallen": -1, "falling": -1, "falls": -1, "decrease": -1, "decreased": -1,
+    "decreases": -1, "decreasing": -1, "decline": -1, "declined": -1, "declines": -1, "declining": -1,
+    "drop": -1, "dropped": -1, "drops": -1, "dip": -1, "dipped": -1, "lost": -1, "lose": -1, "loses": -1,
+    "losing": -1, "loss": -1, "losses": -1, "shed": -1, "shrank": -1, "shrink": -1, "cut": -1, "reduced": -1,
+    "down": -1, "slipped": -1, "downward": -1, "lower": -1, "plunged": -1, "tumbled": -1, "halved": -1,
+    "unchanged": 0, "steady": 0, "flat": 0, "stable": 0, "remained": 0,
+}
+CHANGE_VERBS = frozenset(w for w, _ in CHANGE_WORDS.items() if w.endswith("ed") or w in
+                          ("rose", "risen", "fell", "fallen", "grew", "grown", "lost", "shrank"))
+CHANGE_STOPS = frozenset({"and", "but", "while", "whereas", "compared", "than"})
+UNCHANGED_PHRASES = re.compile(r"\b(?:little changed|changed little|little change|little or no change|"
+                                r"essentially unchanged|about the same|the same as|held steady)\b")
+_COMPARE_WORDS = {
+    "more": 1, "greater": 1, "larger": 1, "bigger": 1, "higher": 1, "above": 1, "longer": 1, "heavier": 1,
+    "older": 1, "farther": 1, "exceeds": 1, "exceed": 1, "exceeded": 1, "less": -1, "fewer": -1, "smaller": -1,
+    "lower": -1, "below": -1, "shorter": -1, "lighter": -1, "younger": -1, "closer": -1, "nearer": -1,
+}
+_SUPERLATIVE_WORDS = {
+    "largest": 1, "biggest": 1, "greatest": 1, "highest": 1, "most": 1, "longest": 1, "heaviest": 1, "oldest": 1,
+    "farthest": 1, "furthest": 1, "maximum": 1, "smallest": -1, "least": -1, "lowest": -1, "fewest": -1,
+    "shortest": -1, "lightest": -1, "youngest": -1, "closest": -1, "nearest": -1, "minimum": -1,
+}
+_ORDER_WORDS = {"before": -1, "earlier": -1, "prior": -1, "ahead": -1, "after": 1, "later": 1, "following": 1,
+                "afterwards": 1}
+DIRECTION_FAMILIES = (("change", CHANGE_WORDS), ("compare", _COMPARE_WORDS), ("superlative", _SUPERLATIVE_WORDS),
+                       ("order", _ORDER_WORDS))
+
+# Lexical polarity: a word and its opposite class; "not" flips the polarity.
+POLARITY_CLASSES = {
+    "allow": ("permission", 1), "permit": ("permission", 1), "accept": ("permission", 1),
+    "prohibit": ("permission", -1), "forbid": ("permission", -1), "ban": ("permission", -1),
+    "disallow": ("permission", -1), "reject": ("permission", -1), "refuse": ("permission", -1),
+    "eligible": ("eligibility", 1), "ineligible": ("eligibility", -1), "require": ("obligation", 1),
+    "optional": ("obligation", -1), "voluntary": ("obligation", -1), "include": ("inclusion", 1),
+    "exclude": ("inclusion", -1), "always": ("frequency", 1), "never": ("frequency", -1),
+    "available": ("availability", 1), "unavailable": ("availability", -1), "same": ("identity", 1),
+    "different": ("identity", -1), "true": ("truth", 1), "false": ("truth", -1), "possible": ("possibility", 1),
+    "impossible": ("possibility", -1), "win": ("outcome", 1), "lose": ("outcome", -1), "open": ("openness", 1),
+    "close": ("openness", -1), "closed": ("openness", -1), "public": ("visibility", 1), "private": ("visibility", -1),
+    "mandatory": ("obligation", 1), "compulsory": ("obligation", 1), "necessary": ("obligation", 1),
+}
+NEGATION_BREAKS = frozenset({",", ";", ":", ".", "!", "?", "|", "but", "while", "whereas", "although", "because",
+                              "though", "who", "which", "whose", "where", "unless", "except"})
+LIST_JOINERS = frozenset({"and", "or", ",", ";"})
+
+_TOKEN = re.compile(
+    r"(?:[A-Za-z]\.){2,}(?![A-Za-z])"  # initialisms: U.S., e.g.
+    r"|\d+(?:,\d{3})+(?:\.\d+)?(?!\d)|\d+(?:\.\d+)?"
+    r"|(?:[Nn]on|[Nn]ot)-[A-Za-z]+"  # "non-immediate" is one word, not a negated clause
+    r"|[A-Za-z]+(?:['’][A-Za-z]+)*"
+    r"|[^\sA-Za-z\d]"
+)
+CONJUNCTIONS = frozenset({"and", "or", "but", "while", "whereas", "nor"})
+_CONJUNCTION_GAP = 1.0
+_PUNCT_GAPS = {",": 0.5, ";": 2.0, ":": 1.0, "(": 1.0, ")": 1.0, ".": 3.0, "!": 3.0, "?": 3.0, "|": 1.0}
+
+
+def _stem_uncached(word: str) -> str:
+    w = word.lower().replace("’", "'")
+    w = w.removesuffix("'s")
+    w = w.strip("'")
+    if w in _IRREGULAR:
+        return _canonical(_IRREGULAR[w])
+    if "." in w:  # initialisms: "u.s." -> "us"
+        return w.replace(".", "")
+    if "-" in w:  # "non-immediate"
+        prefix, rest = w.split("-", 1)
+        return prefix + _stem_uncached(rest)
+    if len(w) <= 3 or not w.isalpha():
+        return _canonical(w)
+    original = w
+    if w.endswith(("ies", "ied")) and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith(("sses", "ches", "shes", "xes", "zes")):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    if w.endswith("ing") and len(w) > 5:
+        w = w[:-3]
+    elif w.endswith("ed") and len(w) > 4 or w.endswith("ly") and len(w) > 6:
+        w = w[:-2]
+    if w != original and len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
+        w = w[:-1]  # "stopp" -> "stop"
+    if w.endswith("e") and len(w) > 3:
+        w = w[:-1]
+    return _canonical(w)
+
+
+_SYNONYM_CANON: dict[str, str] = {}
+
+
+def _canonical(stem: str) -> str:
+    return _SYNONYM_CANON.get(stem, stem)
+
+
+def _build_synonyms() -> None:
+    for group in _SYNONYM_GROUPS:
+        head = _stem_uncached(group[0])
+        for member in group:
+            _SYNONYM_CANON[_stem_uncached(member)] = head
+
+
+_build_synonyms()
+stem_of = lru_cache(maxsize=65536)(_stem_uncached)
+LIGHT_STEMS = frozenset(stem_of(w) for w in _LIGHT_WORDS)
+POLARITY_BY_STEM = {stem_of(word): polar for word, polar in POLARITY_CLASSES.items()}  # "includes" -> "includ"
+
+
+@lru_cache(maxsize=262144)  # the same stem pairs recur across windows and claims
+def related_stems(a: str, b: str) -> bool:
+    """Stems of one word family: "employ"/"employment", "encrypt"/"encryption"."""
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    if len(short) < 5 or not long.startswith(short):
+        return False
+    return len(long) - len(short) <= 2 or long[len(short):].startswith(_DERIVATIONAL_SUFFIXES)
+
+
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    text: str
+    lower: str
+    stem: str
+    start: int
+    end: int
+    kind: str  # "word" | "num" | "punct"
+    pos: float  # a distance coordinate: words advance it by 1, punctuation by more
+    cell: int  # table cell index, -1 outside tables
+    capital: bool
+    initial: bool  # first word of its unit
+
+
+def tokenize(text: str, start: int, end: int, *, table: bool) -> list[Token]:
+    tokens: list[Token] = []
+    pos = 0.0
+    segment = text[start:end]
+    cell = -1 if segment.lstrip().startswith("|") else 0  # the leading pipe opens cell 0
+    for match in _TOKEN.finditer(segment):
+        raw = match.group()
+        if table and raw == "|":
+            cell += 1
+            pos += _PUNCT_GAPS["|"]
+            continue
+        if raw in "*_`#>[]":
+            continue  # Markdown markup
+        if raw[0].isdigit():
+            kind = "num"
+        elif raw[0].isalpha():
+            kind = "word"
+        else:
+            kind = "punct"
+        if kind == "punct":
+            pos += _PUNCT_GAPS.get(raw, 0.0)
+        else:
+            pos += 1.0 + _CONJUNCTION_GAP * (raw.lower() in CONJUNCTIONS)
+        tokens.append(
+            Token(
+                text=raw,
+                lower=raw.lower(),
+                stem=stem_of(raw) if kind == "word" else raw,
+                start=start + match.start(),
+                end=start + match.end(),
+                kind=kind,
+                pos=pos,
+                cell=cell if table else -1,
+                capital=kind == "word" and raw[0].isupper(),
+                initial=not any(t.kind == "word" for t in tokens) or (bool(tokens) and tokens[-1].text in ".!?:"),
+            )
+        )
+    return tokens
+
+
+def is_content(tok: Token) -> bool:
+    return tok.kind == "word" and tok.lower not in _STOPWORDS and len(tok.lower) > 1 \
+        and not tok.lower.endswith(("n't", "n’t"))  # "aren't": the negation is judged on its own

@@ -1,0 +1,101 @@
+"""Windows: up to three nearby units of a candidate, grown from the units sharing most with the claim; a
+window is what gets checked and quoted. Also how far the claim's words are found in one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from review.checking.analysis import Candidate, Claim, Unit
+from review.checking.quantities import comparable, same_value
+from review.checking.text import related_stems
+
+_RELATED_CREDIT = 0.85  # "employ" / "employment"
+_ELSEWHERE_CREDIT = 0.5  # the word is in the candidate, outside the quoted window
+# Windows: a few seed units per candidate, grown by nearby units that add coverage.
+_SEEDS_PER_CANDIDATE = 3
+_MAX_WINDOW_UNITS = 3
+_MAX_UNIT_GAP = 3
+_MIN_GAIN = 0.1
+
+
+
+
+@dataclass
+class Window:
+    candidate: int
+    units: list[Unit]  # chosen units, in document order
+    start: int
+    end: int
+    stems: set[str]
+    similarity: float | None = None
+    word_credit: dict[str, float] = field(default_factory=dict)  # claim stem -> credit from similar words
+    joined: bool = False  # two passages checked together (see builtin._joined)
+
+
+def stem_found(stem: str, stems: set[str]) -> float:
+    if stem in stems:
+        return 1.0
+    if len(stem) >= 5 and any(related_stems(stem, other) for other in stems):
+        return _RELATED_CREDIT
+    return 0.0
+
+
+def claim_coverage(claim: Claim, stems: set[str]) -> float:
+    total = sum(claim.weights.values())
+    if not total:
+        return 1.0
+    return sum(w * stem_found(s, stems) for s, w in claim.weights.items()) / total
+
+
+def window_relevance(claim: Claim, units: list[Unit]) -> float:
+    stems = set().union(*(u.stems for u in units))
+    lexical = claim_coverage(claim, stems)
+    if not claim.unit.quantities:
+        return lexical
+    pool = [q for u in units for q in u.quantities]
+    hits = sum(1 for q in claim.unit.quantities if any(comparable(q, e) and same_value(q, e) for e in pool))
+    return 0.7 * lexical + 0.3 * hits / len(claim.unit.quantities)
+
+
+def candidate_windows(claim: Claim, index: int, candidate: Candidate) -> list[Window]:
+    units = candidate.units
+    ranked = sorted(range(len(units)), key=lambda k: -window_relevance(claim, [units[k]]))
+    windows: list[Window] = []
+    seen: set[tuple[int, ...]] = set()
+    for seed in ranked[:_SEEDS_PER_CANDIDATE]:
+        chosen = tuple(_grow(claim, units, seed))
+        if chosen in seen:
+            continue
+        seen.add(chosen)
+        members = [units[k] for k in chosen]
+        windows.append(Window(candidate=index, units=members, start=members[0].start, end=members[-1].end,
+                               stems=set().union(candidate.heading_stems, *(u.stems for u in members))))
+    return windows
+
+
+def _grow(claim: Claim, units: list[Unit], seed: int) -> list[int]:
+    """Add nearby units while they cover claim words or quantities the window still lacks."""
+    chosen = [seed]
+    while len(chosen) < _MAX_WINDOW_UNITS:
+        current = window_relevance(claim, [units[k] for k in chosen])
+        best_gain, best_k = 0.0, None
+        lo, hi = chosen[0], chosen[-1]
+        for k in range(max(0, lo - _MAX_UNIT_GAP), min(len(units), hi + _MAX_UNIT_GAP + 1)):
+            if k in chosen:
+                continue
+            gain = window_relevance(claim, [units[m] for m in sorted([*chosen, k])]) - current
+            if gain > best_gain:
+                best_gain, best_k = gain, k
+        if best_k is None or best_gain < _MIN_GAIN:
+            break
+        chosen = sorted([*chosen, best_k])
+    return chosen
+
+
+def term_credit(stem: str, window: Window, candidate: Candidate) -> float:
+    found = stem_found(stem, window.stems)
+    if found:
+        return found
+    if stem in window.word_credit:
+        return window.word_credit[stem]
+    return _ELSEWHERE_CREDIT if stem_found(stem, candidate.stems) else 0.0
