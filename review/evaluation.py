@@ -172,20 +172,19 @@ def figures_lines(figures: Figures) -> list[str]:
     if figures.kinds_given:
         lines += ["", "accuracy per kind:"] + [f"  {kind:<22} {rate}" for kind, rate in figures.per_kind.items()]
     bound = f"{figures.max_leak:.0%}"
-    lines += [
-        "",
-        "routing (auto-released = risk low):",
-        f"  leak rate (unsupported auto-released), default bands:     {figures.leak}",
-        f"  automation rate (supported auto-released), default bands: {figures.automation}",
+    routing = [
+        ("leak rate (unsupported auto-released), default bands:", str(figures.leak)),
+        ("automation rate (supported auto-released), default bands:", str(figures.automation)),
     ]
     if figures.bounded_threshold is None:
-        lines.append(f"  at leak <= {bound}: no threshold releases anything; automation rate 0")
+        routing.append((f"at leak <= {bound}:", "no threshold releases anything; automation rate 0"))
     else:
-        lines += [
-            f"  supported threshold for leak <= {bound}:                   {figures.bounded_threshold:.3f}",
-            f"  leak rate at that threshold:                              {figures.bounded_leak}",
-            f"  automation rate at that threshold:                        {figures.bounded_automation}",
+        routing += [
+            (f"supported threshold for leak <= {bound}:", f"{figures.bounded_threshold:.3f}"),
+            ("leak rate at that threshold:", str(figures.bounded_leak)),
+            ("automation rate at that threshold:", str(figures.bounded_automation)),
         ]
+    lines += ["", "routing (auto-released = risk low):"] + [f"  {label:<59}{value}" for label, value in routing]
     return lines
 
 
