@@ -650,7 +650,7 @@ def _as_percent(quantity: Quantity) -> float:
 
 def describe(quantity: Quantity) -> str:
     if quantity.kind == "percent":
-        number = re.search(r"[-+−]?\d[\d,]*(?:\.\d+)?", quantity.surface)
+        number = re.search(r"[-+−]?[0-9][0-9,]*(?:\.[0-9]+)?", quantity.surface)
         if number:
             return f"{number.group()} percent"
     return quantity.surface

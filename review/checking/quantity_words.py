@@ -92,8 +92,9 @@ PERIOD_VERB = re.compile(r"(?:ed|ing)$|^(?:vests?|spreads?|pays?|repays?|runs?|l
                           r"amortizes?|happens?|occurs?)$")
 RANGE_WORDS = frozenset({"to", "-", "–", "through"})
 TIME_OF_DAY = re.compile(
-    r"(?<![\d.:])(\d{1,2})(?::([0-5]\d))?\s?([AaPp])\.?\s?[Mm]\b\.?|(?<![\d.:])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])"
+    r"(?<![0-9.:])([0-9]{1,2})(?::([0-5][0-9]))?\s?([AaPp])\.?\s?[Mm]\b\.?"
+    r"|(?<![0-9.:])([01]?[0-9]|2[0-3]):([0-5][0-9])(?![0-9:])"
     r"|\b(noon|midday|midnight)\b",
     re.IGNORECASE,
 )
-ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+ISO_DATE = re.compile(r"\b([0-9]{4})-([0-9]{2})-([0-9]{2})\b")

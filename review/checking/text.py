@@ -127,13 +127,16 @@ NEGATION_BREAKS = frozenset({",", ";", ":", ".", "!", "?", "|", "but", "while", 
                               "though", "who", "which", "whose", "where", "unless", "except"})
 LIST_JOINERS = frozenset({"and", "or", ",", ";"})
 
+# Numbers are ASCII digits only: "²", "½", "１" or "٣" are digits to str.isdigit() but not to float(), and
+# reading them would need offsets other than the text's. They tokenize as marks.
 _TOKEN = re.compile(
     r"(?:[A-Za-z]\.){2,}(?![A-Za-z])"  # initialisms: U.S., e.g.
-    r"|\d+(?:,\d{3})+(?:\.\d+)?(?!\d)|\d+(?:\.\d+)?"
+    r"|[0-9]+(?:,[0-9]{3})+(?:\.[0-9]+)?(?![0-9])|[0-9]+(?:\.[0-9]+)?"
     r"|(?:[Nn]on|[Nn]ot)-[A-Za-z]+"  # "non-immediate" is one word, not a negated clause
     r"|[A-Za-z]+(?:['’][A-Za-z]+)*"
-    r"|[^\sA-Za-z\d]"
+    r"|[^\sA-Za-z0-9]"
 )
+_ASCII_DIGITS = frozenset("0123456789")
 CONJUNCTIONS = frozenset({"and", "or", "but", "while", "whereas", "nor"})
 _CONJUNCTION_GAP = 1.0
 _PUNCT_GAPS = {",": 0.5, ";": 2.0, ":": 1.0, "(": 1.0, ")": 1.0, ".": 3.0, "!": 3.0, "?": 3.0, "|": 1.0}
@@ -228,7 +231,7 @@ def tokenize(text: str, start: int, end: int, *, table: bool) -> list[Token]:
             continue
         if raw in "*_`#>[]":
             continue  # Markdown markup
-        if raw[0].isdigit():
+        if raw[0] in _ASCII_DIGITS:
             kind = "num"
         elif raw[0].isalpha():
             kind = "word"
