@@ -351,7 +351,8 @@ def quantity_tokens(unit: Unit) -> set[int]:
 
 def context_skip_tokens(unit: Unit) -> set[int]:
     """Tokens left out of word contexts: numbers, units and bound phrases ("at least" says nothing of topic)."""
-    return quantity_tokens(unit) | {k for q in unit.quantities for k in range(q.token_span[0] - q.lead, q.token_span[0])}
+    leads = {k for q in unit.quantities for k in range(q.token_span[0] - q.lead, q.token_span[0])}
+    return quantity_tokens(unit) | leads
 
 
 def word_context(unit: Unit, pos: float, cell: int, skip: set[int], *, claim: bool = False, anchor: float | None = None,

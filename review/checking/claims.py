@@ -129,7 +129,8 @@ def _blocks(text: str) -> list[tuple[int, int, _BlockKind]]:
         if _TABLE_ROW.match(line):
             close()
             if not _TABLE_SEPARATOR.fullmatch(line):
-                blocks.append((*strip_span(text, line_start, line_end), "table_header" if rows_in_table == 0 else "table_row"))
+                kind: _BlockKind = "table_header" if rows_in_table == 0 else "table_row"
+                blocks.append((*strip_span(text, line_start, line_end), kind))
                 rows_in_table += 1
             continue
         rows_in_table = 0

@@ -8,11 +8,32 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 _STOPWORDS = frozenset(
-    ["a", "an", "the", "and", "or", "but", "if", "then", "else", "of", "to", "in", "on", "at", "by", "for", "from", "with", "as", "into", "onto", "over", "under", "about", "is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "having", "do", "does", "did", "done", "will", "would", "shall", "should", "can", "could", "may", "might", "must", "this", "that", "these", "those", "it", "its", "they", "them", "their", "there", "here", "he", "she", "his", "her", "him", "we", "us", "our", "you", "your", "i", "me", "my", "mine", "which", "who", "whom", "whose", "what", "when", "where", "why", "how", "than", "so", "such", "very", "also", "just", "only", "both", "each", "either", "any", "all", "some", "most", "more", "many", "much", "few", "other", "another", "same", "own", "too", "not", "no", "nor", "never", "none", "per", "via", "up", "down", "out", "off", "again", "further", "once", "while", "whereas", "because", "since", "until", "unless", "whether", "though", "although", "however", "thus", "hence", "yet", "still", "even", "ever", "already", "now", "today", "s", "t", "don't", "let", "lets", "get", "gets", "got", "getting", "make", "makes", "made", "one", "ones", "within", "without", "including", "include", "includes", "included", "like", "well", "way", "ways", "etc", "e.g", "i.e", "vs", "through", "throughout", "across", "among", "along", "toward", "towards", "upon", "onto", "whose", "whom", "either", "neither", "every", "according", "during"]
+    """a an the and or but if then else of to in on at by for from with as into onto over under about
+    is are was were be been being am has have had having do does did done will would shall should can
+    could may might must this that these those it its they them their there here he she his her him we
+    us our you your i me my mine which who whom whose what when where why how than so such very also
+    just only both each either any all some most more many much few other another same own too not no
+    nor never none per via up down out off again further once while whereas because since until unless
+    whether though although however thus hence yet still even ever already now today s t don't let lets
+    get gets got getting make makes made one ones within without including include includes included
+    like well way ways etc e.g i.e vs through throughout across among along toward towards upon onto
+    whose whom either neither every according during""".split()  # noqa: SIM905 - word lists read best as text
 )
 # Light verbs, fillers and vague words: a paraphrase adds these freely, so they are weak evidence of an
 # unsupported addition (general English, not tied to any document).
-_LIGHT_WORDS = ["go", "goes", "went", "gone", "going", "come", "comes", "came", "coming", "take", "takes", "took", "taken", "taking", "make", "makes", "made", "get", "gets", "got", "give", "gives", "gave", "given", "put", "puts", "set", "sets", "keep", "keeps", "kept", "let", "lets", "need", "needs", "needed", "use", "uses", "used", "using", "receive", "receives", "received", "provide", "provides", "provided", "offer", "offers", "offered", "issue", "issues", "issued", "allow", "allows", "allowed", "hold", "holds", "held", "run", "runs", "ran", "bring", "brings", "brought", "reach", "reaches", "reached", "happen", "happens", "happened", "occur", "occurs", "occurred", "apply", "applies", "applied", "remain", "remains", "remained", "stay", "stays", "stayed", "become", "becomes", "became", "seem", "seems", "show", "shows", "showed", "shown", "say", "says", "said", "tell", "tells", "told", "find", "finds", "found", "know", "knows", "known", "see", "sees", "saw", "seen", "look", "looks", "want", "wants", "try", "tries", "help", "helps", "start", "starts", "started", "begin", "begins", "began", "end", "ends", "ended", "turn", "turns", "move", "moves", "pass", "passes", "passed", "last", "lasts", "lasted", "lasting", "place", "places", "back", "due", "work", "works", "way", "ways", "part", "parts", "thing", "things", "time", "times", "generally", "usually", "typically", "normally", "often", "always", "sometimes", "around", "between", "outside", "inside", "overall", "simply", "really", "actually", "currently", "likely", "able", "certain", "various", "specific", "whole", "entire", "full", "own", "total", "general", "particular", "main", "major", "key", "basic", "regular", "standard", "available", "possible", "following", "respectively", "instead", "rather", "still", "even", "further", "additional", "other", "another", "some", "such", "kind", "sort", "type", "types", "case", "cases", "example", "instance", "matter", "fact", "point", "aspect", "past", "stand", "stands", "stood", "standing"]
+_LIGHT_WORDS = """go goes went gone going come comes came coming take takes took taken taking make makes made
+    get gets got give gives gave given put puts set sets keep keeps kept let lets need needs needed use uses used
+    using receive receives received provide provides provided offer offers offered issue issues issued allow
+    allows allowed hold holds held run runs ran bring brings brought reach reaches reached happen happens happened
+    occur occurs occurred apply applies applied remain remains remained stay stays stayed become becomes became
+    seem seems show shows showed shown say says said tell tells told find finds found know knows
+    known see sees saw seen look looks want wants try tries help helps start starts started begin begins began end
+    ends ended turn turns move moves pass passes passed last lasts lasted lasting place places back due work works
+    way ways part parts thing things time times generally usually typically normally often always sometimes around
+    between outside inside overall simply really actually currently likely able certain various specific whole
+    entire full own total general particular main major key basic regular standard available possible following
+    respectively instead rather still even further additional other another some such kind sort type types
+    case cases example instance matter fact point aspect past stand stands stood standing""".split()  # noqa: SIM905
 # Words whose stems should compare equal; general English, not tied to any document.
 _SYNONYM_GROUPS = (
     ("price", "cost", "charge", "priced", "costs"),

@@ -1,4 +1,5 @@
-"""What a rule sees: the claim, the evidence window being checked, its candidate, and what the claim's words earn there."""
+"""What a rule sees: the claim, the evidence window being checked, its candidate, and what the claim's
+words earn there."""
 
 from __future__ import annotations
 

@@ -25,10 +25,12 @@ def check_entities(ctx: RuleContext) -> list[Finding]:
         name = " ".join(t.text for t in run)
         span = claim_span(*run)
         if not missing:
-            rival = None if measured else _role_rival(claim, run, window, candidate.names)  # with numbers, binding them is surer
+            # with numbers, binding them is surer
+            rival = None if measured else _role_rival(claim, run, window, candidate.names)
             if rival:
                 rival_name, unit, tokens = rival
-                findings.append(Finding(FindingKind.ENTITY_SWAP, f"claim names '{name}' where evidence names '{rival_name}'",
+                findings.append(Finding(FindingKind.ENTITY_SWAP,
+                                        f"claim names '{name}' where evidence names '{rival_name}'",
                                         claim_span=span, evidence_span=ctx.token_span(unit, *tokens)))
         elif any(not stem_found(t.stem, ctx.all_stems) for t in missing):
             findings.append(Finding(FindingKind.MISSING_ENTITY, f"'{name}' not in evidence", claim_span=span))

@@ -13,7 +13,7 @@ from review.checking.rules.context import RuleContext
 from review.checking.text import CONJUNCTIONS, LIGHT_STEMS, LIST_JOINERS
 from review.checking.windows import Window, stem_found
 
-_BINDING_TOLERANCE = 0.05  # an equal value must be nearly as well placed as the best against the best-placed one in another unit
+_BINDING_TOLERANCE = 0.05  # an equal value in another unit must be nearly as well placed as the best
 _SAME_UNIT_TOLERANCE = 0.05  # word distances inside one sentence are a weak guide: doubt favours the claim
 _NEARBY_WEIGHT = 0.5
 _RATE_WEIGHT = 0.1
@@ -65,7 +65,8 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
                 continue
         e, unit = compatible[best][0], compatible[best][1]
         if placement[best] >= _MIN_PLACEMENT and _local_share(claim_ctx, unit, window) >= _SAME_TOPIC:
-            findings.append(Finding(FindingKind.QUANTITY_MISMATCH, f"claim says {describe(q)}; evidence says {describe(e)}",
+            findings.append(Finding(FindingKind.QUANTITY_MISMATCH,
+                                    f"claim says {describe(q)}; evidence says {describe(e)}",
                                     claim_span=(q.start, q.end), evidence_span=ctx.evidence_span(unit, e.start, e.end)))
         else:
             findings.append(missing)
