@@ -168,6 +168,9 @@ REVIEW_SUPPORTED_AT = env_float("REVIEW_SUPPORTED_AT", 0.6)
 REVIEW_UNCERTAIN_AT = env_float("REVIEW_UNCERTAIN_AT", 0.4)
 if not 0 <= REVIEW_UNCERTAIN_AT <= REVIEW_SUPPORTED_AT <= 1:
     raise ImproperlyConfigured("need 0 <= REVIEW_UNCERTAIN_AT <= REVIEW_SUPPORTED_AT <= 1")
+# Two approved sources conflict only when the contradicting one is about the same subject: it names at least
+# this share of what the claim is about (its content words, less numbers, dates and weekdays).
+REVIEW_CONFLICT_SUBJECT_AT = env_float("REVIEW_CONFLICT_SUBJECT_AT", 0.5)
 REVIEW_HIGH_RISK_TOPICS = env_list(
     "REVIEW_HIGH_RISK_TOPICS",
     ["contract", "price", "pricing", "refund", "privacy", "personal data", "security", "legal", "lawsuit",

@@ -53,14 +53,23 @@ class EvidenceOut(Schema):
     flags: list[str] = []
 
 
+class FindingOut(Schema):
+    kind: str  # quantity_mismatch, negation, direction, entity_swap, role_swap, missing_quantity, ...
+    effect: str  # contradicts, missing, weakens, supports
+    message: str
+    claim_span: list[int] | None = None  # offsets in the claim's text
+    evidence_span: list[int] | None = None  # offsets in the best evidence chunk's text
+
+
 class ClaimOut(Schema):
     id: int | None = None
     text: str
     start: int
     end: int
     score: float | None
-    verdict: str
+    verdict: str  # supported, uncertain, contradicted, not_found
     reasons: list[str]
+    findings: list[FindingOut] = []
     evidence: list[EvidenceOut]
 
 
@@ -117,15 +126,15 @@ def _evidence_payload(*, chunk, quote_start: int, quote_end: int, quote: str, sc
     }
 
 
-def _claim_payload(*, claim, evidence: list[dict], claim_id: int | None = None) -> dict:
+def _claim_payload(*, claim, evidence: list[dict], findings: list[dict], claim_id: int | None = None) -> dict:
     return {"id": claim_id, "text": claim.text, "start": claim.start, "end": claim.end,
             "score": None if claim.score is None else round(claim.score, 4), "verdict": claim.verdict,
-            "reasons": claim.reasons, "evidence": evidence}
+            "reasons": claim.reasons, "findings": findings, "evidence": evidence}
 
 
 def report_to_dict(report: CheckReport) -> dict:
     claims = [
-        _claim_payload(claim=claim, evidence=[
+        _claim_payload(claim=claim, findings=[f.as_dict() for f in claim.findings], evidence=[
             _evidence_payload(chunk=e.candidate.chunk, quote_start=e.quote_start, quote_end=e.quote_end,
                               quote=e.quote, score=e.score, flags=e.flags)
             for e in claim.evidence
@@ -139,7 +148,7 @@ def report_to_dict(report: CheckReport) -> dict:
 def answer_to_dict(answer: Answer) -> dict:
     """Answer with claims and evidence; expects claims/evidence/chunks prefetched."""
     claims = [
-        _claim_payload(claim=claim, claim_id=claim.pk, evidence=[
+        _claim_payload(claim=claim, claim_id=claim.pk, findings=claim.findings, evidence=[
             _evidence_payload(chunk=e.chunk, quote_start=e.quote_start, quote_end=e.quote_end, quote=e.quote,
                               score=e.score, flags=e.flags)
             for e in claim.evidence.all()

@@ -114,7 +114,7 @@ class Verdict(models.TextChoices):
     SUPPORTED = "supported", "Supported"
     UNCERTAIN = "uncertain", "Uncertain"
     CONTRADICTED = "contradicted", "Contradicted"
-    UNVERIFIABLE = "unverifiable", "Unverifiable"
+    NOT_FOUND = "not_found", "Not found"  # no approved source supports it, and none states otherwise
 
 
 class ClaimReview(models.TextChoices):
@@ -132,6 +132,8 @@ class Claim(models.Model):
     score = models.FloatField(null=True, blank=True)
     verdict = models.CharField(max_length=16, choices=Verdict.choices)
     reasons = models.JSONField(default=list)
+    # Typed findings (review.checking.findings.Finding.as_dict): what routing and the review page read.
+    findings = models.JSONField(default=list, blank=True)
     review_state = models.CharField(max_length=16, choices=ClaimReview.choices, default=ClaimReview.OPEN)
     review_note = models.TextField(blank=True)
     reviewed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
@@ -156,7 +158,16 @@ class Claim(models.Model):
 
     @property
     def other_evidence(self) -> list[Evidence]:
-        return list(self.evidence.all())[1:]
+        return [e for e in list(self.evidence.all())[1:] if not e.is_conflicting]
+
+    @property
+    def conflicting_evidence(self) -> list[Evidence]:
+        """Other approved sources stating something else about the claim's subject: shown beside the best."""
+        return [e for e in list(self.evidence.all())[1:] if e.is_conflicting]
+
+    @property
+    def is_not_found(self) -> bool:
+        return self.verdict == Verdict.NOT_FOUND
 
 
 class Evidence(models.Model):
@@ -177,6 +188,10 @@ class Evidence(models.Model):
 
     def __str__(self) -> str:
         return f"evidence {self.rank} for claim {self.claim_id}"
+
+    @property
+    def is_conflicting(self) -> bool:
+        return "conflicting" in self.flags
 
     def source_text(self) -> str:
         return self.chunk.text if self.chunk else self.claim.answer.contexts[self.context_index]

@@ -21,10 +21,11 @@ from kb.embeddings import EmbeddingError, embed_texts
 from kb.models import Chunk, DocumentVersion, VersionStatus
 from kb.search import chunks_search
 from review.checking.base import CheckerUnavailable, EvidenceCandidate
-from review.checking.builtin import check_claim
+from review.checking.builtin import BuiltinChecker
 from review.checking.claims import ClaimSpan, split_claims
 from review.checking.external import configured_checkers
 from review.checking.findings import Finding
+from review.checking.scoring import HARD_CAPS
 from review.checking.verdicts import SUPPORTED_AT, UNCERTAIN_AT, verdict_for
 from review.models import Risk, Verdict
 
@@ -51,11 +52,18 @@ class EvidenceResult:
     quote_end: int
     score: float
     flags: list[str]
+    conflicting: bool = False  # an approved source stating something else about the claim's subject
 
     @property
     def quote(self) -> str:
         source = self.candidate.chunk.version.text if self.candidate.chunk else self.candidate.text
         return source[self.quote_start:self.quote_end]
+
+
+@dataclass(frozen=True)
+class ConflictingSource:
+    version: DocumentVersion
+    message: str  # names both sources (document, version, owner) and what differs
 
 
 @dataclass
@@ -67,8 +75,14 @@ class ClaimResult:
     verdict: str
     reasons: list[str]
     evidence: list[EvidenceResult]
-    conflicting: bool = False  # an approved source supports it and another approved source contradicts it
     findings: list[Finding] = field(default_factory=list)  # every checker's, for the best evidence
+    # Other approved documents stating something else about the same subject (the claim goes to a person).
+    conflicts: list[ConflictingSource] = field(default_factory=list)
+    features: dict[str, float] = field(default_factory=dict)  # what the scoring model read (training reads it)
+
+    @property
+    def conflicting(self) -> bool:
+        return bool(self.conflicts)
 
 
 @dataclass
@@ -149,10 +163,29 @@ def _candidates_for(
     return candidates
 
 
-def _evidence(candidate: Candidate, *, start: int, end: int, score: float) -> EvidenceResult:
+def _evidence(candidate: Candidate, *, start: int, end: int, score: float, conflicting: bool = False) -> EvidenceResult:
     flags = _version_flags(candidate.chunk.version) if candidate.chunk else ["unpinned context"]
+    if conflicting:
+        flags.append("conflicting")
     return EvidenceResult(candidate=candidate, quote_start=candidate.offset + start,
-                          quote_end=candidate.offset + end, score=score, flags=flags)
+                          quote_end=candidate.offset + end, score=score, flags=flags, conflicting=conflicting)
+
+
+def _source_name(version: DocumentVersion) -> str:
+    """A source as a reviewer names it: title, key, version and owner."""
+    document = version.document
+    return f"'{document.title}' ({document.key} v{version.number}, owner {document.owner.username})"
+
+
+def _combine_external(*, score: float, builtin_findings: list[Finding], external_scores: list[float]) -> float:
+    """The README's policy: any checker can hold a claim back; a hard finding of the built-in checker (a
+    contradiction, a number the evidence lacks) always holds; otherwise an external checker that supports the
+    claim outweighs the built-in one's merely not finding the words."""
+    if not external_scores:
+        return score
+    if any(f.kind in HARD_CAPS for f in builtin_findings):
+        return min(score, *external_scores)
+    return min(external_scores)
 
 
 def claim_check(
@@ -160,11 +193,12 @@ def claim_check(
 ) -> ClaimResult:
     """Score one claim against its candidates; evidence comes best first."""
     claim_text = span.text
-    result = ClaimResult(text=span.text, start=span.start, end=span.end, score=None, verdict=Verdict.UNVERIFIABLE,
-                         reasons=["no evidence in the approved sources"], evidence=[])
+    result = ClaimResult(text=span.text, start=span.start, end=span.end, score=None, verdict=Verdict.NOT_FOUND,
+                         reasons=["no supporting source found in the approved sources"], evidence=[])
     if not candidates:
         return result
-    outcome = check_claim(claim=claim_text, embed=embed, candidates=[c.for_checker() for c in candidates])
+    outcome = BuiltinChecker(embed=embed).check(claim=claim_text, candidates=[c.for_checker() for c in candidates])
+    result.features = outcome.features
     if outcome.candidate_index is None:
         result.reasons = outcome.reasons
         return result
@@ -172,32 +206,42 @@ def claim_check(
     score, reasons, findings = outcome.score, list(outcome.reasons), list(outcome.findings)
     evidence = [_evidence(best, start=outcome.quote_start, end=outcome.quote_end, score=outcome.score)]
 
-    # Other candidates: shown to the reviewer, and a contradiction among approved sources is a conflict.
-    conflict = False
+    # Other candidates: shown to the reviewer; another approved document stating something else about the
+    # same subject is a conflict that a person must settle.
+    unflagged = not best.chunk or not _version_flags(best.chunk.version)
     for candidate in candidates:
         if candidate is best:
             continue
         could_conflict = bool(
-            score >= SUPPORTED_AT and candidate.chunk and best.chunk
+            score >= SUPPORTED_AT and unflagged and candidate.chunk and best.chunk
             and candidate.chunk.version.document_id != best.chunk.version.document_id
+            and not _version_flags(candidate.chunk.version)
         )
         if len(evidence) >= MAX_EVIDENCE_PER_CLAIM and not could_conflict:
             continue
         # Hard findings (numbers, direction, negation) need no embeddings; skipping them here keeps the
         # extra candidates cheap (embedding dominates the check's cost).
-        other = check_claim(claim=claim_text, candidates=[candidate.for_checker()], embed=None)
+        other = BuiltinChecker().check(claim=claim_text, candidates=[candidate.for_checker()])
+        contradictions = [f for f in other.findings if f.is_contradiction]
         conflicting = (
-            could_conflict and other.score < UNCERTAIN_AT and any(f.is_contradiction for f in other.findings)
-            and not _version_flags(candidate.chunk.version) and not _version_flags(best.chunk.version)
+            could_conflict and bool(contradictions)
+            and other.signals.get("subject_coverage", 0.0) >= settings.REVIEW_CONFLICT_SUBJECT_AT
         )
         if conflicting:
-            conflict = True
-            reasons.append(f"conflicting source: {candidate.chunk.version} says otherwise ({'; '.join(other.reasons)})")
+            result.conflicts.append(ConflictingSource(
+                version=candidate.chunk.version,
+                message=f"approved sources conflict: {_source_name(best.chunk.version)} supports this claim; "
+                        f"{_source_name(candidate.chunk.version)} says otherwise "
+                        f"({'; '.join(f.message for f in contradictions)})",
+            ))
+            reasons.append(result.conflicts[-1].message)
         # Unrelated candidates (they share a few words at most) would only be noise beside the real source.
-        if len(evidence) < MAX_EVIDENCE_PER_CLAIM and (conflicting or other.score >= UNCERTAIN_AT):
-            evidence.append(_evidence(candidate, start=other.quote_start, end=other.quote_end, score=other.score))
-    evidence[1:] = sorted(evidence[1:], key=lambda e: -e.score)
+        if conflicting or (len(evidence) < MAX_EVIDENCE_PER_CLAIM and other.score >= UNCERTAIN_AT):
+            evidence.append(_evidence(candidate, start=other.quote_start, end=other.quote_end, score=other.score,
+                                      conflicting=conflicting))
+    evidence[1:] = sorted(evidence[1:], key=lambda e: (not e.conflicting, -e.score))
 
+    external_scores = []
     for checker in configured_checkers():
         try:
             external = checker.check(claim=claim_text, candidates=[evidence[0].candidate.for_checker()])
@@ -209,9 +253,10 @@ def claim_check(
             continue
         reasons += external.reasons
         findings += external.findings
-        score = min(score, external.score)  # any checker can hold a claim back; none can wave one through alone
-    result.score, result.verdict, result.reasons, result.evidence = score, verdict_for(score, True), reasons, evidence
-    result.conflicting, result.findings = conflict, findings
+        external_scores.append(external.score)
+    score = _combine_external(score=score, builtin_findings=outcome.findings, external_scores=external_scores)
+    result.score, result.reasons, result.evidence, result.findings = score, reasons, evidence, findings
+    result.verdict = verdict_for(score=score, findings=findings, has_evidence=True)
     return result
 
 
@@ -225,10 +270,11 @@ def risk_assess(*, question: str, answer_text: str, claims: list[ClaimResult]) -
     high: list[str] = []
     medium: list[str] = []
     for number, claim in enumerate(claims, start=1):
-        if claim.verdict == Verdict.UNVERIFIABLE:
-            high.append(f"claim {number} has no evidence in the approved sources")
+        if claim.verdict == Verdict.NOT_FOUND:
+            high.append(f"claim {number}: no supporting source found")
         elif claim.verdict == Verdict.CONTRADICTED:
-            high.append(f"claim {number} scored {claim.score:.2f} (below {UNCERTAIN_AT})")
+            said = "; ".join(f.message for f in claim.findings if f.is_contradiction)
+            high.append(f"claim {number} is contradicted by its source ({said})")
         elif claim.verdict == Verdict.UNCERTAIN:
             medium.append(f"claim {number} is uncertain ({claim.score:.2f})")
         if claim.evidence:
@@ -238,9 +284,8 @@ def risk_assess(*, question: str, answer_text: str, claims: list[ClaimResult]) -
     topics = sorted(set(_topic_hits(question) + _topic_hits(answer_text)))
     if topics:
         high.append("high-risk topic: " + ", ".join(topics))
-    conflicts = sum(claim.conflicting for claim in claims)
-    if conflicts:
-        high.append(f"approved sources conflict on {conflicts} claim(s)")
+    for number, claim in enumerate(claims, start=1):
+        high += [f"claim {number}: {conflict.message}" for conflict in claim.conflicts]
     if not claims:
         medium.append("the answer has no checkable claims")
     if high:

@@ -161,7 +161,7 @@ def answer_store_report(*, answer: Answer, report: CheckReport) -> Answer:
     for ordinal, result in enumerate(report.claims):
         claim = Claim.objects.create(answer=answer, ordinal=ordinal, text=result.text, start=result.start,
                                      end=result.end, score=result.score, verdict=result.verdict,
-                                     reasons=result.reasons)
+                                     reasons=result.reasons, findings=[f.as_dict() for f in result.findings])
         Evidence.objects.bulk_create(
             Evidence(claim=claim, chunk=e.candidate.chunk, context_index=e.candidate.context_index,
                      quote_start=e.quote_start, quote_end=e.quote_end, score=e.score, rank=rank, flags=e.flags)

@@ -38,8 +38,9 @@ class CheckOutcome:
     quote_start: int  # the pinned span inside candidates[candidate_index].text
     quote_end: int
     # Soft measures of the chosen window (coverage, relevance, similarity when embedded, unsupported_terms,
-    # light_terms): what a scoring model reads besides the findings.
+    # light_terms, the rules' own score, subject_coverage): what the scoring model reads besides the findings.
     signals: dict[str, float] = field(default_factory=dict)
+    features: dict[str, float] = field(default_factory=dict)  # what the fitted model read (training reads it too)
 
     @property
     def reasons(self) -> list[str]:

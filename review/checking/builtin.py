@@ -37,11 +37,14 @@ from dataclasses import dataclass
 from review.checking import scoring
 from review.checking.analysis import MARKUP, Candidate, Claim, analyze_candidate, analyze_claim
 from review.checking.base import CheckOutcome, Embedder, EvidenceCandidate
+from review.checking.features import claim_features
 from review.checking.findings import Finding, FindingKind
+from review.checking.model import ScoringModel, scoring_model
+from review.checking.quantity_words import MONTHS, WEEKDAYS
 from review.checking.registry import RULES
 from review.checking.rules.additions import unsupported_degrees
 from review.checking.rules.context import RuleContext
-from review.checking.text import LIGHT_STEMS
+from review.checking.text import LIGHT_STEMS, stem_of
 from review.checking.windows import Window, candidate_windows, stem_found, term_credit, window_relevance
 
 _WORD_SIMILARITY_AT = 0.55  # word embeddings this close count as a paraphrase ("get" / "receive")
@@ -61,13 +64,25 @@ _REFUTING = frozenset({FindingKind.QUANTITY_MISMATCH, FindingKind.DIRECTION, Fin
 _FILLED_BY_JOINING = frozenset({FindingKind.MISSING_QUANTITY, FindingKind.ENTITY_ELSEWHERE})
 
 
+# Words that say when or how long, not what about: two statements sharing only these are not about the same
+# subject ("Monday through Friday" in a support-hours answer and in a working-hours one).
+_NOT_SUBJECT_STEMS = frozenset(stem_of(w) for w in (*MONTHS, *WEEKDAYS, "hour", "day", "week", "month", "year",
+                                                   "minute", "time", "date", "am", "pm"))
+
+
 class BuiltinChecker:
-    """The offline, explainable checker; ``embed`` (optional) adds semantic similarity and paraphrase credit."""
+    """The offline, explainable checker; ``embed`` (optional) adds semantic similarity and paraphrase credit.
+
+    The rules pick the evidence window and find what agrees or differs; the fitted model (``model.json``)
+    turns the findings and soft measures into the score, and a hard contradiction still caps it."""
 
     name = "builtin"
 
-    def __init__(self, *, embed: Embedder | None = None) -> None:
+    def __init__(self, *, embed: Embedder | None = None, model: ScoringModel | None = None,
+                 fitted: bool = True) -> None:
         self.embed = embed
+        # fitted=False scores with the rules alone (the training command's baseline).
+        self.model = (model or scoring_model()) if fitted else None
 
     def check(self, *, claim: str, candidates: Sequence[EvidenceCandidate]) -> CheckOutcome:
         if not candidates:
@@ -84,8 +99,14 @@ class BuiltinChecker:
         best = _pick(scored)
         if best.score < _CONFIDENT_AT and not best.refutes:
             best = _joined(parsed, best, scored, evidence) or best
-        return CheckOutcome(score=best.score, findings=best.findings, candidate_index=best.window.candidate,
-                            quote_start=best.window.start, quote_end=best.window.end, signals=best.signals)
+        signals = {**best.signals, "rule_score": best.score,
+                   "subject_coverage": _subject_coverage(parsed, best.window, analyzed[best.window.candidate])}
+        features = claim_features(claim=claim, evidence=candidates[best.window.candidate].text,
+                                  findings=best.findings, signals=signals, rule_score=best.score)
+        return CheckOutcome(score=scoring.fitted_score(model=self.model, features=features, findings=best.findings),
+                            findings=best.findings, candidate_index=best.window.candidate,
+                            quote_start=best.window.start, quote_end=best.window.end, signals=signals,
+                            features=features)
 
 
 def check_claim(*, claim: str, candidates: Sequence[EvidenceCandidate], embed: Embedder | None) -> CheckOutcome:
@@ -147,6 +168,16 @@ def _signals(ctx: RuleContext) -> dict[str, float]:
     if window.similarity is not None:
         signals["similarity"] = window.similarity
     return signals
+
+
+def _subject_coverage(claim: Claim, window: Window, candidate: Candidate) -> float:
+    """How much of what the claim is about (its content words, less numbers, dates and light words) the
+    window or its heading names: a conflict needs two statements about the same thing."""
+    subject = [s for s in claim.weights if s not in _NOT_SUBJECT_STEMS and s not in LIGHT_STEMS]
+    if not subject:
+        return 0.0
+    stems = window.stems | candidate.heading_stems
+    return sum(stem_found(s, stems) for s in subject) / len(subject)
 
 
 def _attach_embeddings(claim: Claim, all_windows: list[Window], embed: Embedder) -> None:

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from review.checking.base import CheckOutcome
-from review.checking.findings import Finding, FindingKind
+from review.checking.findings import Effect, Finding, FindingKind
+from review.checking.model import ScoringModel
 from review.checking.rules.additions import UNSUPPORTED_TERM_PREFIX
 
 # Soft evidence: similarity is scaled from [floor, ceiling] to [0, 1] and mixed with word coverage.
@@ -50,6 +51,23 @@ SCORE_TABLE: dict[FindingKind, KindWeight] = {
 # A matching number earns nothing beside a contradiction or a number the evidence lacks.
 _BONUS_BLOCKERS = frozenset({FindingKind.QUANTITY_MISMATCH, FindingKind.DIRECTION, FindingKind.NEGATION,
                              FindingKind.ENTITY_SWAP, FindingKind.ROLE_SWAP, FindingKind.MISSING_QUANTITY})
+
+
+# What the fitted model may never overrule: a contradiction about the same subject, or a number the evidence
+# lacks. The model weighs every other finding; these keep their caps from the table.
+HARD_CAPS: dict[FindingKind, float] = {
+    kind: weight.cap for kind, weight in SCORE_TABLE.items()
+    if weight.cap is not None and (Finding(kind, "").effect is Effect.CONTRADICTS or kind is FindingKind.MISSING_QUANTITY)
+}
+
+
+def fitted_score(*, model: ScoringModel | None, features: Mapping[str, float], findings: list[Finding]) -> float:
+    """The model's probability that the claim is supported (the rules' score before a model is trained),
+    capped by hard findings."""
+    value = model.probability(features) if model is not None else features["rule_score"]
+    for finding in findings:
+        value = min(value, HARD_CAPS.get(finding.kind, value))
+    return round(min(1.0, max(0.0, value)), 4)
 
 
 def relevance(*, similarity: float | None, coverage: float) -> float:

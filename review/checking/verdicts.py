@@ -1,19 +1,32 @@
-"""Verdict bands, in one place for every checker: a score's verdict is set here, from settings."""
+"""Verdict bands, in one place for every checker: a score's verdict is set here, from settings.
+
+A claim is *contradicted* only when a finding shows the evidence stating something else about the same
+subject; a low score without one means nothing relevant supports it: *not found*.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.conf import settings
+
+from review.checking.findings import Finding
 
 # Read once at import, like every setting: NeMo's fact-checking bands by default (0.6 and 0.4).
 SUPPORTED_AT: float = settings.REVIEW_SUPPORTED_AT
 UNCERTAIN_AT: float = settings.REVIEW_UNCERTAIN_AT
 
+SUPPORTED = "supported"
+UNCERTAIN = "uncertain"
+CONTRADICTED = "contradicted"
+NOT_FOUND = "not_found"
 
-def verdict_for(score: float, has_evidence: bool) -> str:
-    if not has_evidence:
-        return "unverifiable"
+
+def verdict_for(*, score: float | None, findings: Sequence[Finding], has_evidence: bool) -> str:
+    if not has_evidence or score is None:
+        return NOT_FOUND
     if score >= SUPPORTED_AT:
-        return "supported"
+        return SUPPORTED
     if score >= UNCERTAIN_AT:
-        return "uncertain"
-    return "contradicted"
+        return UNCERTAIN
+    return CONTRADICTED if any(f.is_contradiction for f in findings) else NOT_FOUND

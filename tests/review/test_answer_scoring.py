@@ -110,7 +110,7 @@ def test_failed_webhook_is_retried_until_accepted(api, celery_worker, policy, re
     assert attempts == [(1, 503, False), (2, 200, True)]
 
 
-def test_unverifiable_claim_and_high_risk_topic_are_high_risk(api, celery_worker, policy):
+def test_unfound_claim_and_high_risk_topic_are_high_risk(api, celery_worker, policy):
     response = api.post("/api/v1/answers", {
         "question": "Can I get a refund on my contract?",
         "answer": "Our quantum teleportation service launches on Mars next spring.",

@@ -6,6 +6,7 @@ import pytest
 
 from review.checking.base import CheckOutcome, EvidenceCandidate
 from review.checking.builtin import check_claim
+from review.checking.findings import Finding, FindingKind
 from review.checking.verdicts import SUPPORTED_AT, UNCERTAIN_AT, verdict_for
 
 REPORT = (
@@ -55,18 +56,25 @@ def quote(outcome: CheckOutcome, *evidence: str) -> str:
 
 
 def test_verdict_bands():
+    contradiction = Finding(FindingKind.QUANTITY_MISMATCH, "claim says 4.5 percent; evidence says 3.5 percent")
     assert (SUPPORTED_AT, UNCERTAIN_AT) == (0.6, 0.4)
-    assert verdict_for(0.6, True) == "supported"
-    assert verdict_for(0.59, True) == "uncertain"
-    assert verdict_for(0.4, True) == "uncertain"
-    assert verdict_for(0.39, True) == "contradicted"
-    assert verdict_for(0.9, False) == "unverifiable"
+    assert verdict_for(score=0.6, findings=[], has_evidence=True) == "supported"
+    assert verdict_for(score=0.59, findings=[], has_evidence=True) == "uncertain"
+    assert verdict_for(score=0.4, findings=[], has_evidence=True) == "uncertain"
+    assert verdict_for(score=0.2, findings=[contradiction], has_evidence=True) == "contradicted"
+    assert verdict_for(score=0.9, findings=[], has_evidence=False) == "not_found"
 
 
-def test_no_candidates_is_unverifiable():
+def test_a_low_score_without_a_contradiction_is_not_found_not_contradicted():
+    missing = Finding(FindingKind.UNSUPPORTED_TERM, "not found in evidence: teleportation")
+    assert verdict_for(score=0.39, findings=[missing], has_evidence=True) == "not_found"
+
+
+def test_no_candidates_is_not_found():
     outcome = check_claim(claim="The rate was 3.5 percent.", candidates=[], embed=bag_of_words_embed)
     assert outcome.candidate_index is None
-    assert verdict_for(outcome.score, outcome.candidate_index is not None) == "unverifiable"
+    assert verdict_for(score=outcome.score, findings=outcome.findings,
+                       has_evidence=outcome.candidate_index is not None) == "not_found"
 
 
 @pytest.mark.parametrize("embed", [None, bag_of_words_embed])
