@@ -16,7 +16,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from kb.models import DocumentVersion
+from django.core.management import call_command
+
+from console.models import SecurityLevel
+from kb import services as kb_services
+from kb.models import DocumentVersion, IndexState
 from review import services
 from review.checking.external import configured_checkers
 from review.models import Risk, SelfTestRun, Verdict
@@ -208,3 +212,24 @@ def selftest_run(*, version: DocumentVersion, others: list[str], clearance: str,
         by_kind[r["kind"]][1] += 1
     run = services.selftest_record(version=version, per_kind=dict(by_kind), checker=checker_description())
     return results, run
+
+
+def documents_index(*, paths: list[str], stdout=None) -> None:
+    """Import, approve (as a different user, four-eyes) and index Markdown files not yet in the knowledge base,
+    then index any version still waiting: batch commands evaluate against a ready knowledge base."""
+    from console.models import User
+
+    owner = User.objects.filter(is_superuser=True).first() or User.objects.first()
+    approver = owner and User.objects.exclude(pk=owner.pk).filter(groups__name__in=["approver", "admin"]).first()
+    if owner is None or approver is None:
+        raise DatasetError("--documents needs an owner and a different approver user (run seed_demo first)")
+    for name in paths:
+        key = Path(name).stem
+        if not DocumentVersion.objects.filter(document__key=key).exists():
+            call_command("kb_import", name, "--owner", owner.username, "--approve-as", approver.username,
+                         "--security-level", SecurityLevel.PUBLIC, stdout=stdout)
+    for version in DocumentVersion.objects.exclude(index_state=IndexState.READY):
+        if version.index_state != IndexState.QUEUED:
+            kb_services.version_index_retry(version=version, user=None)
+        if kb_services.version_index_claim(version_id=version.pk):
+            kb_services.version_index_run(version_id=version.pk)

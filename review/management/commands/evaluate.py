@@ -14,13 +14,10 @@ import json
 import time
 from pathlib import Path
 
-from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from console.models import SecurityLevel
-from kb import services as kb_services
 from kb.embeddings import allow_local_model
-from kb.models import DocumentVersion, IndexState
 from review import evaluation, selectors
 from review.selftest import PER_KIND
 
@@ -53,7 +50,10 @@ class Command(BaseCommand):
             raise CommandError("--contexts-from-file needs --dataset")
         allow_local_model()  # a batch command embeds in-process instead of asking a worker
         if documents:
-            self._index_documents(documents)
+            try:
+                evaluation.documents_index(paths=documents, stdout=self.stdout)
+            except evaluation.DatasetError as exc:
+                raise CommandError(str(exc)) from None
 
         started = time.perf_counter()
         if synthesize:
@@ -98,21 +98,3 @@ class Command(BaseCommand):
                 self.stdout.write(f"  {kind:<22} {correct}/{total}")
             results += version_results
         return results
-
-    def _index_documents(self, documents: list[str]) -> None:
-        from console.models import User
-
-        owner = User.objects.filter(is_superuser=True).first() or User.objects.first()
-        approver = User.objects.exclude(pk=owner.pk).filter(groups__name__in=["approver", "admin"]).first()
-        if owner is None or approver is None:
-            raise CommandError("--documents needs an owner and a different approver user (run seed_demo first)")
-        for name in documents:
-            key = Path(name).stem
-            if not DocumentVersion.objects.filter(document__key=key).exists():
-                call_command("kb_import", name, "--owner", owner.username, "--approve-as", approver.username,
-                             "--security-level", SecurityLevel.PUBLIC, stdout=self.stdout)
-        for version in DocumentVersion.objects.exclude(index_state=IndexState.READY):
-            if version.index_state != IndexState.QUEUED:
-                kb_services.version_index_retry(version=version, user=None)
-            if kb_services.version_index_claim(version_id=version.pk):
-                kb_services.version_index_run(version_id=version.pk)

@@ -1,0 +1,152 @@
+"""Fit the checker's scoring model on labelled claims; print k-fold figures per set; write review/checking/model.json.
+
+    python manage.py train_checker --documents kb/demo/*.md
+
+Sets (each counts equally in the fit): the development claims over the knowledge base, claims synthesised from
+every approved document (review/selftest.py), and the human-labelled external sets, whose evidence is their only
+context. The held-out test split (eval/claims-test.jsonl) is never trained on: `evaluate` reports it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from console.models import SecurityLevel
+from kb.embeddings import allow_local_model
+from review import evaluation, selectors
+from review.checking import training
+from review.checking.model import MODEL_PATH
+from review.checking.training import LabelledItem, Row
+from review.checking.verdicts import SUPPORTED_AT
+from review.pipeline import answer_check
+from review.selftest import claims_synthesize
+
+DEFAULT_DEV = "eval/claims-dev.jsonl"
+DEFAULT_EXTERNAL = ("eval/external/begin-dev.jsonl", "eval/external/wice-dev.jsonl")
+
+
+class Command(BaseCommand):
+    help = "Fit the claim checker's scoring model on labelled data (cross-validated figures per set)."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--dev", default=DEFAULT_DEV, help="claims checked against the knowledge base")
+        parser.add_argument("--external", nargs="*", default=list(DEFAULT_EXTERNAL),
+                            help="sets in the shared external format (evidence is the only context)")
+        parser.add_argument("--no-synthesize", action="store_true", help="leave out claims synthesised from the KB")
+        parser.add_argument("--per-kind", type=int, default=6, help="synthesised claims per kind and version")
+        parser.add_argument("--documents", nargs="*", default=[], metavar="FILE.md",
+                            help="import, approve and index these Markdown files first (skipped if already there)")
+        parser.add_argument("--folds", type=int, default=5)
+        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--l2", type=float, default=10.0, help="ridge penalty on the standardised weights")
+        parser.add_argument("--features-cache", help="JSON lines of computed rows, reused when present "
+                                                     "(delete it after changing the rules)")
+        parser.add_argument("--output", default=str(MODEL_PATH), help="where to write the fitted model")
+        parser.add_argument("--dry-run", action="store_true", help="report the figures, write nothing")
+
+    def handle(self, *args, dev: str, external: list[str], no_synthesize: bool, per_kind: int,
+               documents: list[str], folds: int, seed: int, l2: float, features_cache: str | None, output: str,
+               dry_run: bool, **options) -> None:
+        allow_local_model()
+        if documents:
+            try:
+                evaluation.documents_index(paths=documents, stdout=self.stdout)
+            except evaluation.DatasetError as exc:
+                raise CommandError(str(exc)) from None
+        # Synthesise from the documents named (so the figures do not depend on what else a database holds).
+        keys = {Path(name).stem for name in documents}
+        items = self._items(dev=dev, external=external, synthesize=not no_synthesize, per_kind=per_kind, seed=seed,
+                            keys=keys)
+        rows = self._rows(items, cache=Path(features_cache) if features_cache else None)
+        usable = [r for r in rows if r.features is not None]
+        if len({r.item.supported for r in usable}) < 2:
+            raise CommandError("training needs supported and unsupported items with checkable claims")
+
+        cv_scores = training.cross_validated_scores(usable, folds=folds, seed=seed, l2=l2)
+        rule_scores = [r.features["rule_score"] for r in usable]
+        report = {}
+        self.stdout.write(f"\n{'set':<14}{'items':>7}  {'rules only (bal.)':>18}  "
+                          f"{f'fitted, {folds}-fold: supported kept / unsupported caught / balanced'}")
+        for set_name in dict.fromkeys(r.item.set_name for r in usable):
+            members = [k for k, r in enumerate(usable) if r.item.set_name == set_name]
+            subset = [usable[k] for k in members]
+            rules = training.figures(subset, [rule_scores[k] for k in members], threshold=SUPPORTED_AT)
+            fitted = training.figures(subset, [cv_scores[k] for k in members], threshold=SUPPORTED_AT)
+            report[set_name] = {"items": len(subset), "rules_balanced": round(rules.balanced, 3),
+                                "supported_kept": round(fitted.supported_accepted, 3),
+                                "unsupported_caught": round(fitted.unsupported_caught, 3),
+                                "balanced": round(fitted.balanced, 3)}
+            self.stdout.write(f"{set_name:<14}{len(subset):>7}  {rules.balanced:>18.3f}  "
+                              f"{fitted.supported_accepted:.3f} / {fitted.unsupported_caught:.3f} / {fitted.balanced:.3f}")
+
+        model = training.fit(usable, l2=l2, about={
+            "trained_on": {name: sum(r.item.set_name == name for r in usable) for name in report},
+            "seed": seed, "folds": folds, "l2": l2, "cross_validated": report,
+            "command": "python manage.py train_checker --documents kb/demo/*.md",
+        })
+        self.stdout.write("\nweights (standardised features), largest first:")
+        for name, weight in sorted(zip(model.features, model.weights, strict=True), key=lambda p: -abs(p[1]))[:12]:
+            self.stdout.write(f"  {name:<28}{weight:+.3f}")
+        if not dry_run:
+            Path(output).write_text(model.as_json(), encoding="utf-8")
+            self.stdout.write(f"\nwrote {output}")
+
+    def _items(self, *, dev: str, external: list[str], synthesize: bool, per_kind: int, seed: int,
+               keys: set[str]) -> list[LabelledItem]:
+        items: list[LabelledItem] = []
+        try:
+            if dev:
+                items += [LabelledItem(set_name="dev", text=d["claim"], supported=evaluation.is_positive(d["label"]),
+                                       question=d.get("question") or "", kind=d.get("kind") or "")
+                          for d in evaluation.dataset_load(Path(dev))]
+            for path in external:
+                items += [LabelledItem(set_name=Path(path).stem, text=d["claim"],
+                                       supported=evaluation.is_positive(d["label"]),
+                                       question=d.get("question") or "", contexts=(d.get("evidence") or "",))
+                          for d in evaluation.dataset_load(Path(path))]
+        except evaluation.DatasetError as exc:
+            raise CommandError(str(exc)) from None
+        if synthesize:
+            live = list(selectors.selftest_versions())
+            for version in (v for v in live if not keys or v.document.key in keys):
+                others = [v.text for v in live if v.document_id != version.document_id]
+                items += [LabelledItem(set_name="synthesised", text=c.claim, supported=c.label == "supported",
+                                       kind=c.kind)
+                          for c in claims_synthesize(text=version.text, others=others, seed=seed, per_kind=per_kind)]
+        return items
+
+    def _rows(self, items: list[LabelledItem], *, cache: Path | None) -> list[Row]:
+        cached: dict[str, dict | None] = {}
+        if cache and cache.exists():
+            for line in cache.read_text(encoding="utf-8").splitlines():
+                entry = json.loads(line)
+                cached[entry["key"]] = entry["features"]
+        started = time.perf_counter()
+
+        def featurize(item: LabelledItem) -> dict[str, float] | None:
+            key = json.dumps([item.set_name, item.text, item.question, item.contexts])
+            if key not in cached:
+                cached[key] = _weakest_claim_features(item)
+            return cached[key]
+
+        def progress(done: int, total: int) -> None:
+            if done % 100 == 0 or done == total:
+                self.stdout.write(f"  {done}/{total} items featurised ({time.perf_counter() - started:.0f}s)")
+
+        rows = training.collect_rows(items, featurize=featurize, progress=progress)
+        if cache:
+            cache.write_text("".join(json.dumps({"key": k, "features": f}) + "\n" for k, f in cached.items()),
+                             encoding="utf-8")
+        return rows
+
+
+def _weakest_claim_features(item: LabelledItem) -> dict[str, float] | None:
+    """The features of the item's weakest claim by the rules' own score (which the model does not change)."""
+    report = answer_check(question=item.question, answer_text=item.text, clearance=SecurityLevel.RESTRICTED,
+                          contexts=list(item.contexts), retrieve=not item.contexts)
+    rows = [c.features for c in report.claims if c.features]
+    return min(rows, key=lambda f: f["rule_score"]) if rows else None

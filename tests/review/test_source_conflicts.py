@@ -1,0 +1,61 @@
+"""Two approved sources conflict only when they state different values about the same subject."""
+
+import pytest
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+FAQ = """# Product FAQ
+
+## Billing
+
+Annual subscriptions can be refunded within 30 days of purchase.
+
+## Support
+
+Our support team is available Monday through Friday, 8:00 a.m. to 6:00 p.m.
+"""
+REFUND_POLICY = """# Refund policy
+
+## Annual plans
+
+Annual subscriptions can be refunded within 45 days of purchase.
+"""
+HANDBOOK = """# Employee handbook
+
+## Working hours
+
+The standard workweek is 40 hours, Monday through Friday, 9:00 AM to 5:00 PM.
+"""
+
+
+def _check(api, answer: str) -> dict:
+    response = api.post("/api/v1/check", {"question": "", "answer": answer})
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def test_a_real_conflict_goes_to_a_reviewer_naming_both_sources(api, celery_worker, publish, curator, settings):
+    settings.REVIEW_HIGH_RISK_TOPICS = []
+    publish(FAQ, key="product-faq", title="Product FAQ")
+    publish(REFUND_POLICY, key="refund-policy", title="Refund policy")
+
+    body = _check(api, "Annual subscriptions can be refunded within 30 days of purchase.")
+
+    assert body["risk"] == "high"
+    conflict = next(r for r in body["reasons"] if "approved sources conflict" in r)
+    assert f"'Product FAQ' (product-faq v1, owner {curator.username})" in conflict
+    assert f"'Refund policy' (refund-policy v1, owner {curator.username})" in conflict
+    keys = {e["document_key"]: e["flags"] for e in body["claims"][0]["evidence"]}
+    assert "conflicting" in keys["refund-policy"] and "conflicting" not in keys["product-faq"]
+
+
+def test_same_weekdays_and_clock_times_about_another_subject_are_no_conflict(api, celery_worker, publish, settings):
+    settings.REVIEW_HIGH_RISK_TOPICS = []
+    publish(FAQ, key="product-faq", title="Product FAQ")
+    publish(HANDBOOK, key="employee-handbook", title="Employee handbook")
+
+    body = _check(api, "The standard workweek is 40 hours, Monday through Friday, 9:00 AM to 5:00 PM.")
+
+    assert not any("conflict" in r for r in body["reasons"]), body["reasons"]
+    assert body["claims"][0]["verdict"] == "supported"
+    assert body["risk"] == "low"
