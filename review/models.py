@@ -166,6 +166,18 @@ class Claim(models.Model):
         return [e for e in list(self.evidence.all())[1:] if e.is_conflicting]
 
     @property
+    def finding_rows(self) -> list[dict]:
+        """Findings as the review page lists them: effect (for the badge's colour), a readable kind, message."""
+        return [{"effect": f["effect"], "kind": f["kind"].replace("_", " "), "message": f["message"]}
+                for f in self.findings if f["kind"] != "unsupported_term"]
+
+    @property
+    def other_reasons(self) -> list[str]:
+        """Reasons no finding row already says: words found nowhere, similarity, conflicts, outside checkers."""
+        shown = {row["message"] for row in self.finding_rows}
+        return [reason for reason in self.reasons if reason not in shown]
+
+    @property
     def is_not_found(self) -> bool:
         return self.verdict == Verdict.NOT_FOUND
 

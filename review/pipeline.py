@@ -25,7 +25,7 @@ from review.checking.builtin import BuiltinChecker
 from review.checking.claims import ClaimSpan, split_claims
 from review.checking.external import configured_checkers
 from review.checking.findings import Finding
-from review.checking.scoring import HARD_CAPS
+from review.checking.scoring import HOLDS_AGAINST_EXTERNAL
 from review.checking.verdicts import SUPPORTED_AT, UNCERTAIN_AT, verdict_for
 from review.models import Risk, Verdict
 
@@ -183,7 +183,7 @@ def _combine_external(*, score: float, builtin_findings: list[Finding], external
     claim outweighs the built-in one's merely not finding the words."""
     if not external_scores:
         return score
-    if any(f.kind in HARD_CAPS for f in builtin_findings):
+    if any(f.kind in HOLDS_AGAINST_EXTERNAL for f in builtin_findings):
         return min(score, *external_scores)
     return min(external_scores)
 

@@ -109,8 +109,9 @@ class BuiltinChecker:
                             features=features)
 
 
-def check_claim(*, claim: str, candidates: Sequence[EvidenceCandidate], embed: Embedder | None) -> CheckOutcome:
-    return BuiltinChecker(embed=embed).check(claim=claim, candidates=candidates)
+def check_claim(*, claim: str, candidates: Sequence[EvidenceCandidate], embed: Embedder | None,
+                fitted: bool = True) -> CheckOutcome:
+    return BuiltinChecker(embed=embed, fitted=fitted).check(claim=claim, candidates=candidates)
 
 
 @dataclass
@@ -167,6 +168,11 @@ def _signals(ctx: RuleContext) -> dict[str, float]:
     }
     if window.similarity is not None:
         signals["similarity"] = window.similarity
+    if window.word_similarity:
+        # How close the evidence comes to the claim's least supported word: near for a rewording, far for a fact
+        # the evidence never mentions. 1.0 when every word is found.
+        sims = [window.word_similarity.get(s, 0.0) for s in unsupported if s not in LIGHT_STEMS]
+        signals["novel_term_similarity"] = min(sims, default=1.0)
     return signals
 
 
@@ -210,6 +216,7 @@ def _attach_embeddings(claim: Claim, all_windows: list[Window], embed: Embedder)
         best = word_sims[:, columns].max(axis=1)
         for word, sim in zip(unmatched, best):
             stem = claim.words[word]
+            window.word_similarity[stem] = max(window.word_similarity.get(stem, 0.0), float(sim))
             if sim >= _WORD_SIMILARITY_AT and not stem_found(stem, window.stems):
                 window.word_credit[stem] = max(window.word_credit.get(stem, 0.0), _WORD_CREDIT)
 
@@ -267,6 +274,7 @@ def _join(first: Window, second: Window) -> Window:
         stems=first.stems | second.stems,
         similarity=max(first.similarity or 0.0, second.similarity or 0.0) if first.similarity is not None else None,
         word_credit={**second.word_credit, **first.word_credit},
+        word_similarity={**second.word_similarity, **first.word_similarity},
         joined=True,
     )
 

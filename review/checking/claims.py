@@ -48,6 +48,9 @@ class _OpenBlock:
 
 
 _HEADING = re.compile(r"[ \t]{0,3}#{1,6}(?:[ \t]+|$)")
+# A "heading" line longer than this is text that merely starts with "#" (a web page flattened onto one line);
+# read as a heading it would hide every sentence of it from the checker.
+_MAX_HEADING_CHARS = 200
 _LIST_MARKER = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+")
 _TABLE_ROW = re.compile(r"[ \t]*\|")
 _TABLE_SEPARATOR = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?")
@@ -134,7 +137,7 @@ def _blocks(text: str) -> list[tuple[int, int, _BlockKind]]:
                 rows_in_table += 1
             continue
         rows_in_table = 0
-        heading = _HEADING.match(line)
+        heading = _HEADING.match(line) if line_end - line_start <= _MAX_HEADING_CHARS else None
         marker = _LIST_MARKER.match(line)
         if heading:
             close()

@@ -26,7 +26,7 @@ _PERSONAL = frozenset({"i", "me", "my", "mine", "we", "our", "us", "you", "your"
                        "you're", "you'll"})
 
 FINDING_FEATURES: dict[FindingKind, str] = {kind: f"n_{kind.value}" for kind in FindingKind}
-SIGNAL_FEATURES = ("rule_score", "relevance", "coverage", "similarity", "subject_coverage")
+SIGNAL_FEATURES = ("rule_score", "relevance", "coverage", "similarity", "subject_coverage", "novel_term_similarity")
 TEXT_FEATURES = ("char_bigrams", "word_trigrams", "longest_run", "novel_share", "novel_words", "novel_pronouns",
                  "personal_words", "claim_words", "evidence_words_log")
 FEATURE_NAMES: tuple[str, ...] = (*SIGNAL_FEATURES, *FINDING_FEATURES.values(), *TEXT_FEATURES)
@@ -90,5 +90,7 @@ def claim_features(*, claim: str, evidence: str, findings: list[Finding], signal
         row[name] = float(signals.get(name, 0.0))
     if "similarity" not in signals:  # no embedder (the provider is down): word coverage is the nearest stand-in
         row["similarity"] = row["coverage"]
+    if "novel_term_similarity" not in signals:  # not embedded: a word found nowhere counts as far from all
+        row["novel_term_similarity"] = 0.0 if row[FINDING_FEATURES[FindingKind.UNSUPPORTED_TERM]] else 1.0
     row.update(text_features(claim=claim, evidence=evidence))
     return row

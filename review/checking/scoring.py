@@ -53,20 +53,29 @@ _BONUS_BLOCKERS = frozenset({FindingKind.QUANTITY_MISMATCH, FindingKind.DIRECTIO
                              FindingKind.ENTITY_SWAP, FindingKind.ROLE_SWAP, FindingKind.MISSING_QUANTITY})
 
 
-# What the fitted model may never overrule: a contradiction about the same subject, or a number the evidence
-# lacks. The model weighs every other finding; these keep their caps from the table.
+# What the fitted model may never overrule: a contradiction about the same subject, or a fact of the claim the
+# evidence lacks (a number, a name, an appended phrase). These keep their caps; the model weighs the soft rest.
 HARD_CAPS: dict[FindingKind, float] = {
     kind: weight.cap for kind, weight in SCORE_TABLE.items()
-    if weight.cap is not None and (Finding(kind, "").effect is Effect.CONTRADICTS or kind is FindingKind.MISSING_QUANTITY)
+    if weight.cap is not None and Finding(kind, "").effect in (Effect.CONTRADICTS, Effect.MISSING)
 }
+# ...and what an outside checker cannot overrule either: a missing name or phrase may be a paraphrase that a
+# model-based checker reads right ("the U.S." for "the United States"), a different or missing number is not.
+HOLDS_AGAINST_EXTERNAL = frozenset(
+    {kind for kind in FindingKind if Finding(kind, "").effect is Effect.CONTRADICTS} | {FindingKind.MISSING_QUANTITY}
+)
 
 
 def fitted_score(*, model: ScoringModel | None, features: Mapping[str, float], findings: list[Finding]) -> float:
     """The model's probability that the claim is supported (the rules' score before a model is trained),
     capped by hard findings."""
     value = model.probability(features) if model is not None else features["rule_score"]
-    for finding in findings:
-        value = min(value, HARD_CAPS.get(finding.kind, value))
+    return capped(value, kinds={f.kind for f in findings})
+
+
+def capped(value: float, *, kinds: set[FindingKind]) -> float:
+    for kind in kinds:
+        value = min(value, HARD_CAPS.get(kind, value))
     return round(min(1.0, max(0.0, value)), 4)
 
 

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from review.checking.features import FEATURE_NAMES
+from review.checking.features import FEATURE_NAMES, FINDING_FEATURES
 from review.checking.model import ScoringModel, logistic_fit
+from review.checking.scoring import capped
 
 # A balanced fit puts "as likely supported as not" at 0.5; the supported band starts at 0.6 (settings), so the
 # intercept moves by logit(0.6) to put that point on the band's edge instead of inside the uncertain band.
@@ -61,7 +62,7 @@ def fit(rows: Sequence[Row], *, l2: float, about: dict | None = None) -> Scoring
 
 
 def cross_validated_scores(rows: Sequence[Row], *, folds: int, seed: int, l2: float) -> list[float]:
-    """Each row's score from a model fitted on the other folds (folds stratified by set and label)."""
+    """Each row's final score from a model fitted on the other folds (folds stratified by set and label)."""
     rng = np.random.default_rng(seed)
     fold_of = np.zeros(len(rows), dtype=int)
     by_group: dict[tuple[str, bool], list[int]] = {}
@@ -76,8 +77,16 @@ def cross_validated_scores(rows: Sequence[Row], *, folds: int, seed: int, l2: fl
         model = fit(train, l2=l2)
         for k, r in enumerate(rows):
             if fold_of[k] == fold:
-                scores[k] = model.probability(r.features) if r.features is not None else 0.0
+                scores[k] = final_score(model, r.features)
     return scores
+
+
+def final_score(model: ScoringModel, features: dict[str, float] | None) -> float:
+    """What the checker would score: the model's probability under the caps of the row's hard findings."""
+    if features is None:
+        return 0.0
+    kinds = {kind for kind, name in FINDING_FEATURES.items() if features.get(name, 0.0) > 0}
+    return capped(model.probability(features), kinds=kinds)
 
 
 @dataclass(frozen=True)

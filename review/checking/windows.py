@@ -29,6 +29,9 @@ class Window:
     stems: set[str]
     similarity: float | None = None
     word_credit: dict[str, float] = field(default_factory=dict)  # claim stem -> credit from similar words
+    # claim stem -> the closest any word of the window comes to it (embedded claim words only): a paraphrase
+    # comes close ("purchase" / "buy"), an invented fact does not ("cryptocurrency").
+    word_similarity: dict[str, float] = field(default_factory=dict)
     joined: bool = False  # two passages checked together (see builtin._joined)
 
 

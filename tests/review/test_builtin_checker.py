@@ -1,5 +1,6 @@
 import re
 import zlib
+from functools import partial
 
 import numpy as np
 import pytest
@@ -8,6 +9,10 @@ from review.checking.base import CheckOutcome, EvidenceCandidate
 from review.checking.builtin import check_claim
 from review.checking.findings import Finding, FindingKind
 from review.checking.verdicts import SUPPORTED_AT, UNCERTAIN_AT, verdict_for
+
+# These tests pin the rules (findings, quotes and the rules' own score); the fitted score on top of them is
+# covered by tests/review/test_scoring_model.py and, with the real embedder, by the end-to-end tests.
+rules_check = partial(check_claim, fitted=False)
 
 REPORT = (
     "Total nonfarm payroll employment rose by 236,000 in March, and the unemployment rate changed little "
@@ -47,7 +52,7 @@ def identical_embed(texts: list[str]) -> np.ndarray:
 
 
 def check(claim: str, *evidence: str, embed=bag_of_words_embed) -> CheckOutcome:
-    return check_claim(claim=claim, candidates=[EvidenceCandidate(text) for text in evidence], embed=embed)
+    return rules_check(claim=claim, candidates=[EvidenceCandidate(text) for text in evidence], embed=embed)
 
 
 def quote(outcome: CheckOutcome, *evidence: str) -> str:
@@ -71,7 +76,7 @@ def test_a_low_score_without_a_contradiction_is_not_found_not_contradicted():
 
 
 def test_no_candidates_is_not_found():
-    outcome = check_claim(claim="The rate was 3.5 percent.", candidates=[], embed=bag_of_words_embed)
+    outcome = rules_check(claim="The rate was 3.5 percent.", candidates=[], embed=bag_of_words_embed)
     assert outcome.candidate_index is None
     assert verdict_for(score=outcome.score, findings=outcome.findings,
                        has_evidence=outcome.candidate_index is not None) == "not_found"
@@ -328,16 +333,16 @@ def test_an_invented_superlative_cannot_pass():
 def test_heading_words_count_as_the_chunks_but_are_never_quoted():
     text = "* Employees are eligible to participate after 90 days of service."
     claim = "Employees are eligible to participate in the retirement savings plan after 90 days of service."
-    plain = check_claim(claim=claim, candidates=[EvidenceCandidate(text)], embed=bag_of_words_embed)
+    plain = rules_check(claim=claim, candidates=[EvidenceCandidate(text)], embed=bag_of_words_embed)
     headed_candidate = EvidenceCandidate(text, heading="Benefits > Retirement savings plan")
-    headed = check_claim(claim=claim, candidates=[headed_candidate], embed=bag_of_words_embed)
+    headed = rules_check(claim=claim, candidates=[headed_candidate], embed=bag_of_words_embed)
     assert plain.score < SUPPORTED_AT <= headed.score
     assert text[headed.quote_start : headed.quote_end] == text[2:]
 
 
 def test_headings_never_vouch_for_values():
     candidate = EvidenceCandidate("The report covers the month.", heading="Jobs report > March 2023")
-    outcome = check_claim(claim="The report covers March 2024.", candidates=[candidate], embed=bag_of_words_embed)
+    outcome = rules_check(claim="The report covers March 2024.", candidates=[candidate], embed=bag_of_words_embed)
     assert outcome.score < UNCERTAIN_AT
 
 

@@ -116,3 +116,10 @@ def test_empty_and_blank_answers_have_no_claims():
     assert split_claims("") == []
     assert split_claims(" \n\n  \n") == []
     assert split_claims("---") == []
+
+
+def test_a_long_line_that_starts_with_a_hash_is_text_not_a_heading():
+    page = "### Annual Meeting 2012 ### Archive " + "Francis picked up a cello and never put it down. " * 6
+    claims = split_claims(page)
+    assert any("picked up a cello" in claim.text for claim in claims)
+    assert [claim.text for claim in split_claims("## Refunds\n\nRefunds take 5 days.")] == ["Refunds take 5 days."]

@@ -66,14 +66,15 @@ class Command(BaseCommand):
         if len({r.item.supported for r in usable}) < 2:
             raise CommandError("training needs supported and unsupported items with checkable claims")
 
-        cv_scores = training.cross_validated_scores(usable, folds=folds, seed=seed, l2=l2)
-        rule_scores = [r.features["rule_score"] for r in usable]
+        # Items without a checkable claim stay in the figures (they are held, score 0) but not in the fit.
+        cv_scores = training.cross_validated_scores(rows, folds=folds, seed=seed, l2=l2)
+        rule_scores = [r.features["rule_score"] if r.features else 0.0 for r in rows]
         report = {}
         self.stdout.write(f"\n{'set':<14}{'items':>7}  {'rules only (bal.)':>18}  "
                           f"{f'fitted, {folds}-fold: supported kept / unsupported caught / balanced'}")
-        for set_name in dict.fromkeys(r.item.set_name for r in usable):
-            members = [k for k, r in enumerate(usable) if r.item.set_name == set_name]
-            subset = [usable[k] for k in members]
+        for set_name in dict.fromkeys(r.item.set_name for r in rows):
+            members = [k for k, r in enumerate(rows) if r.item.set_name == set_name]
+            subset = [rows[k] for k in members]
             rules = training.figures(subset, [rule_scores[k] for k in members], threshold=SUPPORTED_AT)
             fitted = training.figures(subset, [cv_scores[k] for k in members], threshold=SUPPORTED_AT)
             report[set_name] = {"items": len(subset), "rules_balanced": round(rules.balanced, 3),
