@@ -157,3 +157,37 @@ def test_a_low_alignscore_holds_a_claim_back(api, celery_worker, policy, receive
     assert request["claim"] == "The nightly hotel cap is $325 in New York."
     assert "$325 in New York" in request["evidence"]
     assert "alignscore score 0.10" in answer.claims.get().reasons
+
+
+def _check(api, answer: str) -> dict:
+    response = api.post("/api/v1/check", {"question": "Hotel cap?", "answer": answer})
+    assert response.status_code == 200, response.content
+    return response.json()["claims"][0]
+
+
+def test_a_supporting_alignscore_outweighs_words_the_builtin_checker_did_not_find(
+        api, celery_worker, policy, receiver, settings):
+    settings.REVIEW_HIGH_RISK_TOPICS = []
+    answer = "The nightly hotel cap is $325 in New York, which covers a standard room with breakfast."
+    alone = _check(api, answer)
+    assert alone["verdict"] != "supported" and any(f["kind"] == "unsupported_addition" for f in alone["findings"])
+
+    settings.REVIEW_CHECKERS = ["builtin", "alignscore"]
+    settings.REVIEW_ALIGNSCORE_URL = receiver.url + "/alignscore_large"
+    receiver.respond(200, {"alignscore": 0.95})
+    chained = _check(api, answer)
+
+    assert (chained["verdict"], chained["score"]) == ("supported", 0.95)
+    assert any(f["kind"] == "external_support" for f in chained["findings"])
+
+
+def test_a_builtin_contradiction_holds_even_when_alignscore_supports(api, celery_worker, policy, receiver, settings):
+    settings.REVIEW_HIGH_RISK_TOPICS = []
+    settings.REVIEW_CHECKERS = ["builtin", "alignscore"]
+    settings.REVIEW_ALIGNSCORE_URL = receiver.url + "/alignscore_large"
+    receiver.respond(200, {"alignscore": 0.95})
+
+    claim = _check(api, "The nightly hotel cap is $425 in New York.")
+
+    assert claim["verdict"] == "contradicted" and claim["score"] <= 0.2
+    assert any(f["kind"] == "quantity_mismatch" and f["effect"] == "contradicts" for f in claim["findings"])
