@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from review.checking.findings import Finding
 from review.checking.rules.additions import check_additions
+from review.checking.rules.antonyms import check_antonyms
 from review.checking.rules.context import RuleContext
 from review.checking.rules.direction import check_directions
 from review.checking.rules.entities import check_entities, check_pairings
@@ -23,6 +24,7 @@ RULES: tuple[Rule, ...] = (
     check_quantities,
     check_directions,
     check_negation,
+    check_antonyms,
     check_entities,
     check_pairings,
     check_wording,

@@ -144,6 +144,20 @@ POLARITY_CLASSES = {
     "close": ("openness", -1), "closed": ("openness", -1), "public": ("visibility", 1), "private": ("visibility", -1),
     "mandatory": ("obligation", 1), "compulsory": ("obligation", 1), "necessary": ("obligation", 1),
 }
+# Opposites that can stand in one slot ("the approved password manager" / "the rejected ..."): general
+# English pairs, matched by stem (so synonyms follow: "mandatory" is "required", "forbidden" is "prohibited").
+_ANTONYM_PAIRS = (
+    ("approve", "reject"), ("accept", "reject"), ("allow", "prohibit"), ("require", "optional"),
+    ("include", "exclude"), ("internal", "external"), ("public", "private"), ("full", "partial"), ("full", "part"),
+    ("enable", "disable"), ("permanent", "temporary"), ("domestic", "international"), ("domestic", "foreign"),
+    ("free", "paid"), ("paid", "unpaid"), ("minimum", "maximum"), ("strong", "weak"), ("large", "small"),
+    ("first", "last"), ("early", "late"), ("open", "closed"), ("encourage", "discourage"), ("inbound", "outbound"),
+    ("import", "export"), ("primary", "secondary"), ("major", "minor"), ("senior", "junior"),
+    ("manual", "automatic"), ("online", "offline"), ("valid", "invalid"), ("success", "failure"), ("pass", "fail"),
+    ("secure", "insecure"), ("safe", "unsafe"), ("legal", "illegal"), ("input", "output"), ("positive", "negative"),
+    ("same", "different"), ("true", "false"), ("always", "never"), ("win", "lose"), ("buy", "sell"),
+    ("add", "remove"), ("entry", "exit"), ("arrive", "depart"), ("north", "south"), ("east", "west"),
+)
 NEGATION_BREAKS = frozenset({",", ";", ":", ".", "!", "?", "|", "but", "while", "whereas", "although", "because",
                               "though", "who", "which", "whose", "where", "unless", "except"})
 LIST_JOINERS = frozenset({"and", "or", ",", ";"})
@@ -212,6 +226,17 @@ _build_synonyms()
 stem_of = lru_cache(maxsize=65536)(_stem_uncached)
 LIGHT_STEMS = frozenset(stem_of(w) for w in _LIGHT_WORDS)
 POLARITY_BY_STEM = {stem_of(word): polar for word, polar in POLARITY_CLASSES.items()}  # "includes" -> "includ"
+
+
+def _antonyms() -> dict[str, frozenset[str]]:
+    opposites: dict[str, set[str]] = {}
+    for a, b in _ANTONYM_PAIRS:
+        opposites.setdefault(stem_of(a), set()).add(stem_of(b))
+        opposites.setdefault(stem_of(b), set()).add(stem_of(a))
+    return {stem: frozenset(others) for stem, others in opposites.items()}
+
+
+ANTONYMS = _antonyms()  # stem -> the stems of its opposites
 
 
 @lru_cache(maxsize=262144)  # the same stem pairs recur across windows and claims

@@ -405,3 +405,32 @@ def test_names_listed_together_share_a_role_given_by_a_pronoun():
     outcome = check("A stable resonance prevents Ardo and Corin from colliding.", evidence)
     assert not any(r.startswith("claim names") for r in outcome.reasons), outcome.reasons
     assert outcome.score >= SUPPORTED_AT
+
+
+FILES = "Free accounts can attach files of up to 25 MB each. On every paid plan a single file can be up to 2 GB."
+PER_DIEM = "The domestic per diem is $65 per day and the international per diem is $95 per day."
+
+
+@pytest.mark.parametrize(("claim", "evidence", "reason"), [
+    ("Paid accounts can attach files of up to 25 MB each.", FILES, "claim says 'Paid'; evidence says 'Free'"),
+    ("The domestic per diem is $65 per day and the domestic per diem is $95 per day.", PER_DIEM,
+     "claim says 'domestic'; evidence says 'international'"),
+    ("Trips over $10,000 are rejected by the Chief Financial Officer.",
+     "Trips over $10,000 are approved by the Chief Financial Officer.", "claim says 'rejected'; evidence says 'approved'"),
+    ("Refunds are not available for full months.", "Refunds are not available for partial months.",
+     "claim says 'full'; evidence says 'partial'"),
+])
+def test_an_opposite_in_the_same_slot_is_contradicted(claim, evidence, reason):
+    outcome = check(claim, evidence)
+    assert outcome.score < UNCERTAIN_AT
+    assert reason in outcome.reasons
+
+
+@pytest.mark.parametrize(("claim", "evidence"), [
+    ("Free accounts can attach files of up to 25 MB each.", FILES),  # "paid" is there, in another slot
+    ("The international per diem is $95 per day.", PER_DIEM),
+    ("The domestic per diem is $65 per day.", PER_DIEM),
+])
+def test_an_opposite_elsewhere_in_the_evidence_is_no_contradiction(claim, evidence):
+    outcome = check(claim, evidence)
+    assert outcome.score >= SUPPORTED_AT, outcome.reasons

@@ -1,0 +1,46 @@
+"""Antonyms: a claim word whose opposite the evidence puts in the same slot ("the rejected password manager"
+against "the approved password manager", "7 days on the Paid plan" against "7 days on the Free plan").
+
+Both words often occur somewhere in the evidence ("Free accounts ... On every paid plan"), so the presence of a
+word says little; its neighbours say where it stands. The opposite must share more neighbours with the claim word
+than any occurrence of the claim word itself does."""
+
+from __future__ import annotations
+
+from review.checking.analysis import Slot, slot_sequence
+from review.checking.findings import Finding, FindingKind
+from review.checking.rules.context import RuleContext, claim_span
+from review.checking.text import ANTONYMS, Token
+from review.checking.windows import stem_found
+
+
+def check_antonyms(ctx: RuleContext) -> list[Finding]:
+    """At most one finding: the first claim word the evidence replaces by its opposite."""
+    claim = ctx.claim
+    slots = claim.slots
+    units = [(u, slot_sequence(u)) for u in ctx.window.units if u.kind != "table_row"]  # cells are no phrase
+    for i in range(1, len(slots) - 1):
+        tok = slots[i].tok
+        opposites = ANTONYMS.get(tok.stem, frozenset()) - claim.weights.keys()  # "from minimum to maximum"
+        if not opposites:
+            continue
+        negated = tok.stem in claim.unit.negated  # "not approved" may well say "rejected"
+        frame = (slots[i - 1].tok, slots[i + 1].tok)
+        mine = max((_shared(frame, seq, k) for _, seq in units for k in _occurrences(seq, {tok.stem})), default=0)
+        theirs = [(_shared(frame, seq, k), unit, seq[k].tok) for unit, seq in units
+                  for k in _occurrences(seq, opposites) if (seq[k].tok.stem in unit.negated) == negated]
+        shared, unit, other = max(theirs, key=lambda t: t[0], default=(0, None, None))
+        if shared and shared > mine:
+            return [Finding(FindingKind.NEGATION, f"claim says '{tok.text}'; evidence says '{other.text}'",
+                            claim_span=claim_span(tok), evidence_span=ctx.token_span(unit, other))]
+    return []
+
+
+def _occurrences(seq: list[Slot], stems: set[str] | frozenset[str]) -> list[int]:
+    return [k for k in range(1, len(seq) - 1) if seq[k].tok.stem in stems]
+
+
+def _shared(frame: tuple[Token | None, Token | None], seq: list[Slot], k: int) -> int:
+    """How many of the claim word's two neighbours this evidence word has on the same sides."""
+    return sum(mine is not None and theirs.tok is not None and stem_found(mine.stem, {theirs.tok.stem}) > 0
+               for mine, theirs in zip(frame, (seq[k - 1], seq[k + 1])))
