@@ -434,3 +434,25 @@ def test_an_opposite_in_the_same_slot_is_contradicted(claim, evidence, reason):
 def test_an_opposite_elsewhere_in_the_evidence_is_no_contradiction(claim, evidence):
     outcome = check(claim, evidence)
     assert outcome.score >= SUPPORTED_AT, outcome.reasons
+
+
+MEALS = "When a meal is provided by a client, the per diem is reduced by $15 for lunch and $25 for dinner."
+
+
+@pytest.mark.parametrize("claim", [
+    "When a meal is provided by a client, the per diem is reduced by $25 for lunch and $15 for dinner.",
+    "The domestic per diem is $95 per day and the international per diem is $65 per day.",
+])
+def test_listed_values_in_each_others_places_are_a_role_swap(claim):
+    outcome = check(claim, MEALS, PER_DIEM)
+    assert outcome.score < UNCERTAIN_AT
+    assert any(f.kind is FindingKind.ROLE_SWAP for f in outcome.findings), outcome.reasons
+
+
+@pytest.mark.parametrize("claim", [
+    "The per diem is reduced by $25 for dinner and $15 for lunch when a client provides the meal.",
+    "The international per diem is $95 per day and the domestic per diem is $65 per day.",
+])
+def test_a_reordered_list_keeps_its_roles(claim):
+    outcome = check(claim, MEALS, PER_DIEM)
+    assert outcome.score >= SUPPORTED_AT, outcome.reasons

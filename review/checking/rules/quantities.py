@@ -3,6 +3,7 @@ the most similar wording; another value there contradicts, none at all is a miss
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from review.checking.analysis import EVIDENCE_DECAY, Candidate, Claim, Unit, context_skip_tokens, cosine, word_context
@@ -19,6 +20,7 @@ _NEARBY_WEIGHT = 0.5
 _RATE_WEIGHT = 0.1
 _SHARED_WEIGHT = 0.3
 _LABEL_WEIGHT = 1.0  # a list member's own label ("adult women (3.1 percent)") outweighs every softer cue
+_SWAP_AGREEMENT = 0.2  # how clearly the claim's members must differ the other way round from the evidence's
 _MIN_LABEL_CONTEXT = 0.2  # a label word counts when it sits in the claim number's own part of the claim
 _MIN_PLACEMENT = 0.35  # below this the evidence number is about something else: "not in evidence", not a conflict
 _MIN_MATCH_SHARE = 0.3  # an equal value counts only in a sentence that shares some of the claim's words
@@ -38,7 +40,14 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
     claim_skip = context_skip_tokens(claim.unit)
     pool = [(k, unit) for unit in candidate.units for k in range(len(unit.quantities))]
     listed = _listed_together(claim, candidate)
+    swapped = _swapped_roles(claim, listed)
     for q in claim.unit.quantities:
+        if q in swapped:
+            (e, unit), rival = listed[q], swapped[q]
+            findings.append(Finding(FindingKind.ROLE_SWAP, f"claim puts {describe(q)} where evidence puts "
+                                                           f"{describe(rival)}", claim_span=(q.start, q.end),
+                                    evidence_span=ctx.evidence_span(unit, e.start, e.end)))
+            continue
         if q in listed:
             findings.append(_compare_attributes(ctx, q, *listed[q]))
             continue
@@ -153,6 +162,41 @@ def _listed_together(claim: Claim, candidate: Candidate) -> dict[Quantity, tuple
                 bound.update(pairs)
                 break
     return bound
+
+
+def _swapped_roles(claim: Claim, listed: dict[Quantity, tuple[Quantity, Unit]]) -> dict[Quantity, Quantity]:
+    """Listed values each found, but in each other's places: "$25 for lunch and $15 for dinner" against
+    "$15 for lunch and $25 for dinner". What tells two members apart is where their wordings differ, so the
+    claim's difference between them (more "lunch" by the first) must not run against the evidence's (more
+    "lunch" by the other value); the words they share say nothing of which is which."""
+    skip = context_skip_tokens(claim.unit)
+    swapped: dict[Quantity, Quantity] = {}
+    for a, b in itertools.combinations(listed, 2):
+        (ea, unit), (eb, other) = listed[a], listed[b]
+        if unit is not other or ea is eb or not comparable(a, b):
+            continue
+        mine = _difference(*(word_context(claim.unit, q.pos, -1, skip, claim=True, segment=_claim_segment(claim, q))
+                             for q in (a, b)))
+        theirs = _difference(*(_with_label(unit, unit.quantities.index(e)) for e in (ea, eb)))
+        if _signed_cosine(mine, theirs) < -_SWAP_AGREEMENT:
+            swapped[a], swapped[b] = eb, ea
+    return swapped
+
+
+def _with_label(unit: Unit, k: int) -> dict[str, float]:
+    context = dict(unit.quantity_contexts[k])
+    for stem in unit.quantity_labels[k]:
+        context[stem] = context.get(stem, 0.0) + _LABEL_WEIGHT
+    return context
+
+
+def _difference(a: dict[str, float], b: dict[str, float]) -> dict[str, float]:
+    return {s: a.get(s, 0.0) - b.get(s, 0.0) for s in a.keys() | b.keys()}
+
+
+def _signed_cosine(a: dict[str, float], b: dict[str, float]) -> float:
+    norm = math.sqrt(sum(v * v for v in a.values()) * sum(v * v for v in b.values()))
+    return sum(v * b.get(s, 0.0) for s, v in a.items()) / norm if norm else 0.0
 
 
 def _compare_attributes(ctx: RuleContext, q: Quantity, e: Quantity, unit: Unit) -> Finding:
