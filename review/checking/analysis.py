@@ -53,6 +53,7 @@ _NOT_SUPERLATIVES = frozenset(
      "conquest", "attest", "detest", "divest", "ingest", "latest", "midwest", "northwest", "southwest", "unrest",
      "behest", "bequest", "inquest", "pretest", "retest", "congest", "infest", "molest", "celest", "almost"}
 )
+HEADING_SEPARATOR = ">"  # of a chunk's heading path: "Travel Policy > Meals > Per diem" (kb.chunking)
 MARKUP = re.compile(r"\*\*|__|`|~~|\[|\]\([^)]*\)|^#+\s*", re.MULTILINE)
 
 
@@ -256,6 +257,7 @@ class Candidate:
     stems: set[str]
     names: set[str]  # stems only ever written capitalised, and capitalised mid-sentence at least once
     heading_stems: frozenset[str] = frozenset()  # shared by every window of the candidate
+    section: tuple[str, ...] = ()  # the heading path's first two levels (document title, section), if any
 
 
 @lru_cache(maxsize=512)
@@ -285,7 +287,8 @@ def analyze_candidate(text: str, heading: str = "") -> Candidate:
     lower = {t.stem for t in tokens if not t.capital}
     names = {t.stem for t in tokens if looks_like_name(t) and not t.text.isupper()} - lower
     heading_stems = _heading_stems(heading)
-    return Candidate(units=units, stems=stems | heading_stems, names=names, heading_stems=heading_stems)
+    return Candidate(units=units, stems=stems | heading_stems, names=names, heading_stems=heading_stems,
+                     section=tuple(part.strip().lower() for part in heading.split(HEADING_SEPARATOR)[:2] if part.strip()))
 
 
 def _heading_stems(heading: str) -> frozenset[str]:

@@ -223,14 +223,16 @@ def _attach_embeddings(claim: Claim, all_windows: list[Window], embed: Embedder)
 
 def _joined(claim: Claim, first: _Scored, scored: list[_Scored], evidence: _Evidence) -> _Scored | None:
     """Support split over two passages: the best one lacks a number or name of the claim that another
-    has ("founded in 2010" in one chunk, "headquartered in San Francisco" in the next). Only such hard
-    gaps are filled this way, so a claim's extra words never find support in unrelated evidence."""
+    has ("founded in 2010" in one chunk, "headquartered in San Francisco" in the next of the same section). Only
+    such hard gaps are filled this way, and only from the same section, so a claim's extra words never find
+    support in unrelated evidence."""
     if not first.lacks_a_fact_elsewhere:
         return None
     ranked = sorted((s for s in scored if not s.refutes), key=lambda s: -s.relevance)[:_JOIN_CANDIDATES]
     best: _Scored | None = None
     for second in ranked:
-        if second is first or _overlapping(first.window, second.window):
+        if second is first or _overlapping(first.window, second.window) or not _same_section(
+                evidence.analyzed[first.window.candidate], evidence.analyzed[second.window.candidate]):
             continue
         candidate = _union(evidence.analyzed[first.window.candidate], evidence.analyzed[second.window.candidate])
         joined = evidence.score(claim, _join(first.window, second.window), candidate)
@@ -238,6 +240,13 @@ def _joined(claim: Claim, first: _Scored, scored: list[_Scored], evidence: _Evid
                 best is None or joined.score > best.score):
             best = joined
     return best
+
+
+def _same_section(a: Candidate, b: Candidate) -> bool:
+    """Passages one fact may be split over: one candidate, or two chunks of one section of one document. A
+    passage from elsewhere would lend an invented clause its words ("..., which is covered by the travel
+    insurance")."""
+    return a is b or bool(a.section) and a.section == b.section
 
 
 def _pick(scored: list[_Scored]) -> _Scored:

@@ -456,3 +456,15 @@ def test_listed_values_in_each_others_places_are_a_role_swap(claim):
 def test_a_reordered_list_keeps_its_roles(claim):
     outcome = check(claim, MEALS, PER_DIEM)
     assert outcome.score >= SUPPORTED_AT, outcome.reasons
+
+
+@pytest.mark.parametrize(("heading", "supported"), [
+    ("Lumen FAQ > Company", True),  # the section went on in the next chunk
+    ("Travel Policy > Hotels", False),  # another document lends the number
+])
+def test_a_missing_fact_is_joined_only_from_the_same_section(heading, supported):
+    candidates = [EvidenceCandidate("Lumen Labs is headquartered in Lisbon, Portugal.", heading="Lumen FAQ > Company"),
+                  EvidenceCandidate("The office was founded in 2019 near the river.", heading=heading)]
+    outcome = rules_check(claim="Lumen Labs is headquartered in Lisbon, Portugal, and was founded in 2019.",
+                          candidates=candidates, embed=bag_of_words_embed)
+    assert (outcome.score >= SUPPORTED_AT) is supported, outcome.reasons
