@@ -45,6 +45,9 @@ _NEGATION_CUES = frozenset({"not", "no", "never", "none", "nobody", "nothing", "
 _NOT_NEGATION_AFTER = frozenset({"later", "more", "less", "fewer", "longer", "only", "exceed", "than", "matter",
                                  "doubt", "sooner", "greater", "shorter"})
 _NEGATION_SCOPE = 4  # content words after "not"
+_CLAUSE_VERBS = frozenset({"is", "are", "was", "were", "be", "been", "has", "have", "had", "do", "does", "did", "can",
+                           "cannot", "could", "may", "might", "must", "shall", "should", "will", "would"})
+_CLAUSE_VERB_REACH = 5  # words from "and" to the verb of a clause it starts: "and approved expenses are paid"
 _NAME_JOINERS = frozenset({"of", "de", "&", "von", "van", "da", "del"})
 _SUPERLATIVE = re.compile(r"[a-z]{3,}est")
 _NOT_SUPERLATIVES = frozenset(
@@ -204,6 +207,8 @@ def _clauses(tokens: list[Token], skip: set[int]) -> tuple[list[Clause], dict[st
         if _is_negation_cue(tokens, k):
             has_negation, scope_left, dangling = True, _NEGATION_SCOPE, True
             continue
+        if scope_left and not dangling and _joins_a_clause(tokens, k):
+            scope_left = 0  # "are not reimbursed and approved expenses are paid": the second clause is asserted
         if tok.kind != "word" or k in skip:
             continue
         polar_class = POLARITY_BY_STEM.get(tok.stem) or POLARITY_CLASSES.get(tok.lower)
@@ -219,6 +224,18 @@ def _clauses(tokens: list[Token], skip: set[int]) -> tuple[list[Clause], dict[st
             dangling = False
     close()
     return clauses, polarity
+
+
+def _joins_a_clause(tokens: list[Token], k: int) -> bool:
+    """"and" / "or" followed shortly by a verb of its own: a second clause, not another member of a list."""
+    if tokens[k].lower not in ("and", "or"):
+        return False
+    for tok in tokens[k + 1 : k + 1 + _CLAUSE_VERB_REACH]:
+        if tok.kind != "word" or tok.lower in CONJUNCTIONS:
+            return False
+        if tok.lower in _CLAUSE_VERBS:
+            return True
+    return False
 
 
 def _is_negation_cue(tokens: list[Token], k: int) -> bool:

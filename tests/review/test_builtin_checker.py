@@ -468,3 +468,17 @@ def test_a_missing_fact_is_joined_only_from_the_same_section(heading, supported)
     outcome = rules_check(claim="Lumen Labs is headquartered in Lisbon, Portugal, and was founded in 2019.",
                           candidates=candidates, embed=bag_of_words_embed)
     assert (outcome.score >= SUPPORTED_AT) is supported, outcome.reasons
+
+
+REPORTS = ("Reports submitted more than 60 days after the trip are not reimbursed. Approved expenses are paid with "
+           "the next monthly payroll run.")
+
+
+def test_a_negation_ends_where_and_starts_another_clause():
+    joined = ("Reports submitted more than 60 days after the trip are not reimbursed and approved expenses are paid "
+              "with the next monthly payroll run.")
+    outcome = check(joined, REPORTS)
+    assert outcome.score >= SUPPORTED_AT, outcome.reasons
+    # without a verb of its own, what follows "and" is another member of the negated list
+    listed = check("Coverage does not include dental and vision.", "* Coverage includes medical, dental, and vision.")
+    assert "claim negates 'dental vision'; evidence does not" in listed.reasons, listed.reasons
