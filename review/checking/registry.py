@@ -13,7 +13,7 @@ from review.checking.rules.additions import check_additions
 from review.checking.rules.antonyms import check_antonyms
 from review.checking.rules.context import RuleContext
 from review.checking.rules.direction import check_directions
-from review.checking.rules.entities import check_entities, check_pairings
+from review.checking.rules.entities import check_entities, check_name_roles, check_pairings
 from review.checking.rules.negation import check_negation
 from review.checking.rules.quantities import check_quantities
 from review.checking.rules.wording import check_wording
@@ -27,6 +27,7 @@ RULES: tuple[Rule, ...] = (
     check_antonyms,
     check_entities,
     check_pairings,
+    check_name_roles,
     check_wording,
     check_additions,
 )

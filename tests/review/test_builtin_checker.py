@@ -482,3 +482,26 @@ def test_a_negation_ends_where_and_starts_another_clause():
     # without a verb of its own, what follows "and" is another member of the negated list
     listed = check("Coverage does not include dental and vision.", "* Coverage includes medical, dental, and vision.")
     assert "claim negates 'dental vision'; evidence does not" in listed.reasons, listed.reasons
+
+
+COBRA = "ABC Company will provide information about COBRA benefits to employees who are terminated."
+
+
+@pytest.mark.parametrize(("claim", "evidence"), [
+    ("COBRA will provide information about ABC Company benefits to employees who are terminated.", COBRA),
+    ("The company is headquartered in London, with satellite offices in New York City and San Francisco.", POLICY),
+])
+def test_two_names_in_each_others_places_are_a_role_swap(claim, evidence):
+    outcome = check(claim, evidence)
+    assert outcome.score < UNCERTAIN_AT
+    assert any(f.kind is FindingKind.ROLE_SWAP for f in outcome.findings), outcome.reasons
+
+
+@pytest.mark.parametrize(("claim", "evidence"), [
+    ("Terminated employees get information about COBRA benefits from ABC Company.", COBRA),
+    ("The company has satellite offices in London and New York City and is headquartered in San Francisco.", POLICY),
+])
+def test_names_in_their_own_places_are_no_role_swap(claim, evidence):
+    outcome = check(claim, evidence)
+    assert not any(f.kind is FindingKind.ROLE_SWAP for f in outcome.findings), outcome.reasons
+    assert outcome.score >= SUPPORTED_AT, outcome.reasons

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from review.checking.analysis import Slot, slot_sequence
 from review.checking.findings import Finding, FindingKind
-from review.checking.rules.context import RuleContext, claim_span
-from review.checking.text import ANTONYMS, Token
-from review.checking.windows import stem_found
+from review.checking.rules.context import RuleContext, claim_span, frame_shared
+from review.checking.text import ANTONYMS
 
 
 def check_antonyms(ctx: RuleContext) -> list[Finding]:
@@ -26,8 +25,8 @@ def check_antonyms(ctx: RuleContext) -> list[Finding]:
             continue
         negated = tok.stem in claim.unit.negated  # "not approved" may well say "rejected"
         frame = (slots[i - 1].tok, slots[i + 1].tok)
-        mine = max((_shared(frame, seq, k) for _, seq in units for k in _occurrences(seq, {tok.stem})), default=0)
-        theirs = [(_shared(frame, seq, k), unit, seq[k].tok) for unit, seq in units
+        mine = max((frame_shared(frame, seq, k, k) for _, seq in units for k in _occurrences(seq, {tok.stem})), default=0)
+        theirs = [(frame_shared(frame, seq, k, k), unit, seq[k].tok) for unit, seq in units
                   for k in _occurrences(seq, opposites) if (seq[k].tok.stem in unit.negated) == negated]
         shared, unit, other = max(theirs, key=lambda t: t[0], default=(0, None, None))
         if shared and shared > mine:
@@ -39,8 +38,3 @@ def check_antonyms(ctx: RuleContext) -> list[Finding]:
 def _occurrences(seq: list[Slot], stems: set[str] | frozenset[str]) -> list[int]:
     return [k for k in range(1, len(seq) - 1) if seq[k].tok.stem in stems]
 
-
-def _shared(frame: tuple[Token | None, Token | None], seq: list[Slot], k: int) -> int:
-    """How many of the claim word's two neighbours this evidence word has on the same sides."""
-    return sum(mine is not None and theirs.tok is not None and stem_found(mine.stem, {theirs.tok.stem}) > 0
-               for mine, theirs in zip(frame, (seq[k - 1], seq[k + 1])))

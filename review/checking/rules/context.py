@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from review.checking.analysis import Candidate, Claim, Unit
+from review.checking.analysis import Candidate, Claim, Slot, Unit
 from review.checking.findings import Span
 from review.checking.text import Token
-from review.checking.windows import Window
+from review.checking.windows import Window, stem_found
 
 
 @dataclass(frozen=True)
@@ -37,3 +37,10 @@ class RuleContext:
 def claim_span(*tokens: Token) -> Span:
     """The claim text from the first to the last of ``tokens``."""
     return min(t.start for t in tokens), max(t.end for t in tokens)
+
+
+def frame_shared(frame: tuple[Token | None, Token | None], seq: list[Slot], first: int, last: int) -> int:
+    """How many of a claim word's two content neighbours (``frame``) the evidence words ``seq[first..last]``
+    have on the same sides: where a word stands, whatever else the evidence says elsewhere."""
+    return sum(mine is not None and theirs.tok is not None and stem_found(mine.stem, {theirs.tok.stem}) > 0
+               for mine, theirs in zip(frame, (seq[first - 1], seq[last + 1])))

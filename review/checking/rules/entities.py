@@ -3,11 +3,22 @@ another name), and pairs of words must be paired as the evidence pairs them."""
 
 from __future__ import annotations
 
-from review.checking.analysis import Claim, Unit, affinity, context_skip_tokens, looks_like_name, word_context
+import itertools
+
+from review.checking.analysis import (
+    Claim,
+    Slot,
+    Unit,
+    affinity,
+    context_skip_tokens,
+    looks_like_name,
+    slot_sequence,
+    word_context,
+)
 from review.checking.findings import Finding, FindingKind
 from review.checking.quantities import unit_at
 from review.checking.quantity_words import MONTHS, WEEKDAYS
-from review.checking.rules.context import RuleContext, claim_span
+from review.checking.rules.context import RuleContext, claim_span, frame_shared
 from review.checking.text import LIST_JOINERS, NEGATION_BREAKS, Token, is_content
 from review.checking.windows import Window, stem_found
 
@@ -68,6 +79,58 @@ def check_pairings(ctx: RuleContext) -> list[Finding]:
             return [Finding(FindingKind.ROLE_SWAP, message, claim_span=claim_span(a, b),
                             evidence_span=ctx.token_span(unit, first, partner))]
     return []
+
+
+def check_name_roles(ctx: RuleContext) -> list[Finding]:
+    """Two names of the claim in each other's places: "COBRA will provide information about ABC Company
+    benefits" against "ABC Company will provide information about COBRA benefits". Both names are in the
+    evidence, so only where they stand can tell: each must sit between the other's claim neighbours there, and
+    nearer them than where it stands itself. Names merely listed in another order share no neighbours."""
+    claim = ctx.claim
+    runs = [span for span in (_slot_run(claim.slots, run) for run in claim.entities) if span is not None]
+    units = [(u, slot_sequence(u)) for u in ctx.window.units if u.kind != "table_row"]
+    for (a, a_end), (b, b_end) in itertools.combinations(runs, 2):
+        stems_a, stems_b = _run_stems(claim.slots, a, a_end), _run_stems(claim.slots, b, b_end)
+        if stems_a == stems_b:
+            continue
+        frame_a = (claim.slots[a - 1].tok, claim.slots[a_end + 1].tok)
+        frame_b = (claim.slots[b - 1].tok, claim.slots[b_end + 1].tok)
+        for unit, seq in units:
+            at_a, at_b = _run_at(seq, stems_a), _run_at(seq, stems_b)
+            if at_a is None or at_b is None:
+                continue
+            if frame_shared(frame_a, seq, *at_b) > frame_shared(frame_a, seq, *at_a) \
+                    and frame_shared(frame_b, seq, *at_a) > frame_shared(frame_b, seq, *at_b):
+                name_a, name_b = _slot_text(claim.slots, a, a_end), _slot_text(claim.slots, b, b_end)
+                return [Finding(FindingKind.ROLE_SWAP, f"claim puts '{name_a}' where evidence puts '{name_b}', and "
+                                                       "the other way round",
+                                claim_span=claim_span(claim.slots[a].tok, claim.slots[b_end].tok),
+                                evidence_span=ctx.token_span(unit, seq[at_a[0]].tok, seq[at_b[0]].tok))]
+    return []
+
+
+def _slot_run(slots: list[Slot], run: list[Token]) -> tuple[int, int] | None:
+    """The first and last slot of a name, if each of its words is a slot of its own."""
+    indexes = [k for k, slot in enumerate(slots) if slot.tok is not None and any(slot.tok is t for t in run)]
+    if len(indexes) != len(run) or indexes != list(range(indexes[0], indexes[0] + len(run))):
+        return None
+    return indexes[0], indexes[-1]
+
+
+def _run_stems(slots: list[Slot], first: int, last: int) -> tuple[str, ...]:
+    return tuple(slot.tok.stem for slot in slots[first : last + 1])
+
+
+def _run_at(seq: list[Slot], stems: tuple[str, ...]) -> tuple[int, int] | None:
+    """Where the evidence names the same words in a row (the first time)."""
+    for k in range(1, len(seq) - len(stems)):
+        if all(seq[k + j].tok is not None and seq[k + j].tok.stem == stem for j, stem in enumerate(stems)):
+            return k, k + len(stems) - 1
+    return None
+
+
+def _slot_text(slots: list[Slot], first: int, last: int) -> str:
+    return " ".join(slot.tok.text for slot in slots[first : last + 1])
 
 
 def _name_around(tokens: list[Token], k: int) -> tuple[str, Token, Token]:
