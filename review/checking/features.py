@@ -6,7 +6,6 @@ document. Which of these matter, and how much, is fitted on labelled data (``tra
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -28,7 +27,7 @@ _PERSONAL = frozenset({"i", "me", "my", "mine", "we", "our", "us", "you", "your"
 FINDING_FEATURES: dict[FindingKind, str] = {kind: f"n_{kind.value}" for kind in FindingKind}
 SIGNAL_FEATURES = ("rule_score", "relevance", "coverage", "similarity", "subject_coverage", "novel_term_similarity")
 TEXT_FEATURES = ("char_bigrams", "word_trigrams", "longest_run", "novel_share", "novel_words", "novel_pronouns",
-                 "personal_words", "claim_words", "evidence_words_log")
+                 "personal_words", "claim_words")
 FEATURE_NAMES: tuple[str, ...] = (*SIGNAL_FEATURES, *FINDING_FEATURES.values(), *TEXT_FEATURES)
 
 
@@ -75,8 +74,6 @@ def text_features(*, claim: str, evidence: str) -> dict[str, float]:
         "novel_pronouns": float(sum(w in _PRONOUNS for w in novel)),
         "personal_words": float(sum(w in _PERSONAL for w in words)),
         "claim_words": float(len(words)),
-        # Long evidence shares words with anything by chance: the model learns how far to trust overlap there.
-        "evidence_words_log": math.log1p(len(evidence_words)),
     }
 
 
