@@ -1,50 +1,50 @@
 """Quantities read from tokens: counts, money, percentages, durations, sizes, lengths, dates, times of day,
-frequencies and fractions, each with its unit normalised, its bound, direction of change and rate; and how
-two quantities compare (the same kind, the same value at the claim's written precision)."""
+frequencies and fractions, each with its unit normalised, its bound, direction of change and rate.
+
+The words around a number that qualify it (bounds, hedges, change, rate, unit) are read in ``quantity_cues``;
+how two quantities compare is ``quantity_compare``."""
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, replace
 
 from review.checking.quantity_words import (
-    ADVERB_RATES,
     BOUNDS_AFTER,
-    BOUNDS_BEFORE,
     CURRENCY_CODES,
     CURRENCY_SYMBOLS,
     FRACTION_DENOMINATORS,
     FREQUENCY_ADVERBS,
-    HEDGES,
     ISO_DATE,
     MAY_CUES,
     MONTHS,
     NUMBER_WORDS,
     ORDINAL_WORDS,
     PER_YEAR,
-    PERIOD_VERB,
     RANGE_WORDS,
     SCALE_SUFFIXES,
     SCALE_WORDS,
     TIME_OF_DAY,
-    TIME_UNITS,
     TIMES,
     UNITS,
     WEEKDAYS,
 )
+from review.checking.quantity_cues import (
+    bound_before,
+    change_after,
+    change_before,
+    described_time_unit,
+    hedged_before,
+    match_phrase_after,
+    per_after,
+    unit_at,
+)
 from review.checking.text import (
-    CHANGE_STOPS,
-    CHANGE_WORDS,
     LIST_JOINERS,
-    UNCHANGED_PHRASES,
-    VERBISH_BEFORE_UP,
     Token,
     is_content,
-    stem_of,
 )
 
-_CHANGE_REACH = 8  # words
 _LIST_GAP = 3  # content words between list members
 
 
@@ -81,161 +81,6 @@ def _number_value(raw: str) -> tuple[float, int]:
     digits = raw.replace(",", "")
     decimals = len(digits.split(".")[1]) if "." in digits else 0
     return float(digits), decimals
-
-
-def unit_at(tokens: list[Token], i: int) -> tuple[str, float, int] | None:
-    """The unit starting at token i: (kind, factor, tokens used)."""
-    if i >= len(tokens):
-        return None
-    tok = tokens[i]
-    lower = tok.lower
-    nxt = tokens[i + 1].lower if i + 1 < len(tokens) else ""
-    if lower in ("business", "working", "calendar", "school") and nxt.rstrip("s") == "day":
-        return ("duration:bd" if lower != "calendar" else "duration:s", 1 if lower != "calendar" else 86400, 2)
-    if lower == "percentage" and nxt.startswith("point"):
-        return ("percent", 1, 2)
-    if lower == "per" and nxt == "cent":
-        return ("percent", 1, 2)
-    if lower == "astronomical" and nxt.startswith("unit"):
-        return ("length:au", 1, 2)
-    if lower == "light" and nxt == "-" and i + 2 < len(tokens) and tokens[i + 2].lower.startswith("year"):
-        return ("length:ly", 1, 3)
-    if lower == "°" and nxt in ("c", "f"):
-        return (f"temp:{nxt.upper()}", 1, 2)
-    if lower in ("degree", "degrees") and nxt in ("celsius", "fahrenheit", "c", "f"):
-        return (f"temp:{nxt[0].upper()}", 1, 2)
-    if lower in ("pound", "pounds") and nxt == "sterling":
-        return ("money:GBP", 1, 2)
-    if lower in CURRENCY_CODES:
-        return (f"money:{CURRENCY_CODES[lower]}", 1, 1)
-    if lower == "m" and tok.start == tokens[i - 1].end:
-        return ("length:m", 1, 1)  # "100m" right after the number; a spaced "m" is too ambiguous
-    if lower == "g" and tok.start == tokens[i - 1].end:
-        return ("mass:g", 1, 1)
-    if lower == "h" and tok.start == tokens[i - 1].end:
-        return ("duration:s", 3600, 1)
-    for candidate in (lower, lower.removesuffix("s"), lower.removesuffix("es")):
-        if candidate in UNITS:
-            kind, factor = UNITS[candidate]
-            return (kind, factor, 1)
-    return None
-
-
-def _match_phrase(tokens: list[Token], end: int, phrases) -> tuple[int, int] | None:
-    """A phrase ending just before token ``end``: (value, phrase length)."""
-    for phrase, value in phrases:
-        n = len(phrase)
-        if end - n < 0:
-            continue
-        if all(tokens[end - n + k].lower == phrase[k] for k in range(n)):
-            return value, n
-    return None
-
-
-def _match_phrase_after(tokens: list[Token], start: int, phrases) -> tuple[int, int] | None:
-    for phrase, value in phrases:
-        n = len(phrase)
-        if start + n > len(tokens):
-            continue
-        if all(tokens[start + k].lower == phrase[k] for k in range(n)):
-            return value, n
-    return None
-
-
-def _bound_before(tokens: list[Token], i: int) -> tuple[int, int]:
-    """(bound, number of tokens in the phrase) for "at least", "up to", "more than" ... before token i."""
-    found = _match_phrase(tokens, i, BOUNDS_BEFORE)
-    if found is None:
-        return 0, 0
-    value, n = found
-    first = i - n
-    if tokens[first].lower == "over" and first > 0 and _unit_after(tokens, i).startswith("duration") \
-            and PERIOD_VERB.search(tokens[first - 1].lower):
-        return 0, 0  # "vest over four years" spans a period; "journeys of over 4 hours" is a threshold
-    if tokens[first].lower == "up" and first > 0 and VERBISH_BEFORE_UP.search(tokens[first - 1].lower):
-        return 0, 0  # "edged up to 60.4 percent" is a change, not a cap
-    return value, n
-
-
-def _unit_after(tokens: list[Token], i: int) -> str:
-    """The kind of the unit within two tokens after token i, or ""."""
-    for k in (i + 1, i + 2):
-        unit = unit_at(tokens, k) if k < len(tokens) else None
-        if unit is not None:
-            return unit[0]
-    return ""
-
-
-def _hedged_before(tokens: list[Token], i: int) -> bool:
-    return _match_phrase(tokens, i, tuple((phrase, 1) for phrase in HEDGES)) is not None
-
-
-def _change_before(tokens: list[Token], i: int) -> tuple[int | None, int]:
-    """The direction word governing the quantity at token i ("rose by", "decreased to", "changed little
-    at"), looking back within its clause: (direction, its token index), or (None, -1)."""
-    words: list[str] = []
-    for j in range(i - 1, -1, -1):
-        tok = tokens[j]
-        if tok.text in ";.!?|" or tok.lower in CHANGE_STOPS or len(words) == _CHANGE_REACH:
-            break
-        if tok.kind != "word":
-            continue
-        words.insert(0, tok.lower)
-        if UNCHANGED_PHRASES.search(" ".join(words)):
-            return 0, j
-        if tok.lower in CHANGE_WORDS and not _is_cap_phrase(tokens, j):
-            return CHANGE_WORDS[tok.lower], j
-    return None, -1
-
-
-def _is_cap_phrase(tokens: list[Token], j: int) -> bool:
-    """"up to 25 MB" caps a value; "edged up to 60.4 percent" is a change."""
-    if tokens[j].lower != "up" or j + 1 >= len(tokens) or tokens[j + 1].lower != "to":
-        return False
-    return not (j > 0 and VERBISH_BEFORE_UP.search(tokens[j - 1].lower))
-
-
-def _change_after(tokens: list[Token], i: int) -> int | None:
-    if i < len(tokens) and tokens[i].lower in ("higher", "more", "greater", "up", "above"):
-        return 1
-    if i < len(tokens) and tokens[i].lower in ("lower", "less", "fewer", "down", "below"):
-        return -1
-    return None
-
-
-def _described_time_unit(tokens: list[Token], j: int) -> tuple[int, tuple[str, float, int] | None]:
-    """"20 vacation days", "3 paid days": skip up to two describing words before a time unit."""
-    for skipped in (1, 2):
-        words = tokens[j : j + skipped]
-        if len(words) < skipped or not all(w.kind == "word" and w.text.islower() and is_content(w) for w in words):
-            return j, None
-        unit = unit_at(tokens, j + skipped)
-        if unit is not None and unit[0].startswith("duration"):
-            return j + skipped, unit
-    return j, None
-
-
-def _per_after(tokens: list[Token], i: int) -> tuple[frozenset[str], int]:
-    """Rate denominators after a quantity: "per user per month", "a day", "/month", "monthly"."""
-    per: set[str] = set()
-    j = i
-    while j < len(tokens):
-        lower = tokens[j].lower
-        if lower in ADVERB_RATES and j == i:
-            per.add(ADVERB_RATES[lower])
-            j += 1
-            continue
-        if lower in ("per", "/", "each", "every", "a", "an") and j + 1 < len(tokens) and tokens[j + 1].kind == "word":
-            target = stem_of(tokens[j + 1].text)
-            unit = UNITS.get(tokens[j + 1].lower.rstrip("s"))
-            is_time = target in TIME_UNITS or (unit is not None and unit[0].startswith("duration"))
-            if lower in ("a", "an") and not is_time:
-                break
-            per.add(target)
-            j += 2
-            continue
-        break
-    return frozenset(per), j
 
 
 def find_quantities(text: str, tokens: list[Token]) -> list[Quantity]:
@@ -436,8 +281,8 @@ def _parse_number(text: str, tokens: list[Token], i: int) -> tuple[Quantity, int
     if scale == 1.0 and unit_at(tokens, j) is None:
         partner = _range_partner(text, tokens, j, between=first > 0 and tokens[first - 1].lower == "between")
         if partner is not None and value < float(partner.value) / partner.scale:
-            bound, lead = _bound_before(tokens, first)  # "5 to 7 business days": the near end takes the unit
-            change, change_index = (change, -1) if change is not None else _change_before(tokens, first)
+            bound, lead = bound_before(tokens, first)  # "5 to 7 business days": the near end takes the unit
+            change, change_index = (change, -1) if change is not None else change_before(tokens, first)
             return _make(text, tokens, partner.kind, value * partner.scale, first, j, core=i, lead=lead, bound=bound,
                          change=change, change_index=change_index, scale=partner.scale, decimals=decimals,
                          per=partner.per), j
@@ -450,7 +295,7 @@ def _parse_number(text: str, tokens: list[Token], i: int) -> tuple[Quantity, int
         unit = unit_at(tokens, j)
     described: tuple[int, ...] = ()
     if unit is None and currency is None:
-        unit_index, unit = _described_time_unit(tokens, j)
+        unit_index, unit = described_time_unit(tokens, j)
         described, j = tuple(range(j, unit_index)), unit_index
     if unit is not None and (currency is None or unit[0].startswith("money")):
         unit_kind, factor, used = unit
@@ -464,20 +309,20 @@ def _parse_number(text: str, tokens: list[Token], i: int) -> tuple[Quantity, int
     if currency is None and kind == "count" and len(tok.text) > 4 and tok.text.isdigit() and tok.text[0] == "0":
         return None  # zip codes, identifiers
     core_end = j
-    per, j = _per_after(tokens, j)
-    bound, lead = _bound_before(tokens, first)
-    after = _match_phrase_after(tokens, j, BOUNDS_AFTER)
+    per, j = per_after(tokens, j)
+    bound, lead = bound_before(tokens, first)
+    after = match_phrase_after(tokens, j, BOUNDS_AFTER)
     if after is not None:
         bound = bound or after[0]
         j += after[1]
     change_index = -1
     if change is None:
-        change, change_index = _change_before(tokens, first)
+        change, change_index = change_before(tokens, first)
         if change is None and not after:
-            change = _change_after(tokens, j)
+            change = change_after(tokens, j)
     quantity = _make(
         text, tokens, kind, value * scale * factor, first, j, core=i, core_end=core_end, lead=lead, per=per,
-        bound=bound, change=change, change_index=change_index, hedged=_hedged_before(tokens, first),
+        bound=bound, change=change, change_index=change_index, hedged=hedged_before(tokens, first),
         scale=scale * factor, decimals=decimals, described=described,
     )
     if kind == "count" and not per:
@@ -560,7 +405,7 @@ def _parse_word_quantity(text: str, tokens: list[Token], i: int) -> tuple[Quanti
         previous_is_quantity = i > 0 and (tokens[i - 1].kind == "num" or tokens[i - 1].lower in UNITS
                                           or tokens[i - 1].lower in ("once", "twice", "thrice", "times"))
         if unit and unit[0].startswith("duration") and not previous_is_quantity and tokens[i + 1].lower != "second":
-            per, j = _per_after(tokens, i + 1 + unit[2])
+            per, j = per_after(tokens, i + 1 + unit[2])
             return _make(text, tokens, unit[0], unit[1], i, i + 1 + unit[2], per=per, strong=False), \
                 i + 1 + unit[2]
         return None
@@ -588,12 +433,12 @@ def _parse_word_quantity(text: str, tokens: list[Token], i: int) -> tuple[Quanti
     elif lower == "one":
         return None  # "one of the largest": too often not a count
     core_end = j
-    per, j = _per_after(tokens, j)
-    bound, lead = _bound_before(tokens, i)
-    change, change_index = _change_before(tokens, i)
+    per, j = per_after(tokens, j)
+    bound, lead = bound_before(tokens, i)
+    change, change_index = change_before(tokens, i)
     return _make(text, tokens, kind, value * factor, i, j, core_end=core_end, lead=lead, per=per, bound=bound,
                  change=change, change_index=change_index,
-                 hedged=_hedged_before(tokens, i), scale=factor), j
+                 hedged=hedged_before(tokens, i), scale=factor), j
 
 
 def _make(text: str, tokens: list[Token], kind: str, value, first: int, end: int, *, core: int | None = None,
@@ -605,52 +450,3 @@ def _make(text: str, tokens: list[Token], kind: str, value, first: int, end: int
     return Quantity(kind=kind, value=value, surface=" ".join(text[start:stop].split()), start=start, end=stop,
                      pos=anchor.pos, cell=anchor.cell, token_span=(first, core_end or end), lead=lead, **extra)
 
-
-def comparable(claim: Quantity, evidence: Quantity) -> bool:
-    if {claim.kind, evidence.kind} == {"fraction", "percent"}:
-        return True  # "half" and "50 percent"
-    if claim.kind != evidence.kind:
-        return False
-    if claim.kind == "date":
-        return any(c is not None and e is not None for c, e in zip(claim.value, evidence.value))
-    return True
-
-
-def same_value(claim: Quantity, evidence: Quantity) -> bool:
-    if claim.kind == "date":
-        return all(c is None or e is None or c == e for c, e in zip(claim.value, evidence.value))
-    c, e = _as_percent(claim), _as_percent(evidence)
-    if claim.bound and not evidence.bound:  # "more than 200,000" against 236,000
-        if abs(claim.bound) == 2:
-            return e > c if claim.bound > 0 else e < c
-        return e >= c if claim.bound > 0 else e <= c
-    if math.isclose(c, e, rel_tol=1e-9, abs_tol=1e-9):
-        return True
-    if e == 0:
-        return False
-    if claim.hedged:  # "about 240,000" is 236,000 rounded to its last non-zero digit; "roughly 16" is not 17
-        step = _precision(claim)
-        return math.isclose(round(e / step) * step, c, rel_tol=1e-9)
-    rounded = round(e / claim.scale, claim.decimals) * claim.scale
-    return math.isclose(rounded, c, rel_tol=1e-9) and abs(c - e) / abs(e) <= 0.015
-
-
-def _precision(quantity: Quantity) -> float:
-    """The step a written number is given to: 0.1 for "5.9", 10,000 for "240,000", a million for "2 million"."""
-    if quantity.decimals:
-        return quantity.scale * 10.0 ** -quantity.decimals
-    written = round(abs(float(quantity.value)) / quantity.scale)
-    zeros = len(str(written)) - len(str(written).rstrip("0")) if written else 0
-    return quantity.scale * 10.0 ** min(zeros, len(str(written)) - 1)
-
-
-def _as_percent(quantity: Quantity) -> float:
-    return float(quantity.value) * (100 if quantity.kind == "fraction" else 1)
-
-
-def describe(quantity: Quantity) -> str:
-    if quantity.kind == "percent":
-        number = re.search(r"[-+−]?[0-9][0-9,]*(?:\.[0-9]+)?", quantity.surface)
-        if number:
-            return f"{number.group()} percent"
-    return quantity.surface

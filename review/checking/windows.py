@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from review.checking.analysis import Candidate, Claim, Unit
-from review.checking.quantities import comparable, same_value
+from review.checking.quantity_compare import comparable, same_value
 from review.checking.text import related_stems
 
 _RELATED_CREDIT = 0.85  # "employ" / "employment"

@@ -16,7 +16,7 @@ from review.checking.analysis import (
     word_context,
 )
 from review.checking.findings import Finding, FindingKind
-from review.checking.quantities import unit_at
+from review.checking.quantity_cues import unit_at
 from review.checking.quantity_words import MONTHS, WEEKDAYS
 from review.checking.rules.context import RuleContext, claim_span, frame_shared
 from review.checking.text import LIST_JOINERS, NEGATION_BREAKS, Token, is_content

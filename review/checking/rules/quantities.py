@@ -8,7 +8,8 @@ import math
 
 from review.checking.analysis import EVIDENCE_DECAY, Candidate, Claim, Unit, context_skip_tokens, cosine, word_context
 from review.checking.findings import Finding, FindingKind
-from review.checking.quantities import Quantity, comparable, describe, same_value
+from review.checking.quantities import Quantity
+from review.checking.quantity_compare import comparable, describe, same_value
 from review.checking.quantity_words import TIME_UNITS
 from review.checking.rules.context import RuleContext
 from review.checking.text import CONJUNCTIONS, LIGHT_STEMS, LIST_JOINERS
