@@ -1,5 +1,3 @@
-import re
-import zlib
 from functools import partial
 
 import numpy as np
@@ -9,6 +7,7 @@ from review.checking.base import CheckOutcome, EvidenceCandidate
 from review.checking.builtin import check_claim
 from review.checking.findings import Finding, FindingKind
 from review.checking.verdicts import SUPPORTED_AT, UNCERTAIN_AT, verdict_for
+from tests.review.checker_inputs import bag_of_words_embed
 
 # These tests pin the rules (findings, quotes and the rules' own score); the fitted score on top of them is
 # covered by tests/review/test_scoring_model.py and, with the real embedder, by the end-to-end tests.
@@ -34,16 +33,6 @@ POLICY = (
     "SMS codes are not accepted as a second factor. The company is headquartered in San Francisco, "
     "with satellite offices in New York City and London."
 )
-
-
-def bag_of_words_embed(texts: list[str]) -> np.ndarray:
-    """A deterministic stand-in for a sentence model: hashed word counts, L2-normalised."""
-    rows = np.zeros((len(texts), 512))
-    for i, text in enumerate(texts):
-        for word in re.findall(r"[a-z0-9]+", text.lower()):
-            rows[i, zlib.crc32(word.encode()) % 512] += 1.0
-    norms = np.linalg.norm(rows, axis=1, keepdims=True)
-    return rows / np.where(norms == 0, 1.0, norms)
 
 
 def identical_embed(texts: list[str]) -> np.ndarray:

@@ -4,10 +4,7 @@ Superscript and full-width digits, fractions, Arabic-Indic digits, NUL, RTL mark
 number parser raise (``str.isdigit`` accepts "²", ``float`` does not); offsets must stay exact throughout.
 """
 
-import re
-import zlib
 
-import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -16,14 +13,7 @@ from review.checking.builtin import check_claim
 from review.checking.claims import split_claims
 from review.checking.quantities import find_quantities
 from review.checking.text import tokenize
-
-ODD = ["²", "³", "¹", "½", "¼", "１２３", "٣٤", "\x00", "\u200f", "\u202e", "\ufeff", "😀", "👩‍👧", "\u0301", "ß", "İ",
-       "ﬁ", "\u2028", "\xa0", "…", "’", "−", "—", "$", "€", "%", "°C", "km²", "10²", "1,000", "3.5", "12 p.m.", "|",
-       "# ", "- ", "1. ", "**", ".", "?", ",", ";", "U.S.", "e.g.", "日本語。", "𝟙𝟚"]
-WORDS = ["The", "rate", "rose", "fell", "to", "by", "percent", "per", "month", "Pro", "plan", "costs", "$12",
-         "users", "14", "days", "at", "least", "not", "never", "Refunds", "are", "available", "within", "of",
-         "March", "2023", "employees", "must", "report", "lost", "laptops", "in", "2", "hours", "and", ",",
-         "."]
+from tests.review.checker_inputs import ODD, WORDS, bag_of_words_embed
 
 texts = st.one_of(
     st.text(max_size=300),
@@ -31,16 +21,6 @@ texts = st.one_of(
     st.lists(st.sampled_from(WORDS + ODD), max_size=40).map(" ".join),
 )
 LONG = ("Pro costs $12 per month; the area is 5 km² and ½ of ٣٤ users\u200f agree 😀. " * 700)[:50_000]
-
-
-def bag_of_words_embed(texts: list[str]) -> np.ndarray:
-    """A deterministic stand-in for a sentence model: hashed word counts, L2-normalised."""
-    rows = np.zeros((len(texts), 512))
-    for i, text in enumerate(texts):
-        for word in re.findall(r"[a-z0-9]+", text.lower()):
-            rows[i, zlib.crc32(word.encode()) % 512] += 1.0
-    norms = np.linalg.norm(rows, axis=1, keepdims=True)
-    return rows / np.where(norms == 0, 1.0, norms)
 
 
 @settings(max_examples=300, deadline=None)
