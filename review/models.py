@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from functools import cached_property
 
 from django.conf import settings
 from django.db import models
@@ -165,7 +166,7 @@ class Claim(models.Model):
         """Other approved sources stating something else about the claim's subject: shown beside the best."""
         return [e for e in list(self.evidence.all())[1:] if e.is_conflicting]
 
-    @property
+    @cached_property
     def finding_rows(self) -> list[dict]:
         """Findings as the review page lists them: effect (for the badge's colour), a readable kind, message."""
         return [{"effect": f["effect"], "kind": f["kind"].replace("_", " "), "message": f["message"]}

@@ -61,20 +61,25 @@ def fit(rows: Sequence[Row], *, l2: float, about: dict | None = None) -> Scoring
                         intercept=model.intercept + BAND_SHIFT, about=model.about)
 
 
-def cross_validated_scores(rows: Sequence[Row], *, folds: int, seed: int, l2: float) -> list[float]:
-    """Each row's final score from a model fitted on the other folds (folds stratified by set and label)."""
+def stratified_folds(rows: Sequence[Row], *, folds: int, seed: int) -> list[int]:
+    """Each row's fold: every (set, label) group dealt round-robin in a seeded random order."""
     rng = np.random.default_rng(seed)
-    fold_of = np.zeros(len(rows), dtype=int)
+    fold_of = [0] * len(rows)
     by_group: dict[tuple[str, bool], list[int]] = {}
     for k, r in enumerate(rows):
         by_group.setdefault((r.item.set_name, r.item.supported), []).append(k)
     for members in by_group.values():
-        order = rng.permutation(members)
-        fold_of[order] = np.arange(len(order)) % folds
+        for position, k in enumerate(rng.permutation(members)):
+            fold_of[k] = position % folds
+    return fold_of
+
+
+def cross_validated_scores(rows: Sequence[Row], *, folds: int, seed: int, l2: float) -> list[float]:
+    """Each row's final score from a model fitted on the other folds."""
+    fold_of = stratified_folds(rows, folds=folds, seed=seed)
     scores = [0.0] * len(rows)
     for fold in range(folds):
-        train = [r for k, r in enumerate(rows) if fold_of[k] != fold]
-        model = fit(train, l2=l2)
+        model = fit([r for r, f in zip(rows, fold_of, strict=True) if f != fold], l2=l2)
         for k, r in enumerate(rows):
             if fold_of[k] == fold:
                 scores[k] = final_score(model, r.features)

@@ -9,7 +9,15 @@ from review.checking.features import FEATURE_NAMES, text_features
 from review.checking.findings import Finding, FindingKind
 from review.checking.model import MODEL_PATH, ScoringModel, logistic_fit
 from review.checking.scoring import fitted_score
-from review.checking.training import LabelledItem, Row, cross_validated_scores, figures, fit
+from review.checking.training import (
+    LabelledItem,
+    Row,
+    cross_validated_scores,
+    figures,
+    final_score,
+    fit,
+    stratified_folds,
+)
 
 
 def _toy_rows(n: int = 80, *, seed: int = 0, sets: tuple[str, ...] = ("a",)) -> list[Row]:
@@ -20,7 +28,7 @@ def _toy_rows(n: int = 80, *, seed: int = 0, sets: tuple[str, ...] = ("a",)) -> 
         supported = k % 2 == 0
         coverage = float(np.clip(rng.normal(0.8 if supported else 0.3, 0.15), 0, 1))
         features = {name: 0.0 for name in FEATURE_NAMES} | {"coverage": coverage, "rule_score": coverage}
-        rows.append(Row(item=LabelledItem(set_name=sets[k % len(sets)], text=f"claim {k}", supported=supported),
+        rows.append(Row(item=LabelledItem(set_name=sets[(k // 2) % len(sets)], text=f"claim {k}", supported=supported),
                         features=features))
     return rows
 
@@ -36,23 +44,29 @@ def test_logistic_fit_learns_which_way_a_feature_points():
 
 
 def test_cross_validated_scores_come_from_models_that_never_saw_the_item():
-    rows = _toy_rows(40)
-    scores_cv = cross_validated_scores(rows, folds=5, seed=0, l2=1.0)
-    assert figures(rows, scores_cv, threshold=0.6).balanced > 0.85
-    noise = [Row(item=LabelledItem(set_name="a", text=f"noise {k}", supported=k % 2 == 0),
-                 features={name: 0.0 for name in FEATURE_NAMES}) for k in range(40)]
-    held_out = cross_validated_scores(noise, folds=5, seed=0, l2=1.0)
-    # Identical features, alternating labels: a score for an item it had trained on could still be right by
-    # chance, but held-out scores all sit at the same value, so no threshold tells the labels apart.
-    assert len({round(s, 6) for s in held_out}) <= 5
+    rows = _toy_rows(40, sets=("a", "b"))
+    folds = stratified_folds(rows, folds=5, seed=0)
+    scores = cross_validated_scores(rows, folds=5, seed=0, l2=1.0)
+
+    assert figures(rows, scores, threshold=0.6).balanced > 0.85
+    for fold in range(5):
+        members = [k for k, f in enumerate(folds) if f == fold]
+        # Stratified: each fold holds both labels of both sets.
+        assert {(rows[k].item.set_name, rows[k].item.supported) for k in members} == {
+            ("a", True), ("a", False), ("b", True), ("b", False)}
+        held_out = fit([r for r, f in zip(rows, folds, strict=True) if f != fold], l2=1.0)
+        assert [scores[k] for k in members] == [final_score(held_out, rows[k].features) for k in members]
+    everything = fit(rows, l2=1.0)
+    assert scores != [final_score(everything, r.features) for r in rows]  # not the model that saw them all
 
 
 def test_each_set_counts_equally_whatever_its_size():
     big = _toy_rows(200, sets=("big",))
     # A small set where the rule is reversed: it must still move the fit, not drown.
-    small = [Row(item=r.item.__class__(set_name="small", text=r.item.text + "s", supported=not r.item.supported),
+    small = [Row(item=LabelledItem(set_name="small", text=r.item.text + "s", supported=not r.item.supported),
                  features=r.features) for r in _toy_rows(20, seed=1)]
-    weight_alone = dict(zip(fit(big, l2=1.0).features, fit(big, l2=1.0).weights, strict=True))["coverage"]
+    alone = fit(big, l2=1.0)
+    weight_alone = dict(zip(alone.features, alone.weights, strict=True))["coverage"]
     model = fit(big + small, l2=1.0)
     assert dict(zip(model.features, model.weights, strict=True))["coverage"] < 0.5 * weight_alone
 
