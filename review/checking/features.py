@@ -24,7 +24,11 @@ _PRONOUNS = frozenset({"it", "he", "she", "they", "his", "her", "its", "their", 
 _PERSONAL = frozenset({"i", "me", "my", "mine", "we", "our", "us", "you", "your", "i'm", "i've", "i'd", "we're",
                        "you're", "you'll"})
 
-FINDING_FEATURES: dict[FindingKind, str] = {kind: f"n_{kind.value}" for kind in FindingKind}
+# The built-in checker's own findings; outside checkers' verdicts are combined after the model, not fed to it.
+FINDING_FEATURES: dict[FindingKind, str] = {
+    kind: f"n_{kind.value}" for kind in FindingKind
+    if kind not in (FindingKind.EXTERNAL_SUPPORT, FindingKind.EXTERNAL_DOUBT)
+}
 SIGNAL_FEATURES = ("rule_score", "relevance", "coverage", "similarity", "subject_coverage", "novel_term_similarity")
 TEXT_FEATURES = ("char_bigrams", "word_trigrams", "longest_run", "novel_share", "novel_words", "novel_pronouns",
                  "personal_words", "claim_words")

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from review.checking.base import CheckOutcome
-from review.checking.findings import Effect, Finding, FindingKind
+from review.checking.findings import KIND_EFFECTS, Effect, Finding, FindingKind
 from review.checking.model import ScoringModel
 from review.checking.rules.additions import UNSUPPORTED_TERM_PREFIX
 
@@ -57,12 +57,12 @@ _BONUS_BLOCKERS = frozenset({FindingKind.QUANTITY_MISMATCH, FindingKind.DIRECTIO
 # evidence lacks (a number, a name, an appended phrase). These keep their caps; the model weighs the soft rest.
 HARD_CAPS: dict[FindingKind, float] = {
     kind: weight.cap for kind, weight in SCORE_TABLE.items()
-    if weight.cap is not None and Finding(kind, "").effect in (Effect.CONTRADICTS, Effect.MISSING)
+    if weight.cap is not None and KIND_EFFECTS[kind] in (Effect.CONTRADICTS, Effect.MISSING)
 }
 # ...and what an outside checker cannot overrule either: a missing name or phrase may be a paraphrase that a
 # model-based checker reads right ("the U.S." for "the United States"), a different or missing number is not.
 HOLDS_AGAINST_EXTERNAL = frozenset(
-    {kind for kind in FindingKind if Finding(kind, "").effect is Effect.CONTRADICTS} | {FindingKind.MISSING_QUANTITY}
+    {kind for kind, effect in KIND_EFFECTS.items() if effect is Effect.CONTRADICTS} | {FindingKind.MISSING_QUANTITY}
 )
 
 
