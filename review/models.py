@@ -108,7 +108,7 @@ class Answer(models.Model):
     def audit_security_level(self) -> str:
         """Who may read this answer's audit rows (console.audit). Before scoring its evidence is unknown, so
         the most restrictive level that could apply: the client's clearance."""
-        return self.evidence_level if self.scored_at else self.client.clearance
+        return self.client.clearance if self.status == AnswerStatus.SCORING else self.evidence_level
 
     def lease_is_held_by_other(self, user) -> bool:
         return bool(

@@ -8,10 +8,10 @@ from django.db.models.functions import Cast
 
 
 def _answer_level(prefix: str = "") -> Case:
-    """Evidence level once scored; before that the client's clearance (the most restrictive that could apply)."""
+    """Evidence level once scored; while scoring the client's clearance (the most restrictive that could apply)."""
     return Case(
-        When(**{f"{prefix}scored_at__isnull": False}, then=F(f"{prefix}evidence_level")),
-        default=F(f"{prefix}client__clearance"),
+        When(**{f"{prefix}status": "scoring"}, then=F(f"{prefix}client__clearance")),
+        default=F(f"{prefix}evidence_level"),
     )
 
 
@@ -24,9 +24,9 @@ def fill_levels(apps, schema_editor) -> None:
         "review.claim": (apps.get_model("review", "Claim"), _answer_level("answer__")),
     }
     for object_type, (model, level) in sources.items():
-        same_object = model.objects.annotate(key=Cast("pk", CharField())).filter(key=OuterRef("object_id"))
+        same_object = model.objects.annotate(pk_text=Cast("pk", CharField())).filter(pk_text=OuterRef("object_id"))
         AuditEvent.objects.filter(object_type=object_type).update(
-            security_level=Subquery(same_object.annotate(level=level).values("level")[:1])
+            security_level=Subquery(same_object.annotate(audit_level=level).values("audit_level")[:1])
         )
 
 
