@@ -5,11 +5,15 @@ import pytest
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("path", ["/login/", "/", "/api/docs", "/no-such-page/"])
-def test_every_response_carries_the_policy(client, reviewer, path):
+@pytest.mark.parametrize(("path", "status"), [("/login/", 302), ("/", 200), ("/api/docs", 200),
+                                              ("/no-such-page/", 404), ("/audit/", 403)])
+def test_every_response_carries_the_policy(client, reviewer, path, status):
     client.force_login(reviewer)
 
-    policy = client.get(path)["Content-Security-Policy"]
+    response = client.get(path)
+
+    assert response.status_code == status  # the 404 page rendered, not a 500 from base.html
+    policy = response["Content-Security-Policy"]
 
     directives = dict(part.strip().split(" ", 1) for part in policy.split(";"))
     assert directives["script-src"] == "'self'"
