@@ -33,8 +33,9 @@ def test_approve_as_a_user_below_the_documents_level_is_refused_before_anything_
     merger = tmp_path / "merger.md"
     merger.write_text("# Merger\n\ntext\n")
 
-    with pytest.raises(CommandError, match=r"--approve-as april: .*plain.md is a restricted document \(plain\), above their "
-                                           r"clearance \(confidential\); nothing was imported"):
+    refusal = (r"--approve-as april: .*plain.md is a restricted document \(plain\), "
+               r"above their clearance \(confidential\); nothing was imported")
+    with pytest.raises(CommandError, match=refusal):
         call_command("kb_import", str(plain), str(merger), "--owner", senior.username,
                      "--approve-as", approver.username, "--security-level", "restricted")
 
