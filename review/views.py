@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -135,6 +136,8 @@ def claim_review(request: HttpRequest, claim_id: int) -> HttpResponse:
 @role_required(*REVIEWERS)
 def answer_decide(request: HttpRequest, answer_id: int) -> HttpResponse:
     answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
+    if not services.answer_may_decide(answer=answer, reviewer=request.user):  # before re-checking an edit
+        raise PermissionDenied("This answer was escalated to an admin: only an admin can decide it.")
     form = DecisionForm(request.POST)
     if not form.is_valid():
         return _answer_page(request, answer, form=form, status=400)

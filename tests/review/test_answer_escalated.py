@@ -23,13 +23,14 @@ def test_a_reviewer_cannot_decide_an_escalated_answer(client, second_reviewer, e
     client.force_login(second_reviewer)
 
     page = client.get(escalated.get_absolute_url()).content.decode()
-    refused = [client.post(f"/review/answers/{escalated.pk}/decide/", {"action": action, "reason": "no"})
-               for action in ("approve", "reject")]
+    refused = [client.post(f"/review/answers/{escalated.pk}/decide/",
+                           {"action": action, "reason": "no", "edited_text": "Refunds take a day."})
+               for action in ("approve", "reject", "edit")]
     claim_refused = client.post(f"/review/claims/{escalated.claims.get().pk}/review/", {"state": "confirmed"})
 
     assert "only an admin can decide this answer" in page
     assert 'name="action"' not in page and 'data-shortcut="confirm"' not in page
-    assert [r.status_code for r in refused] == [403, 403]
+    assert [r.status_code for r in refused] == [403, 403, 403]  # an edit is refused before any re-check
     assert "escalated to an admin" in refused[0].content.decode()
     assert claim_refused.status_code == 403
     escalated.refresh_from_db()
