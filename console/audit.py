@@ -26,6 +26,9 @@ def audit_record(
         object_type=obj._meta.label_lower,
         object_id=str(obj.pk),
         object_repr=str(obj)[:255],
+        # Documents, versions, answers and claims say which level may read about them; anything else
+        # (users, API clients) is for admins only.
+        security_level=getattr(obj, "audit_security_level", None),
         before=before,
         after=after,
         note=note,

@@ -10,8 +10,8 @@ from django.db.models import Count
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
-from kb.models import DocumentVersion, IndexState
-from kb.selectors import versions_expiring_soon
+from kb.models import IndexState
+from kb.selectors import versions_expiring_soon, versions_visible_to
 from review.models import AnswerStatus, Decision, Risk
 from review.selectors import answers_visible_to, review_queue
 
@@ -48,6 +48,7 @@ def dashboard_data(*, user) -> dict:
     now = timezone.now()
     today = timezone.localdate()
     visible = answers_visible_to(user)
+    versions = versions_visible_to(user)
     pending = visible.filter(status=AnswerStatus.PENDING_REVIEW)
     depth = dict(pending.values_list("risk").annotate(n=Count("id")))
     oldest = pending.order_by("created_at").values_list("created_at", flat=True).first()
@@ -87,10 +88,10 @@ def dashboard_data(*, user) -> dict:
         "median_minutes_to_decision": median(waits) if waits else None,
         "expiring": list(versions_expiring_soon(user=user)[:8]),
         "index_jobs": list(
-            DocumentVersion.objects.filter(index_state__in=[IndexState.QUEUED, IndexState.INDEXING])
+            versions.filter(index_state__in=[IndexState.QUEUED, IndexState.INDEXING])
             .select_related("document").order_by("created_at")[:8]
         ),
-        "index_failed": DocumentVersion.objects.filter(index_state=IndexState.FAILED).count(),
+        "index_failed": versions.filter(index_state=IndexState.FAILED).count(),
         "chart": _stacked_bars(per_day, days=days, keys=["high", "medium", "low", "scoring"]),
         "depth_max": max(depth.values(), default=0) or 1,
     }

@@ -55,6 +55,9 @@ class AuditEvent(models.Model):
     object_type = models.CharField(max_length=64)
     object_id = models.CharField(max_length=64)
     object_repr = models.CharField(max_length=255, blank=True)
+    # The object's security level when the row was written: who may read the row. Null for objects no
+    # clearance covers (users, API clients): those rows are for admins only.
+    security_level = models.CharField(max_length=16, choices=SecurityLevel.choices, null=True, blank=True)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     note = models.TextField(blank=True)
@@ -63,7 +66,10 @@ class AuditEvent(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["object_type", "object_id"])]
+        indexes = [
+            models.Index(fields=["object_type", "object_id"]),
+            models.Index(fields=["security_level", "-created_at"], name="audit_level_recent"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.actor_display} {self.verb} {self.object_type}#{self.object_id}"

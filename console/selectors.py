@@ -2,18 +2,27 @@ from __future__ import annotations
 
 from datetime import date
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
-from console.models import AuditEvent
+from console import roles
+from console.models import AuditEvent, SecurityLevel, User
+
+
+def audit_events_visible_to(user: User) -> QuerySet[AuditEvent]:
+    """Rows about objects at or below the user's clearance; rows about users and API clients for admins only."""
+    visible = Q(security_level__in=SecurityLevel.up_to(user.clearance))
+    if user.has_role(roles.ADMIN):
+        visible |= Q(security_level__isnull=True)
+    return AuditEvent.objects.filter(visible)
 
 
 def audit_events_filtered(
-    *, actor: str = "", verb: str = "", object_type: str = "", object_id: str = "",
+    *, viewer: User, actor: str = "", verb: str = "", object_type: str = "", object_id: str = "",
     since: date | None = None, until: date | None = None,
 ) -> QuerySet[AuditEvent]:
-    events = AuditEvent.objects.select_related("actor")
+    events = audit_events_visible_to(viewer).select_related("actor")
     if actor:
-        events = events.filter(actor__username=actor) | events.filter(actor_label=actor)
+        events = events.filter(Q(actor__username=actor) | Q(actor_label=actor))
     if verb:
         events = events.filter(verb__startswith=verb)
     if object_type:

@@ -35,18 +35,30 @@ class _Echo:
         return value
 
 
+# A spreadsheet runs a cell starting with one of these as a formula (=HYPERLINK(...) exfiltrates data).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> str:
+    """The value as a spreadsheet shows it, never as a formula: a leading quote makes it plain text."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 @require_GET
 @role_required(roles.ADMIN, roles.APPROVER)
 def audit_log(request: HttpRequest) -> HttpResponse:
     form = AuditFilterForm(request.GET or None)
     filters = form.cleaned_data if form.is_valid() else {}
-    events = audit_events_filtered(**{key: value for key, value in filters.items() if value})
+    events = audit_events_filtered(viewer=request.user, **{key: value for key, value in filters.items() if value})
     if request.GET.get("format") == "csv":
         writer = csv.writer(_Echo())
         header = ["time", "actor", "verb", "object_type", "object_id", "object", "before", "after", "note"]
         rows = (
-            writer.writerow([e.created_at.isoformat(), e.actor_display, e.verb, e.object_type, e.object_id,
-                             e.object_repr, e.before, e.after, e.note])
+            writer.writerow([csv_cell(value) for value in (
+                e.created_at.isoformat(), e.actor_display, e.verb, e.object_type, e.object_id, e.object_repr,
+                e.before, e.after, e.note,
+            )])
             for e in events.iterator()
         )
         response = StreamingHttpResponse((row for part in ([writer.writerow(header)], rows) for row in part),

@@ -34,6 +34,14 @@ class DocumentCreateForm(VersionUploadForm):
     field_order = ["key", "title", "owner", "security_level", "file", "effective_from", "expires_at", "note",
                    "submit_for_approval"]
 
+    def __init__(self, *args, user: User, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Only levels the uploader may open: a document above them would vanish from their own view.
+        self.fields["security_level"].choices = [
+            (value, label) for value, label in SecurityLevel.choices if value in SecurityLevel.up_to(user.clearance)
+        ]
+        self.fields["security_level"].help_text = f"Up to your clearance ({user.get_clearance_display()})."
+
 
 class DecisionForm(forms.Form):
     reason = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))

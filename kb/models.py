@@ -39,6 +39,11 @@ class Document(models.Model):
         return reverse("kb:document_detail", args=[self.key])
 
     @property
+    def audit_security_level(self) -> str:
+        """Who may read this document's audit rows (console.audit)."""
+        return self.security_level
+
+    @property
     def is_retired(self) -> bool:
         return self.retired_at is not None
 
@@ -120,6 +125,10 @@ class DocumentVersion(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("kb:version_detail", args=[self.document.key, self.number])
+
+    @property
+    def audit_security_level(self) -> str:
+        return self.document.security_level
 
     @property
     def is_expired(self) -> bool:

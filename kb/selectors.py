@@ -17,6 +17,10 @@ def documents_visible_to(user: User) -> QuerySet[Document]:
     return Document.objects.filter(security_level__in=SecurityLevel.up_to(user.clearance))
 
 
+def versions_visible_to(user: User) -> QuerySet[DocumentVersion]:
+    return DocumentVersion.objects.filter(document__security_level__in=SecurityLevel.up_to(user.clearance))
+
+
 def get_document_for_user(*, user: User, key: str) -> Document:
     """404 (not 403) above the user's clearance: the document's existence is itself confidential."""
     return get_object_or_404(documents_visible_to(user).select_related("owner"), key=key)
@@ -59,15 +63,12 @@ def documents_list(
     return documents.order_by("title")
 
 
-def versions_expiring_soon(*, user: User | None = None, days: int | None = None) -> QuerySet[DocumentVersion]:
+def versions_expiring_soon(*, user: User, days: int | None = None) -> QuerySet[DocumentVersion]:
     now = timezone.now()
     horizon = now + timedelta(days=days or settings.KB_EXPIRING_SOON_DAYS)
-    versions = DocumentVersion.objects.filter(
+    return versions_visible_to(user).filter(
         status=VersionStatus.APPROVED, expires_at__gt=now, expires_at__lte=horizon
-    ).select_related("document__owner")
-    if user is not None:
-        versions = versions.filter(document__security_level__in=SecurityLevel.up_to(user.clearance))
-    return versions.order_by("expires_at")
+    ).select_related("document__owner").order_by("expires_at")
 
 
 def version_line_diff(*, old: DocumentVersion, new: DocumentVersion) -> list[tuple[str, str]]:

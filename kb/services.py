@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from console import roles
 from console.audit import audit_record
-from console.models import User
+from console.models import SecurityLevel, User
 from kb.chunking import chunk_markdown
 from kb.embeddings import content_hash, embed_texts, get_provider
 from kb.models import Chunk, Document, DocumentVersion, EmbeddingCache, IndexState, VersionStatus
@@ -70,11 +70,19 @@ def _status_snapshot(version: DocumentVersion) -> dict[str, str]:
     return {"status": version.status}
 
 
+def _require_clearance(*, user: User, level: str) -> None:
+    """Nobody writes a document they could not open afterwards."""
+    if level not in SecurityLevel.up_to(user.clearance):
+        raise UploadError(f"{user.username} has {user.clearance} clearance and cannot add to a {level} document "
+                          "(it could not be opened afterwards).")
+
+
 @transaction.atomic
 def document_create(
     *, key: str, title: str, owner: User, security_level: str, created_by: User,
     source_type: str = Document.SourceType.UPLOAD,
 ) -> Document:
+    _require_clearance(user=created_by, level=security_level)
     if Document.objects.filter(key=key).exists():
         raise UploadError(f"A document with the key “{key}” already exists: upload a new version of it instead.")
     document = Document.objects.create(
@@ -91,6 +99,7 @@ def version_upload(
     effective_from: datetime | None = None, expires_at: datetime | None = None, note: str = "", submit: bool = True,
 ) -> DocumentVersion:
     """Store a new immutable version (earlier versions are never touched) and queue it for indexing."""
+    _require_clearance(user=uploaded_by, level=document.security_level)
     text = markdown_decode_upload(raw=raw, filename=filename)
     effective_from = effective_from or timezone.now()
     _check_dates(effective_from=effective_from, expires_at=expires_at)

@@ -68,7 +68,8 @@ def _upload_options(form: VersionUploadForm) -> dict:
 @role_required(roles.CURATOR)
 @refuse_oversized_upload
 def document_create(request: HttpRequest) -> HttpResponse:
-    form = DocumentCreateForm(request.POST or None, request.FILES or None, initial={"owner": request.user})
+    form = DocumentCreateForm(request.POST or None, request.FILES or None, initial={"owner": request.user},
+                              user=request.user)
     if request.method == "POST" and form.is_valid():
         try:
             version = services.document_create_with_version(

@@ -104,6 +104,12 @@ class Answer(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("review:answer_detail", args=[self.pk])
 
+    @property
+    def audit_security_level(self) -> str:
+        """Who may read this answer's audit rows (console.audit). Before scoring its evidence is unknown, so
+        the most restrictive level that could apply: the client's clearance."""
+        return self.client.clearance if self.status == AnswerStatus.SCORING else self.evidence_level
+
     def lease_is_held_by_other(self, user) -> bool:
         return bool(
             self.lease_holder_id and self.lease_holder_id != user.pk and self.lease_expires_at
@@ -147,6 +153,10 @@ class Claim(models.Model):
 
     def __str__(self) -> str:
         return self.text[:80]
+
+    @property
+    def audit_security_level(self) -> str:
+        return self.answer.audit_security_level
 
     @property
     def is_flagged(self) -> bool:

@@ -77,14 +77,15 @@ def review_queue(
     return answers.order_by(*QUEUE_SORTS.get(sort, QUEUE_SORTS["risk"]))
 
 
-def answers_citing_version(*, version, line: int | None = None) -> QuerySet[Answer]:
-    """Every answer that rests on this version (optionally: on the paragraph at `line`): a claim's best
-    evidence is there and at least partly supports it. Weaker candidates shown to reviewers do not count."""
+def answers_citing_version(*, viewer, version, line: int | None = None) -> QuerySet[Answer]:
+    """Every answer the viewer may see that rests on this version (optionally: on the paragraph at `line`): a
+    claim's best evidence is there and at least partly supports it. Weaker candidates shown to reviewers do not
+    count. An answer citing this version may also cite a source above the viewer's clearance: it is left out."""
     evidence = Evidence.objects.filter(chunk__version=version, rank=1, score__gte=UNCERTAIN_AT)
     if line is not None:
         evidence = evidence.filter(chunk__line_start__lte=line, chunk__line_end__gte=line)
     return (
-        Answer.objects.filter(claims__evidence__in=evidence).distinct()
+        answers_visible_to(viewer).filter(claims__evidence__in=evidence).distinct()
         .select_related("client", "decided_by").order_by("-created_at")
     )
 

@@ -13,10 +13,12 @@ from typing import Any
 
 import httpx
 from django.conf import settings
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from console import roles
 from console.audit import audit_record
 from kb.models import Chunk, DocumentVersion
 from review.models import (
@@ -313,8 +315,8 @@ def _lease_set(answer: Answer, reviewer) -> Answer:
 def answer_lease_take(*, answer: Answer, reviewer) -> Answer:
     """Take (or renew) the lease; LeaseHeld when another reviewer's lease is still running."""
     locked = Answer.objects.select_for_update().get(pk=answer.pk)
-    if locked.status != AnswerStatus.PENDING_REVIEW:
-        return locked
+    if locked.status != AnswerStatus.PENDING_REVIEW or not answer_may_decide(answer=locked, reviewer=reviewer):
+        return locked  # nothing to lease: a reviewer who may not decide must not block the admin either
     if locked.lease_is_held_by_other(reviewer):
         raise LeaseHeld(f"{locked.lease_holder} is reviewing this answer until "
                         f"{timezone.localtime(locked.lease_expires_at):%H:%M}.")
@@ -326,10 +328,17 @@ def answer_lease_release(*, answer: Answer, reviewer) -> None:
     Answer.objects.filter(pk=answer.pk, lease_holder=reviewer).update(lease_holder=None, lease_expires_at=None)
 
 
+def answer_may_decide(*, answer: Answer, reviewer) -> bool:
+    """An escalated answer waits for an admin: only admins decide it or review its claims."""
+    return not answer.escalated or reviewer.has_role(roles.ADMIN)
+
+
 def _require_lease(answer: Answer, reviewer) -> None:
     if answer.status != AnswerStatus.PENDING_REVIEW:
         raise DecisionConflict(f"This answer was already {answer.get_status_display().lower()}"
                                + (f" by {answer.decided_by}" if answer.decided_by_id else "") + ".")
+    if not answer_may_decide(answer=answer, reviewer=reviewer):
+        raise PermissionDenied("This answer was escalated to an admin: only an admin can decide it.")
     if answer.lease_is_held_by_other(reviewer):
         raise DecisionConflict(f"{answer.lease_holder} holds the lease on this answer.")
 
@@ -384,6 +393,8 @@ def answer_decide(
     overrides = _overrides_checker(action, claims, edited_risk)
     if overrides and not reason:
         raise DecisionInvalid("This decision goes against the checker: say why in the reason field.")
+    if action == Decision.Action.ESCALATE and locked.escalated:
+        raise DecisionInvalid("This answer is escalated already: approve, edit or reject it.")
     if action == Decision.Action.ESCALATE and not reason:
         raise DecisionInvalid("Say why you escalate, so the admin knows what to look at.")
 
@@ -400,9 +411,11 @@ def answer_decide(
 
     locked.decided_by = reviewer
     locked.decided_at = timezone.now()
+    locked.escalated = False  # the admin's decision settles it; the escalation stays in the decision history
     if action == Decision.Action.EDIT:
         locked.edited_text = edited_text
-    locked.save(update_fields=["decided_by", "decided_at", "edited_text", "lease_holder", "lease_expires_at"])
+    locked.save(update_fields=["decided_by", "decided_at", "escalated", "edited_text", "lease_holder",
+                               "lease_expires_at"])
     if action == Decision.Action.REJECT:
         fallback = settings.REVIEW_FALLBACK_TEXT if settings.REVIEW_SEND_FALLBACK_ON_REJECT else ""
         return answer_release(answer=locked, text=fallback, status=AnswerStatus.REJECTED, actor=reviewer)

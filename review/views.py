@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -59,10 +60,11 @@ def _answer_page(request: HttpRequest, answer: Answer, *, form: DecisionForm | N
                  status: int = 200) -> HttpResponse:
     claims = list(answer.claims.all())
     held_by_other = answer.lease_is_held_by_other(request.user)
+    for_admin = not services.answer_may_decide(answer=answer, reviewer=request.user)
     return render(request, "review/answer_detail.html", {
         "answer": answer, "claims": claims, "segments": answer_segments(answer, claims),
-        "held_by_other": held_by_other,
-        "can_decide": answer.status == AnswerStatus.PENDING_REVIEW and not held_by_other,
+        "held_by_other": held_by_other, "for_admin": for_admin,
+        "can_decide": answer.status == AnswerStatus.PENDING_REVIEW and not held_by_other and not for_admin,
         "open_claims": [c for c in claims if c.review_state != ClaimReview.CONFIRMED],
         "form": form or DecisionForm(initial={"edited_text": answer.text}),
         "decisions": answer.decisions.select_related("reviewer"),
@@ -134,6 +136,8 @@ def claim_review(request: HttpRequest, claim_id: int) -> HttpResponse:
 @role_required(*REVIEWERS)
 def answer_decide(request: HttpRequest, answer_id: int) -> HttpResponse:
     answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
+    if not services.answer_may_decide(answer=answer, reviewer=request.user):  # before re-checking an edit
+        raise PermissionDenied("This answer was escalated to an admin: only an admin can decide it.")
     form = DecisionForm(request.POST)
     if not form.is_valid():
         return _answer_page(request, answer, form=form, status=400)
@@ -191,7 +195,7 @@ def version_citations(request: HttpRequest, key: str, number: int) -> HttpRespon
         line = int(request.GET["line"]) if request.GET.get("line") else None
     except ValueError:
         line = None
-    answers = selectors.answers_citing_version(version=version, line=line)
+    answers = selectors.answers_citing_version(viewer=request.user, version=version, line=line)
     page = Paginator(answers, 50).get_page(request.GET.get("page"))
     return render(request, "review/version_citations.html", {
         "version": version, "document": version.document, "line": line, "page": page,

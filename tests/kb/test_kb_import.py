@@ -24,6 +24,38 @@ def test_import_and_approve_is_audited_as_kb_import(tmp_path, curator, approver)
     assert (event.actor, event.actor_label) == (approver, "kb_import")
 
 
+def test_approve_as_a_user_below_the_documents_level_is_refused_before_anything_is_imported(
+    tmp_path, make_user, approver,
+):
+    senior = make_user("sena", "curator", clearance="restricted")
+    plain = tmp_path / "plain.md"
+    plain.write_text("# Plain\n\ntext\n")
+    merger = tmp_path / "merger.md"
+    merger.write_text("# Merger\n\ntext\n")
+
+    refusal = (r"--approve-as april: .*plain.md is a restricted document \(plain\), "
+               r"above their clearance \(confidential\); nothing was imported")
+    with pytest.raises(CommandError, match=refusal):
+        call_command("kb_import", str(plain), str(merger), "--owner", senior.username,
+                     "--approve-as", approver.username, "--security-level", "restricted")
+
+    assert not Document.objects.exists()
+
+
+def test_approve_as_is_checked_against_an_existing_documents_level(tmp_path, make_user, approver):
+    senior = make_user("sena", "curator", clearance="restricted")
+    source = tmp_path / "merger.md"
+    source.write_text("# Merger\n\none\n")
+    call_command("kb_import", str(source), "--owner", senior.username, "--security-level", "restricted")
+    source.write_text("# Merger\n\ntwo\n")
+
+    with pytest.raises(CommandError, match="restricted document"):  # --security-level public does not lower it
+        call_command("kb_import", str(source), "--owner", senior.username, "--approve-as", approver.username,
+                     "--security-level", "public")
+
+    assert Document.objects.get(key="merger").versions.count() == 1
+
+
 def test_import_refuses_bad_files_and_reports_each(tmp_path, curator):
     good = tmp_path / "good.md"
     good.write_text("# Good\n\ntext\n")

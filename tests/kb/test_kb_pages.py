@@ -14,9 +14,9 @@ def version(curator):
     return services.version_upload(document=document, raw=DOC.encode(), filename="guide.md", uploaded_by=curator)
 
 
-def test_document_list_filters_by_status_and_level(client, reviewer, version, curator):
-    services.document_create(key="secret", title="Secret plan", owner=curator, security_level="restricted",
-                             created_by=curator)
+def test_document_list_filters_by_status_and_level(client, reviewer, version, admin_user):
+    services.document_create(key="secret", title="Secret plan", owner=admin_user, security_level="restricted",
+                             created_by=admin_user)
     client.force_login(reviewer)
 
     page = client.get("/kb/").content.decode()

@@ -118,6 +118,35 @@ def test_duplicate_document_key_is_refused(client, curator, document):
     assert Document.objects.count() == 1
 
 
+def test_new_document_form_offers_only_levels_the_curator_may_open(client, curator):
+    client.force_login(curator)  # internal clearance
+
+    form = client.get("/kb/new/").content.decode()
+    refused = client.post("/kb/new/", {
+        "key": "merger", "title": "Merger plan", "owner": curator.pk, "security_level": "confidential",
+        "file": SimpleUploadedFile("merger.md", b"# Merger\n\ntext\n"),
+    })
+
+    assert 'value="public"' in form and 'value="internal"' in form
+    assert 'value="confidential"' not in form and 'value="restricted"' not in form
+    assert refused.status_code == 400
+    assert "Select a valid choice" in refused.content.decode()
+    assert not Document.objects.exists()
+
+
+def test_service_refuses_a_document_or_version_above_the_uploaders_clearance(curator, admin_user):
+    with pytest.raises(services.UploadError, match="internal clearance and cannot add to a restricted document"):
+        services.document_create(key="merger", title="Merger plan", owner=curator, security_level="restricted",
+                                 created_by=curator)
+    secret = services.document_create(key="merger", title="Merger plan", owner=admin_user,
+                                      security_level="restricted", created_by=admin_user)
+    with pytest.raises(services.UploadError, match="cannot add to a restricted document"):
+        services.version_upload(document=secret, raw=b"# M\n\ntext\n", filename="m.md", uploaded_by=curator)
+
+    assert list(Document.objects.values_list("key", flat=True)) == ["merger"]
+    assert not DocumentVersion.objects.exists()
+
+
 def test_reviewer_cannot_upload(client, reviewer, document):
     client.force_login(reviewer)
 

@@ -79,6 +79,23 @@ def test_answers_citing_a_version_are_exactly_those_that_used_it(client, reviewe
     assert listed == {citing.pk, also_citing.pk}
 
 
+def test_answers_citing_a_version_leave_out_questions_above_the_viewers_clearance(
+    client, reviewer, admin_user, make_answer, chunk,
+):
+    """An answer that also rests on a restricted source carries that level: its question stays hidden."""
+    make_answer(question="Which internal rule applies?", chunk=chunk, evidence_level="internal")
+    make_answer(question="What does the merger plan say?", chunk=chunk, evidence_level="restricted")
+
+    client.force_login(reviewer)
+    page = client.get("/review/sources/expense-policy/v1/").content.decode()
+    client.force_login(admin_user)
+    admin_page = client.get("/review/sources/expense-policy/v1/").content.decode()
+
+    assert "Which internal rule applies?" in page
+    assert "merger plan" not in page
+    assert "merger plan" in admin_page
+
+
 @pytest.mark.django_db(transaction=True)
 def test_edit_and_send_rechecks_the_edited_text(client, reviewer, make_answer, chunk, celery_worker, settings):
     settings.REVIEW_HIGH_RISK_TOPICS = []

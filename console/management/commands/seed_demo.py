@@ -19,7 +19,7 @@ DEMO_DOCUMENTS: dict[str, tuple[str, int | None]] = {
 }
 # username -> (roles, clearance)
 DEMO_USERS: dict[str, tuple[tuple[str, ...], str]] = {
-    "curator": ((roles.CURATOR,), SecurityLevel.INTERNAL),
+    "curator": ((roles.CURATOR,), SecurityLevel.CONFIDENTIAL),  # imports the confidential handbook
     "approver": ((roles.APPROVER,), SecurityLevel.CONFIDENTIAL),
     "reviewer": ((roles.REVIEWER,), SecurityLevel.INTERNAL),
     "reviewer2": ((roles.REVIEWER,), SecurityLevel.INTERNAL),

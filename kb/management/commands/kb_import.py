@@ -51,6 +51,8 @@ class Command(BaseCommand):
             raise CommandError("--key names one document: give one file with it")
         owner_user = self._user(owner, "--owner")
         approver = self._user(approve_as, "--approve-as") if approve_as else None
+        if approver is not None:
+            self._check_clearance(files=files, key=key, approver=approver, security_level=security_level)
         effective = _parse_when(effective_from, "--effective-from")
         expires = _parse_when(expires_at, "--expires-at")
         failures = 0
@@ -70,6 +72,18 @@ class Command(BaseCommand):
             return User.objects.get(username=username)
         except User.DoesNotExist:
             raise CommandError(f"{option}: no user named {username!r}") from None
+
+    def _check_clearance(self, *, files: list[str], key: str | None, approver: User, security_level: str) -> None:
+        """Nobody approves what they could not open: refuse before importing anything."""
+        for name in files:
+            document_key = key or slugify(Path(name).stem)
+            level = Document.objects.filter(key=document_key).values_list("security_level", flat=True).first()
+            level = level or security_level
+            if level not in SecurityLevel.up_to(approver.clearance):
+                raise CommandError(
+                    f"--approve-as {approver.username}: {name} is a {level} document ({document_key}), above their "
+                    f"clearance ({approver.clearance}); nothing was imported"
+                )
 
     @transaction.atomic
     def _import_one(self, *, path: Path, key: str, owner: User, approver: User | None, security_level: str,
