@@ -161,6 +161,7 @@ def start_redis(*, db: int = 0) -> str:
 
 def _port_is_free(port: int) -> bool:
     with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as redis does: old connections don't count
         try:
             sock.bind(("127.0.0.1", port))
         except OSError:
