@@ -91,7 +91,7 @@ def bench_redis_url(db: int) -> str:
     from console import embedded
 
     configured = os.environ.get("REDIS_URL")
-    return urlparse(configured)._replace(path=f"/{db}").geturl() if configured else embedded.ensure_redis(db=db)
+    return urlparse(configured)._replace(path=f"/{db}").geturl() if configured else embedded.start_redis(db=db)
 
 
 def django_setup(*, database: str, redis_db: int, fresh: bool) -> None:

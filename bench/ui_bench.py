@@ -128,7 +128,7 @@ def main() -> None:
 
     os.environ.setdefault("SECRET_KEY", embedded.local_secret_key())
     # Its own Redis database too: nothing here should reach a running console's worker.
-    os.environ.setdefault("REDIS_URL", embedded.ensure_redis(db=4))
+    os.environ.setdefault("REDIS_URL", embedded.start_redis(db=4))
     import django
 
     django.setup()

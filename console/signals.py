@@ -1,12 +1,4 @@
-from celery.signals import worker_init, worker_ready
-
-from console.health import record_worker_heartbeat
-
-
-@worker_ready.connect
-def heartbeat_on_worker_start(**kwargs) -> None:
-    # Without this, /healthz would report the worker down until beat's first tick.
-    record_worker_heartbeat()
+from celery.signals import worker_init
 
 
 @worker_init.connect

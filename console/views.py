@@ -21,8 +21,9 @@ from console.selectors import audit_events_filtered
 @login_not_required
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
-    healthy, report = health_report()
-    return JsonResponse({"status": "ok" if healthy else "degraded", **report}, status=200 if healthy else 503)
+    serving, report = health_report()
+    status = "ok" if all(part["ok"] for part in report.values()) else "degraded"
+    return JsonResponse({"status": status, **report}, status=200 if serving else 503)
 
 
 @require_GET

@@ -11,7 +11,7 @@ from console import embedded
 if not os.environ.get("DATABASE_URL"):
     os.environ["DATABASE_URL"] = embedded.ensure_postgres()
 if not os.environ.get("REDIS_URL"):
-    os.environ["REDIS_URL"] = embedded.ensure_redis(db=1)
+    os.environ["REDIS_URL"] = embedded.start_redis(db=1)
 # Live-server browser tests speak plain HTTP, so cookies cannot be Secure there.
 os.environ.setdefault("SESSION_COOKIE_SECURE", "0")
 os.environ.setdefault("CSRF_COOKIE_SECURE", "0")

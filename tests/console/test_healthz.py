@@ -1,27 +1,34 @@
 import time
+from datetime import timedelta
 
 import pytest
-import redis
+from django.utils import timezone
 
-from console.health import HEARTBEAT_KEY
-from console.tasks import worker_heartbeat
+from console.health import live_workers, record_worker_heartbeat
 
 
-def test_healthz_reports_all_parts_ok_with_a_live_worker(client, celery_worker, settings):
-    broker = redis.Redis.from_url(settings.REDIS_URL)
-    broker.delete(HEARTBEAT_KEY)
+def _empty_redis_db(settings) -> None:
+    """A Redis database no worker writes heartbeats to (the session worker writes to the test one)."""
+    settings.REDIS_URL = settings.REDIS_URL.rsplit("/", 1)[0] + "/15"
+    import redis
 
-    # The heartbeat is a real task, carried by Redis and executed by the real worker.
-    worker_heartbeat.delay()
+    redis.Redis.from_url(settings.REDIS_URL).flushdb()
+
+
+def test_healthz_lists_the_live_worker_by_name(client, celery_worker):
+    # The real worker's own heartbeat step writes its key when it starts and then every few seconds.
     deadline = time.monotonic() + 15
-    while broker.get(HEARTBEAT_KEY) is None and time.monotonic() < deadline:
+    while celery_worker.hostname not in live_workers() and time.monotonic() < deadline:
         time.sleep(0.1)
+
     response = client.get("/healthz")
 
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "ok"
     assert body["database"]["ok"] and body["redis"]["ok"] and body["worker"]["ok"]
+    assert celery_worker.hostname in body["worker"]["live"]
+    assert body["index_jobs"]["stalled"] == [] and body["scoring"]["queued"] == 0 and body["webhooks"]["backlog"] == 0
 
 
 @pytest.mark.django_db
@@ -38,9 +45,113 @@ def test_healthz_is_503_when_redis_is_unreachable(client, settings):
 
 @pytest.mark.django_db
 def test_healthz_reports_worker_down_without_heartbeat(client, settings):
-    redis.Redis.from_url(settings.REDIS_URL).delete(HEARTBEAT_KEY)
+    _empty_redis_db(settings)
 
     response = client.get("/healthz")
 
     assert response.status_code == 503
     assert response.json()["worker"]["detail"] == "no heartbeat from any worker"
+    assert response.json()["worker"]["live"] == []
+
+
+@pytest.mark.django_db
+def test_healthz_names_every_worker_with_a_heartbeat(client, settings):
+    _empty_redis_db(settings)
+    record_worker_heartbeat(hostname="alpha@box1")
+    record_worker_heartbeat(hostname="beta@box2")
+
+    body = client.get("/healthz").json()
+
+    assert body["worker"]["live"] == ["alpha@box1", "beta@box2"]
+    assert body["worker"]["detail"] == "2 live"
+
+
+@pytest.mark.django_db
+def test_a_heartbeat_expires_after_the_max_age(client, settings):
+    _empty_redis_db(settings)
+    settings.WORKER_HEARTBEAT_MAX_AGE = 1
+    record_worker_heartbeat(hostname="gone@box")
+    assert live_workers() == ["gone@box"]
+
+    time.sleep(1.5)
+
+    assert client.get("/healthz").json()["worker"]["live"] == []
+
+
+def _version(curator, *, key: str):
+    from kb import services
+
+    document = services.document_create(key=key, title=key, owner=curator, security_level="internal",
+                                        created_by=curator)
+    return services.version_upload(document=document, raw=b"# T\n\nText.", filename="t.md", uploaded_by=curator)
+
+
+@pytest.mark.django_db
+def test_healthz_reports_stalled_index_jobs_without_titles(client, settings, curator):
+    from kb.models import DocumentVersion, IndexState
+
+    _empty_redis_db(settings)
+    record_worker_heartbeat(hostname="w@box")
+    settings.KB_INDEX_STALE_MINUTES = 10
+    now = timezone.now()
+    stuck = _version(curator, key="secret-plan")
+    DocumentVersion.objects.filter(pk=stuck.pk).update(index_state=IndexState.INDEXING,
+                                                       index_heartbeat_at=now - timedelta(minutes=11))
+    waiting = _version(curator, key="waiting")
+    DocumentVersion.objects.filter(pk=waiting.pk).update(index_state=IndexState.QUEUED, index_heartbeat_at=None,
+                                                         created_at=now - timedelta(minutes=2))
+    busy = _version(curator, key="busy")
+    DocumentVersion.objects.filter(pk=busy.pk).update(index_state=IndexState.INDEXING,
+                                                      index_heartbeat_at=now - timedelta(minutes=3))
+    _version(curator, key="just-uploaded")  # queued seconds ago: not stalled
+
+    response = client.get("/healthz")
+
+    assert response.status_code == 200  # stuck work degrades, it does not take the web out of rotation
+    body = response.json()
+    assert body["status"] == "degraded"
+    assert body["index_jobs"]["ok"] is False
+    assert [(job["version"], job["state"]) for job in body["index_jobs"]["stalled"]] == [
+        (stuck.pk, "indexing"), (waiting.pk, "queued")]
+    assert "secret-plan" not in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_healthz_reports_the_oldest_answer_waiting_to_be_scored(client, settings, make_answer):
+    from review.models import Answer
+
+    _empty_redis_db(settings)
+    record_worker_heartbeat(hostname="w@box")
+    old = make_answer(status="scoring")
+    Answer.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(minutes=7))
+    make_answer(status="scoring")
+    make_answer(status="pending_review")
+
+    body = client.get("/healthz").json()
+
+    assert body["scoring"]["queued"] == 2
+    assert 7 * 60 <= body["scoring"]["oldest_queued_seconds"] < 8 * 60
+    assert body["scoring"]["ok"] is False and body["status"] == "degraded"
+
+
+@pytest.mark.django_db
+def test_healthz_counts_decided_answers_whose_webhook_is_not_delivered(client, settings, make_answer):
+    from review.models import Answer, WebhookDelivery
+
+    _empty_redis_db(settings)
+    record_worker_heartbeat(hostname="w@box")
+    hook = "https://hooks.example.com/in"
+    failing = make_answer(status="released", callback_url=hook)
+    Answer.objects.filter(pk=failing.pk).update(released_at=timezone.now() - timedelta(minutes=6))
+    WebhookDelivery.objects.create(answer=failing, url=hook, attempt=1, status_code=500, delivered=False)
+    delivered = make_answer(status="approved", callback_url=hook)
+    WebhookDelivery.objects.create(answer=delivered, url=hook, attempt=1, status_code=200, delivered=True)
+    make_answer(status="rejected", callback_url=hook)  # just decided, not sent yet
+    make_answer(status="released")  # no callback URL
+    make_answer(status="pending_review", callback_url=hook)  # not decided
+
+    body = client.get("/healthz").json()
+
+    assert body["webhooks"]["backlog"] == 2
+    assert body["webhooks"]["oldest_seconds"] >= 6 * 60
+    assert body["webhooks"]["ok"] is False

@@ -1,10 +1,10 @@
-"""`make run`: web + Celery worker + beat on the embedded (or configured) servers, in one process group."""
+"""`make run`: web + Celery worker + beat on the embedded (or configured) servers, supervised."""
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
-import subprocess
 import sys
 import time
 
@@ -16,10 +16,15 @@ from django.core.management.base import BaseCommand
 from console import embedded
 from console.demo_answers import post_demo_answers
 from console.management.commands.seed_demo import DEMO_PASSWORD, DEMO_USERS
+from console.supervisor import Supervisor
+
+logger = logging.getLogger(__name__)
 
 
 class Command(BaseCommand):
-    help = "Migrate, load the demo, and run web, worker and beat until Ctrl-C."
+    help = "Migrate, load the demo, and run web, worker and beat until Ctrl-C, restarting any that dies."
+    # Checks run in handle(), once the embedded Redis this command owns is up (see console/checks.py).
+    requires_system_checks = []
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
@@ -27,22 +32,24 @@ class Command(BaseCommand):
         parser.add_argument("--no-demo", action="store_true", help="skip loading demo users and data")
 
     def handle(self, *args, host: str, port: int, no_demo: bool, **options) -> None:
+        owns_redis = not os.environ.get("REDIS_URL")
+        if owns_redis:
+            embedded.start_redis()
+        call_command("check")
         call_command("migrate", interactive=False, verbosity=0)
         if not no_demo:
             call_command("seed_demo")
 
-        env = self._child_environment(host)
         bin_dir = os.path.dirname(sys.executable)
-        commands = {
+        supervisor = Supervisor({
             "web": [os.path.join(bin_dir, "gunicorn"), "console.wsgi", "--bind", f"{host}:{port}",
                     "--workers", "2", "--threads", "4", "--graceful-timeout", "5", "--access-logfile", "-"],
             "worker": [os.path.join(bin_dir, "celery"), "-A", "console", "worker", "--loglevel", "INFO",
                        "--concurrency", "2"],
             "beat": [os.path.join(bin_dir, "celery"), "-A", "console", "beat", "--loglevel", "INFO",
                      "--schedule", str(embedded.VAR_DIR / "celerybeat-schedule")],
-        }
-        # Each child leads its own process group, so stopping it also stops its workers (gunicorn, celery pool).
-        children = {name: subprocess.Popen(cmd, env=env, start_new_session=True) for name, cmd in commands.items()}
+        }, env=self._child_environment(host))
+        supervisor.start()
         local_url = f"http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}"
         if not no_demo and self._wait_for_web(local_url):
             sent = post_demo_answers(base_url=local_url)
@@ -60,13 +67,13 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, request_stop)
         try:
             while not stopping:
-                for name, child in children.items():
-                    if child.poll() is not None:
-                        self.stderr.write(f"{name} exited with code {child.returncode}; stopping everything.")
-                        stopping = True
+                supervisor.poll()
+                if owns_redis and not embedded.redis_running():
+                    logger.error("the embedded Redis stopped; starting it again on the same port")
+                    embedded.start_redis()
                 time.sleep(0.5)
         finally:
-            self._stop_children(children)
+            supervisor.stop()
             # Embedded servers stop when this, their last user, exits.
             self.stdout.write("Stopped web, worker and beat.")
 
@@ -99,22 +106,3 @@ class Command(BaseCommand):
         for username, (user_roles, _clearance) in DEMO_USERS.items():
             self.stdout.write(f"    {username:<10} / {DEMO_PASSWORD}   ({', '.join(user_roles)})")
         self.stdout.write("\n  Health: /healthz    API docs: /api/v1/docs    Ctrl-C stops everything.\n")
-
-    def _stop_children(self, children: dict[str, subprocess.Popen]) -> None:
-        for child in children.values():
-            _signal_group(child, signal.SIGTERM)
-        deadline = time.monotonic() + 15
-        for child in children.values():
-            try:
-                child.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                pass
-            _signal_group(child, signal.SIGKILL)  # whatever of the group is left after the grace period
-            child.wait()
-
-
-def _signal_group(child: subprocess.Popen, signum: int) -> None:
-    try:
-        os.killpg(child.pid, signum)
-    except ProcessLookupError:
-        pass

@@ -1,0 +1,85 @@
+"""Keeps `run_console`'s children (web, worker, beat) running: a child that dies is started again, with backoff.
+
+Each child leads its own process group, so stopping or replacing it also ends what it forked (gunicorn
+workers, the Celery pool) — a pool process orphaned by a killed worker would otherwise keep its task.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+
+logger = logging.getLogger(__name__)
+
+FIRST_DELAY = 1.0
+MAX_DELAY = 30.0
+STABLE_AFTER = 60.0  # a child that ran this long before dying starts again after FIRST_DELAY
+
+
+@dataclass
+class Child:
+    name: str
+    command: list[str]
+    process: subprocess.Popen | None = None
+    started_at: float = 0.0
+    failures: int = 0  # deaths in a row, each within STABLE_AFTER of its start
+    restart_at: float | None = None
+    restarts: int = 0
+
+
+class Supervisor:
+    def __init__(self, commands: dict[str, list[str]], *, env: dict[str, str]) -> None:
+        self.children = [Child(name=name, command=command) for name, command in commands.items()]
+        self.env = env
+
+    def start(self) -> None:
+        for child in self.children:
+            self._spawn(child)
+
+    def poll(self) -> None:
+        """Notice dead children and start them again when their backoff has passed. Call it often."""
+        now = time.monotonic()
+        for child in self.children:
+            if child.restart_at is None and child.process.poll() is not None:
+                self._schedule_restart(child, now)
+            elif child.restart_at is not None and now >= child.restart_at:
+                child.restarts += 1
+                logger.warning("restarting %s (restart #%d)", child.name, child.restarts)
+                self._spawn(child)
+
+    def stop(self, *, grace: float = 15.0) -> None:
+        running = [child.process for child in self.children if child.process is not None]
+        for process in running:
+            _signal_group(process, signal.SIGTERM)
+        deadline = time.monotonic() + grace
+        for process in running:
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                pass
+            _signal_group(process, signal.SIGKILL)  # whatever of the group is left after the grace period
+            process.wait()
+
+    def _spawn(self, child: Child) -> None:
+        child.process = subprocess.Popen(child.command, env=self.env, start_new_session=True)
+        child.started_at = time.monotonic()
+        child.restart_at = None
+
+    def _schedule_restart(self, child: Child, now: float) -> None:
+        _signal_group(child.process, signal.SIGKILL)  # what it forked dies with it
+        child.failures = 1 if now - child.started_at >= STABLE_AFTER else child.failures + 1
+        delay = min(MAX_DELAY, FIRST_DELAY * 2 ** (child.failures - 1))
+        child.restart_at = now + delay
+        logger.error("%s (pid %s) exited with code %s; restarting it in %.0fs",
+                     child.name, child.process.pid, child.process.returncode, delay)
+
+
+def _signal_group(process: subprocess.Popen, signum: int) -> None:
+    try:
+        os.killpg(process.pid, signum)
+    except (ProcessLookupError, PermissionError):
+        pass

@@ -1,0 +1,40 @@
+"""The supervisor behind `run_console`: a child that dies is started again, later each time it keeps dying."""
+
+import logging
+import sys
+import time
+
+from console.supervisor import Supervisor
+
+
+def _poll_until(supervisor: Supervisor, condition, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition() and time.monotonic() < deadline:
+        supervisor.poll()
+        time.sleep(0.05)
+
+
+def _exits(caplog, name: str) -> list[str]:
+    return [record.getMessage() for record in caplog.records if record.getMessage().startswith(f"{name} (pid")]
+
+
+def test_a_dying_child_is_restarted_with_growing_delays_and_its_sibling_is_left_alone(caplog):
+    supervisor = Supervisor({
+        "steady": [sys.executable, "-c", "import time; time.sleep(60)"],
+        "crashing": [sys.executable, "-c", "raise SystemExit(3)"],
+    }, env={})
+    caplog.set_level(logging.INFO, logger="console.supervisor")
+    supervisor.start()
+    steady, crashing = supervisor.children
+    steady_pid = steady.process.pid
+    try:
+        _poll_until(supervisor, lambda: len(_exits(caplog, "crashing")) >= 3)
+    finally:
+        supervisor.stop(grace=5)
+
+    exits = _exits(caplog, "crashing")
+    assert all("exited with code 3" in message for message in exits)
+    assert [message.rsplit(" ", 1)[1] for message in exits] == ["1s", "2s", "4s"]
+    assert crashing.restarts == 2
+    assert steady.process.pid == steady_pid and steady.restarts == 0
+    assert steady.process.returncode is not None  # stop() ended it
