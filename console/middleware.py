@@ -11,7 +11,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import render as django_render
+from django.urls import Resolver404, resolve
 
 API_PATH_PREFIXES = ("/api/", "/alignscore_")
 FORM_OVERHEAD_BYTES = 64 * 1024  # the other form fields and multipart boundaries around an uploaded file
@@ -42,6 +43,16 @@ def _limit(request: HttpRequest) -> int:
     if _is_upload(request):
         return settings.KB_MAX_UPLOAD_BYTES + FORM_OVERHEAD_BYTES
     return settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+
+
+def render(request: HttpRequest, template: str, context: dict, *, status: int) -> HttpResponse:
+    """Pages rendered here come before URL resolution; the layout's navigation needs to know the section."""
+    if request.resolver_match is None:
+        try:
+            request.resolver_match = resolve(request.path_info)
+        except Resolver404:
+            pass
+    return django_render(request, template, context, status=status)
 
 
 def _too_large(request: HttpRequest, *, size: int | None, limit: int) -> HttpResponse:

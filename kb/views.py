@@ -142,9 +142,11 @@ def version_diff(request: HttpRequest, key: str) -> HttpResponse:
 def _decide(request: HttpRequest, key: str, number: int, action) -> HttpResponse:
     version = selectors.get_version_for_user(user=request.user, key=key, number=number)
     form = DecisionForm(request.POST)
-    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    if not form.is_valid():  # e.g. a NUL in the reason: say so rather than decide without the reason
+        messages.error(request, "The reason was not taken: " + " ".join(form.errors.get("reason", [])))
+        return redirect(version)
     try:
-        result = action(version=version, user=request.user, reason=reason)
+        result = action(version=version, user=request.user, reason=form.cleaned_data["reason"])
     except services.TransitionError as exc:
         messages.error(request, str(exc))
     else:
