@@ -182,3 +182,21 @@ def test_unknown_or_malformed_ids_are_a_json_4xx(api, path):
     assert response.status_code in {400, 404}
     assert response.json()["error"] in {"bad_request", "not_found"}
 
+
+
+def test_chunked_body_through_a_real_http_server_is_411(live_server, api_token, transactional_db):
+    """Over the wire: the server passes Transfer-Encoding on and no Content-Length, as gunicorn does."""
+    import httpx
+
+    _, token = api_token
+
+    def chunks():
+        yield json.dumps(BODY).encode()
+
+    response = httpx.post(f"{live_server.url}/api/v1/answers", content=chunks(),
+                          headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+
+    assert response.request.headers["Transfer-Encoding"] == "chunked"
+    assert response.status_code == 411
+    assert response.json()["error"] == "length_required"
+    assert not Answer.objects.exists()
