@@ -15,6 +15,8 @@ from review.checking.claims import split_claims
 from review.models import Answer
 from review.pipeline import CheckReport
 
+CALLBACK_URL_MAX_CHARS = Answer._meta.get_field("callback_url").max_length
+
 
 def _clean_text(value: str) -> str:
     """Rejected rather than stripped: the client learns its text was not what it meant to send, and what is
@@ -35,6 +37,8 @@ def _within_caps(answer: str) -> str:
 
 
 def _callback_allowed(url: HttpUrl) -> HttpUrl:
+    if len(str(url)) > CALLBACK_URL_MAX_CHARS:
+        raise ValueError(f"is longer than {CALLBACK_URL_MAX_CHARS} characters")
     try:
         callback_url_validate(str(url))
     except CallbackRefused as exc:

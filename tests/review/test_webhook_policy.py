@@ -148,3 +148,12 @@ def test_stored_private_callback_is_refused_at_send(sent, make_answer, settings)
     assert requests == []
     assert answer.deliveries.get().error.startswith("refused: callback_url host 169.254.169.254 resolves to "
                                                     "169.254.169.254 is a link-local address")
+
+
+def test_callback_longer_than_the_column_is_400(api, settings):
+    settings.WEBHOOK_ALLOWED_HOSTS = ["localhost"]
+
+    response = api.post("/api/v1/answers", {**BODY, "callback_url": "http://localhost/" + "a" * 1000})
+
+    assert response.status_code == 400
+    assert response.json()["detail"] == "body.callback_url: Value error, is longer than 1000 characters"
