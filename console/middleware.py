@@ -30,7 +30,7 @@ def _declared_length(request: HttpRequest) -> int | None:
 
 
 def _is_api(request: HttpRequest) -> bool:
-    return request.path.startswith(API_PATH_PREFIXES)
+    return request.path_info.startswith(API_PATH_PREFIXES)
 
 
 def _is_upload(request: HttpRequest) -> bool:

@@ -92,6 +92,7 @@ def test_nul_in_answer_decision_is_400(client, reviewer, make_answer, field):
     response = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "edit", field: "Fourteen\x00 days."})
 
     assert response.status_code == 400
+    assert "Null characters are not allowed." in response.content.decode()
     answer.refresh_from_db()
     assert answer.status == "pending_review"
 
@@ -118,3 +119,18 @@ def test_nul_in_search_boxes_is_no_error(client, admin_user, document, path):
     response = client.get(path)
 
     assert response.status_code == 200
+
+
+def test_edited_answer_over_the_claim_cap_is_refused_before_the_worker(client, reviewer, make_answer, settings):
+    settings.API_MAX_CLAIMS = 3
+    answer = make_answer(claims=[("Refunds are paid within 14 days.", "supported", 0.9)])
+    client.force_login(reviewer)
+    client.get(answer.get_absolute_url())
+    edited = " ".join(f"Rule {n} allows refunds after {n} days." for n in range(4))
+
+    response = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "edit", "edited_text": edited})
+
+    assert response.status_code == 400
+    assert "The edited answer has 4 claims; the limit is 3." in response.content.decode()
+    answer.refresh_from_db()
+    assert answer.status == "pending_review"
