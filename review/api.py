@@ -146,7 +146,9 @@ def alignscore(request: HttpRequest) -> HttpResponse:
     try:
         body = AlignScoreIn.model_validate_json(request.body)
     except PydanticValidationError as exc:
-        return JsonResponse({"error": "bad_request", "detail": str(exc.errors()[0]["msg"])}, status=400)
+        error = exc.errors()[0]
+        field = ".".join(str(part) for part in error["loc"]) or "body"
+        return JsonResponse({"error": "bad_request", "detail": f"{field}: {error['msg']}"}, status=400)
     try:
         report = services.answer_check_on_worker(answer_text=body.claim, contexts=[body.evidence],
                                                  clearance=SecurityLevel.PUBLIC, retrieve=False)

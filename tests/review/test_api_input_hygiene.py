@@ -95,7 +95,17 @@ def test_too_many_claims_on_alignscore_is_400(client, settings):
                            content_type="application/json")
 
     assert response.status_code == 400
-    assert "API_MAX_CLAIMS" in response.json()["detail"]
+    assert response.json()["detail"] == "claim: Value error, has 2 claims; the limit is 1 per answer (API_MAX_CLAIMS)"
+
+
+def test_nul_in_alignscore_evidence_is_400_naming_it(client, settings):
+    settings.API_ALIGNSCORE_ENABLED = True
+
+    response = client.post("/alignscore_large", data=json.dumps({"evidence": "x\u0000", "claim": "A is 1."}),
+                           content_type="application/json")
+
+    assert response.status_code == 400
+    assert response.json()["detail"].startswith("evidence: Value error, contains a control character (U+0000)")
 
 
 def test_answer_longer_than_the_limit_is_400_naming_it(api, settings):
