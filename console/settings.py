@@ -50,6 +50,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Before any view reads a body (CSRF's process_view reads request.POST): refuses oversized/chunked bodies.
+    "console.middleware.RequestBodyLimitMiddleware",
 ]
 
 # Everything from this origin only: no inline script, style attribute or <style> (htmx's is switched off in
@@ -213,7 +215,12 @@ REVIEW_SLA_MINUTES = {
     "low": env_int("REVIEW_SLA_LOW_MINUTES", 24 * 60, minimum=1),
 }
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024, minimum=1024)
+API_MAX_ANSWER_CHARS = env_int("API_MAX_ANSWER_CHARS", 20_000, minimum=100)
+API_MAX_CLAIMS = env_int("API_MAX_CLAIMS", 50, minimum=1)  # checking time grows with the claims of an answer
 API_ALIGNSCORE_ENABLED = env_bool("API_ALIGNSCORE_ENABLED", False)
 API_CHECK_TIMEOUT = env_float("API_CHECK_TIMEOUT", 30.0)
 WEBHOOK_TIMEOUT = env_float("WEBHOOK_TIMEOUT", 10.0)
 WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 6, minimum=1)
+# Hosts a callback_url may name although they are not public addresses (e.g. a receiver on this machine);
+# every other callback must resolve to public addresses only.
+WEBHOOK_ALLOWED_HOSTS = env_list("WEBHOOK_ALLOWED_HOSTS")

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from functools import wraps
-
 from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -13,6 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from console import roles
 from console.models import SecurityLevel
 from console.roles import role_required
+from console.text import text_without_controls
 from kb import selectors, services
 from kb.forms import DecisionForm, DocumentCreateForm, DocumentFilterForm, VersionUploadForm
 from kb.models import Chunk, IndexState
@@ -21,24 +20,6 @@ from kb.search import chunks_search
 from review import selectors as review_selectors
 
 READERS = (roles.CURATOR, roles.APPROVER, roles.REVIEWER, roles.VIEWER)
-FORM_OVERHEAD_BYTES = 64 * 1024  # the other form fields and multipart boundaries around the file
-
-
-def refuse_oversized_upload(view):
-    """Answer 413 from the declared length, before Django spools a huge body to disk."""
-
-    @wraps(view)
-    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        declared = int(request.META.get("CONTENT_LENGTH") or 0)
-        if request.method == "POST" and declared > settings.KB_MAX_UPLOAD_BYTES + FORM_OVERHEAD_BYTES:
-            limit_mb = settings.KB_MAX_UPLOAD_BYTES / (1024 * 1024)
-            return render(request, "kb/upload_too_large.html", {"limit_mb": limit_mb, "size_mb": declared / 2**20},
-                          status=413)
-        return view(request, *args, **kwargs)
-
-    return wrapped
-
-
 @require_GET
 @role_required(*READERS)
 def document_list(request: HttpRequest) -> HttpResponse:
@@ -66,7 +47,6 @@ def _upload_options(form: VersionUploadForm) -> dict:
 
 @require_http_methods(["GET", "POST"])
 @role_required(roles.CURATOR)
-@refuse_oversized_upload
 def document_create(request: HttpRequest) -> HttpResponse:
     form = DocumentCreateForm(request.POST or None, request.FILES or None, initial={"owner": request.user},
                               user=request.user)
@@ -87,7 +67,6 @@ def document_create(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @role_required(roles.CURATOR)
-@refuse_oversized_upload
 def version_upload(request: HttpRequest, key: str) -> HttpResponse:
     document = selectors.get_document_for_user(user=request.user, key=key)
     form = VersionUploadForm(request.POST or None, request.FILES or None)
@@ -164,9 +143,11 @@ def version_diff(request: HttpRequest, key: str) -> HttpResponse:
 def _decide(request: HttpRequest, key: str, number: int, action) -> HttpResponse:
     version = selectors.get_version_for_user(user=request.user, key=key, number=number)
     form = DecisionForm(request.POST)
-    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    if not form.is_valid():  # e.g. a NUL in the reason: say so rather than decide without the reason
+        messages.error(request, "The reason was not taken: " + " ".join(form.errors.get("reason", [])))
+        return redirect(version)
     try:
-        result = action(version=version, user=request.user, reason=reason)
+        result = action(version=version, user=request.user, reason=form.cleaned_data["reason"])
     except services.TransitionError as exc:
         messages.error(request, str(exc))
     else:
@@ -224,7 +205,7 @@ def document_retire(request: HttpRequest, key: str) -> HttpResponse:
 @require_GET
 @role_required(*READERS)
 def search_playground(request: HttpRequest) -> HttpResponse:
-    query = request.GET.get("q", "").strip()[:500]
+    query = text_without_controls(request.GET.get("q", "")).strip()[:500]
     try:
         k = max(1, min(50, int(request.GET.get("k", 10))))
     except ValueError:

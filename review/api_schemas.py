@@ -3,12 +3,52 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
+from django.conf import settings
 from ninja import Field, Schema
-from pydantic import HttpUrl
+from pydantic import AfterValidator, HttpUrl
 
+from console.text import text_problem
+from review.callbacks import CallbackRefused, callback_url_validate
+from review.checking.claims import split_claims
 from review.models import Answer
 from review.pipeline import CheckReport
+
+CALLBACK_URL_MAX_CHARS = Answer._meta.get_field("callback_url").max_length
+
+
+def _clean_text(value: str) -> str:
+    """Rejected rather than stripped: the client learns its text was not what it meant to send, and what is
+    stored is exactly what was sent."""
+    problem = text_problem(value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
+def _within_caps(answer: str) -> str:
+    """An answer the worker can check in reasonable time: cost grows with its claims, so they are capped (its
+    length is capped by the field's max_length, API_MAX_ANSWER_CHARS, which the OpenAPI schema shows)."""
+    claims = len(split_claims(answer))
+    if claims > settings.API_MAX_CLAIMS:
+        raise ValueError(f"has {claims} claims; the limit is {settings.API_MAX_CLAIMS} per answer (API_MAX_CLAIMS)")
+    return answer
+
+
+def _callback_allowed(url: HttpUrl) -> HttpUrl:
+    if len(str(url)) > CALLBACK_URL_MAX_CHARS:
+        raise ValueError(f"is longer than {CALLBACK_URL_MAX_CHARS} characters")
+    try:
+        callback_url_validate(str(url))
+    except CallbackRefused as exc:
+        raise ValueError(str(exc)) from None
+    return url
+
+
+Text = Annotated[str, AfterValidator(_clean_text)]
+AnswerText = Annotated[str, AfterValidator(_clean_text), AfterValidator(_within_caps)]
+CallbackUrl = Annotated[HttpUrl, AfterValidator(_callback_allowed)]
 
 
 class CitationIn(Schema):
@@ -16,23 +56,23 @@ class CitationIn(Schema):
 
 
 class AnswerIn(Schema):
-    question: str = Field(min_length=1, max_length=20_000)
-    answer: str = Field(min_length=1, max_length=50_000)
-    external_id: str = Field("", max_length=200)
-    contexts: list[str] = Field(default_factory=list, max_length=50)
+    question: Text = Field(min_length=1, max_length=20_000)
+    answer: AnswerText = Field(min_length=1, max_length=settings.API_MAX_ANSWER_CHARS)
+    external_id: Text = Field("", max_length=200)
+    contexts: list[Text] = Field(default_factory=list, max_length=50)
     citations: list[CitationIn] = Field(default_factory=list, max_length=50)
-    callback_url: HttpUrl | None = None
+    callback_url: CallbackUrl | None = None
 
 
 class CheckIn(Schema):
-    answer: str = Field(min_length=1, max_length=50_000)
-    question: str = Field("", max_length=20_000)
-    contexts: list[str] = Field(default_factory=list, max_length=50)
+    answer: AnswerText = Field(min_length=1, max_length=settings.API_MAX_ANSWER_CHARS)
+    question: Text = Field("", max_length=20_000)
+    contexts: list[Text] = Field(default_factory=list, max_length=50)
 
 
 class AlignScoreIn(Schema):
-    evidence: str = Field(max_length=50_000)
-    claim: str = Field(min_length=1, max_length=5_000)
+    evidence: Text = Field(max_length=50_000)
+    claim: AnswerText = Field(min_length=1, max_length=5_000)
 
 
 class AcceptedOut(Schema):

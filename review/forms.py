@@ -1,5 +1,7 @@
 from django import forms
+from django.conf import settings
 
+from review.checking.claims import split_claims
 from review.models import Decision, Risk
 
 
@@ -20,3 +22,12 @@ class DecisionForm(forms.Form):
     action = forms.ChoiceField(choices=Decision.Action.choices)
     reason = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
     edited_text = forms.CharField(required=False, max_length=50_000, widget=forms.Textarea(attrs={"rows": 6}))
+
+    def clean_edited_text(self) -> str:
+        """The edit is re-checked on a worker while the reviewer waits: the API's claim cap applies."""
+        text = self.cleaned_data["edited_text"]
+        claims = len(split_claims(text))
+        if claims > settings.API_MAX_CLAIMS:
+            raise forms.ValidationError(f"The edited answer has {claims} claims; the limit is "
+                                        f"{settings.API_MAX_CLAIMS}. Shorten it.")
+        return text

@@ -21,6 +21,7 @@ from django.utils import timezone
 from console import roles
 from console.audit import audit_record
 from kb.models import Chunk, DocumentVersion
+from review.callbacks import CallbackRefused, callback_post
 from review.models import (
     RISK_ORDER, Answer, AnswerStatus, ApiClient, Claim, ClaimReview, Decision, Evidence, Risk, SelfTestRun, Verdict,
     WebhookDelivery,
@@ -249,8 +250,8 @@ def webhook_attempt(*, answer_id: int, attempt: int) -> bool:
     body = webhook_payload(answer)
     delivery = WebhookDelivery(answer=answer, url=answer.callback_url, attempt=attempt)
     try:
-        response = httpx.post(
-            answer.callback_url, content=body, timeout=settings.WEBHOOK_TIMEOUT,
+        response = callback_post(
+            url=answer.callback_url, content=body, timeout=settings.WEBHOOK_TIMEOUT,
             headers={"Content-Type": "application/json",
                      "X-Signature": webhook_signature(secret=answer.client.webhook_secret, body=body)},
         )
@@ -258,6 +259,8 @@ def webhook_attempt(*, answer_id: int, attempt: int) -> bool:
         delivery.delivered = 200 <= response.status_code < 300
         if not delivery.delivered:
             delivery.error = f"HTTP {response.status_code}: {response.text[:200]}"
+    except CallbackRefused as exc:
+        delivery.error = f"refused: callback_url {exc}"[:500]
     except httpx.HTTPError as exc:
         delivery.error = f"{type(exc).__name__}: {exc}"[:500]
     delivery.save()

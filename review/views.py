@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from console import roles
 from console.roles import role_required
+from console.text import text_problem
 from kb.selectors import get_version_for_user
 from review import selectors, services
 from review.forms import DecisionForm, QueueFilterForm
@@ -112,9 +113,11 @@ def claim_review(request: HttpRequest, claim_id: int) -> HttpResponse:
     state = request.POST.get("state", "")
     if state not in {ClaimReview.CONFIRMED, ClaimReview.REJECTED, ClaimReview.OPEN}:
         return HttpResponse("state must be confirmed, rejected or open", status=400)
+    note = request.POST.get("note", "").strip()[:2000]
+    if problem := text_problem(note):
+        return HttpResponse(f"The note {problem}.", status=400)
     try:
-        services.claim_review(claim=claim, reviewer=request.user, state=state,
-                              note=request.POST.get("note", "").strip()[:2000])
+        services.claim_review(claim=claim, reviewer=request.user, state=state, note=note)
     except services.DecisionConflict as exc:
         if request.htmx:
             return HttpResponse(f'<p class="msg msg-error">{exc}</p>', status=409)

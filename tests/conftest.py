@@ -261,7 +261,8 @@ class _Receiver:
 
 
 @pytest.fixture
-def receiver() -> Iterator[_Receiver]:
+def receiver(settings) -> Iterator[_Receiver]:
+    settings.WEBHOOK_ALLOWED_HOSTS = ["127.0.0.1"]  # a receiver on this machine is not a public address
     server = _Receiver()
     yield server
     server.close()

@@ -78,6 +78,7 @@ def test_search_rejects_bad_parameters(api, query):
 
 def test_check_answers_503_when_no_worker_responds_in_time(api, celery_worker, settings):
     settings.API_CHECK_TIMEOUT = 0.3
+    settings.API_MAX_CLAIMS = 150
     long_answer = " ".join(f"Fact number {i} says the value is {i * 7} units." for i in range(150))
 
     response = api.post("/api/v1/check", {"answer": long_answer})  # takes the worker seconds, not 0.3 s
