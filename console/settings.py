@@ -125,10 +125,16 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=60)}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The housekeeping sweeps send again whatever committed work (a queued version, an answer waiting for scoring, a
+# pending webhook) no worker has started DISPATCH_RESEND_AFTER_SECONDS after it was asked for: its message was
+# never sent (broker down) or was lost. They also re-queue stalled work.
+HOUSEKEEPING_INTERVAL_SECONDS = env_float("HOUSEKEEPING_INTERVAL_SECONDS", 60.0)
+DISPATCH_RESEND_AFTER_SECONDS = env_int("DISPATCH_RESEND_AFTER_SECONDS", 45, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "console.tasks.worker_heartbeat", "schedule": 30.0},
-    "kb-versions-housekeeping": {"task": "kb.tasks.versions_housekeeping", "schedule": 60.0},
-    "review-answers-housekeeping": {"task": "review.tasks.answers_housekeeping", "schedule": 60.0},
+    "kb-versions-housekeeping": {"task": "kb.tasks.versions_housekeeping", "schedule": HOUSEKEEPING_INTERVAL_SECONDS},
+    "review-answers-housekeeping": {"task": "review.tasks.answers_housekeeping",
+                                    "schedule": HOUSEKEEPING_INTERVAL_SECONDS},
 }
 WORKER_HEARTBEAT_MAX_AGE = env_int("WORKER_HEARTBEAT_MAX_AGE", 90, minimum=1)
 
@@ -189,5 +195,6 @@ REVIEW_SLA_MINUTES = {
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024, minimum=1024)
 API_ALIGNSCORE_ENABLED = env_bool("API_ALIGNSCORE_ENABLED", False)
 API_CHECK_TIMEOUT = env_float("API_CHECK_TIMEOUT", 30.0)
+API_RETRY_AFTER_SECONDS = env_int("API_RETRY_AFTER_SECONDS", 30, minimum=1)  # Retry-After on 503 (workers unreachable)
 WEBHOOK_TIMEOUT = env_float("WEBHOOK_TIMEOUT", 10.0)
 WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 6, minimum=1)
