@@ -22,11 +22,19 @@ logger = logging.getLogger(__name__)
 BROKER_ERRORS = (BrokerError, redis.exceptions.RedisError, ConnectionError, OSError)
 
 
+def broker_unreachable(exc: BaseException) -> bool:
+    """Did a publish (or a wait for a result) fail because Redis cannot be reached? Celery's result consumer
+    reports a lost connection, once its own retries are spent, as a RuntimeError caused by the connection error."""
+    return isinstance(exc, BROKER_ERRORS) or isinstance(exc.__cause__, BROKER_ERRORS)
+
+
 def enqueue(task: Task, *args, countdown: float | None = None) -> bool:
     """Send `task(*args)` now; False (and a warning) when the broker cannot take it."""
     try:
         task.apply_async(args, countdown=countdown)
-    except BROKER_ERRORS as exc:
+    except Exception as exc:
+        if not broker_unreachable(exc):
+            raise
         logger.warning("could not queue %s%s; the housekeeping sweep will send it again: %s: %s",
                        task.name, args, type(exc).__name__, exc)
         return False

@@ -125,6 +125,11 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=60)}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A web process waiting for a result (/api/v1/check, query embeddings) gives up on a lost Redis in about a second
+# (then answers 503 or searches full text only) instead of Celery's default 20 reconnect attempts a second apart.
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "retry_policy": {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 0.5},
+}
 # The housekeeping sweeps send again whatever committed work (a queued version, an answer waiting for scoring, a
 # pending webhook) no worker has started DISPATCH_RESEND_AFTER_SECONDS after it was asked for: its message was
 # never sent (broker down) or was lost. They also re-queue stalled work.

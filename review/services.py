@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from console.audit import audit_record
-from console.dispatch import BROKER_ERRORS, enqueue, enqueue_on_commit
+from console.dispatch import broker_unreachable, enqueue, enqueue_on_commit
 from kb.models import Chunk, DocumentVersion
 from review.models import (
     RISK_ORDER, Answer, AnswerStatus, ApiClient, Claim, ClaimReview, Decision, Evidence, Risk, SelfTestRun, Verdict,
@@ -49,7 +49,9 @@ def answer_check_on_worker(*, answer_text: str, clearance: str, question: str = 
     except CeleryTimeout as exc:
         logger.warning("synchronous check timed out: %s", exc)
         raise CheckUnavailable("no checking worker answered in time; try again shortly") from exc
-    except BROKER_ERRORS as exc:
+    except Exception as exc:
+        if not broker_unreachable(exc):
+            raise
         logger.warning("synchronous check impossible, broker or result backend down: %s: %s", type(exc).__name__, exc)
         raise CheckUnavailable("the checking service is unavailable (its queue cannot be reached); "
                                "try again shortly") from exc
