@@ -145,7 +145,7 @@ class DocumentVersion(models.Model):
     def index_overdue(self) -> bool:
         """Queued for longer than the sweep waits before asking again: no worker has taken it (yet)."""
         waited = timezone.now() - timezone.timedelta(seconds=settings.DISPATCH_RESEND_AFTER_SECONDS)
-        return self.index_state == IndexState.QUEUED and bool(self.index_requested_at) and self.index_requested_at < waited
+        return self.index_state == IndexState.QUEUED and (self.index_requested_at or self.created_at) < waited
 
     @property
     def display_status(self) -> str:

@@ -12,6 +12,7 @@ from django.contrib.postgres.search import SearchVector
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from console import roles
@@ -301,7 +302,9 @@ def versions_resend_queued() -> int:
     now = timezone.now()
     cutoff = now - timezone.timedelta(seconds=settings.DISPATCH_RESEND_AFTER_SECONDS)
     waiting = list(
-        DocumentVersion.objects.filter(index_state=IndexState.QUEUED, index_requested_at__lt=cutoff)
+        DocumentVersion.objects.filter(index_state=IndexState.QUEUED)
+        .alias(requested_at=Coalesce("index_requested_at", "created_at"))
+        .filter(requested_at__lt=cutoff)
         .values_list("pk", flat=True)
     )
     for version_id in waiting:

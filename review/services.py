@@ -15,6 +15,7 @@ import httpx
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from console.audit import audit_record
@@ -148,7 +149,8 @@ def answers_requeue_stale() -> int:
     resend_cutoff = now - timedelta(seconds=settings.DISPATCH_RESEND_AFTER_SECONDS)
     waiting = list(
         Answer.objects.filter(status=AnswerStatus.SCORING)
-        .filter(Q(scoring_started_at__isnull=True, scoring_requested_at__lt=resend_cutoff)
+        .alias(requested_at=Coalesce("scoring_requested_at", "created_at"))
+        .filter(Q(scoring_started_at__isnull=True, requested_at__lt=resend_cutoff)
                 | Q(scoring_started_at__lt=now - SCORING_STALE_AFTER))
         .values_list("pk", flat=True)
     )

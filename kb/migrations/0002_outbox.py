@@ -3,12 +3,6 @@
 from django.db import migrations, models
 
 
-def queued_since_upload(apps, schema_editor):
-    """Versions already waiting for a worker count as asked for when they were uploaded."""
-    DocumentVersion = apps.get_model("kb", "DocumentVersion")
-    DocumentVersion.objects.filter(index_state="queued").update(index_requested_at=models.F("created_at"))
-
-
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -26,5 +20,4 @@ class Migration(migrations.Migration):
             name='index_task_id',
             field=models.CharField(blank=True, max_length=255),
         ),
-        migrations.RunPython(queued_since_upload, migrations.RunPython.noop),
     ]

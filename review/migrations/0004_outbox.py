@@ -2,21 +2,23 @@
 
 from django.conf import settings
 from django.db import migrations, models
+from django.db.models.functions import Coalesce
 
 
 def backfill_outbox_state(apps, schema_editor):
-    """Answers still scoring count as asked for when received. A released answer's webhook is delivered if a
-    delivery succeeded, failed if attempts were made and none succeeded, and pending if none was ever made
-    (its message was lost): the sweep then sends it."""
+    """A released answer's webhook is delivered if a delivery succeeded; otherwise pending, with the attempts
+    already made counted (the sweep sends it, or gives it up if they are spent) — including webhooks never
+    attempted because their message was lost."""
     Answer = apps.get_model("review", "Answer")
     WebhookDelivery = apps.get_model("review", "WebhookDelivery")
-    Answer.objects.filter(status="scoring").update(scoring_requested_at=models.F("created_at"))
     released = Answer.objects.exclude(callback_url="").exclude(status__in=["scoring", "pending_review"])
     delivered = WebhookDelivery.objects.filter(delivered=True).values("answer_id")
-    attempted = WebhookDelivery.objects.values("answer_id")
     released.filter(pk__in=delivered).update(webhook_state="delivered")
-    released.exclude(pk__in=delivered).filter(pk__in=attempted).update(webhook_state="failed")
-    released.exclude(pk__in=attempted).update(webhook_state="pending", webhook_next_attempt_at=models.F("released_at"))
+    tries = WebhookDelivery.objects.filter(answer=models.OuterRef("pk")).order_by().values("answer")
+    released.exclude(pk__in=delivered).update(
+        webhook_state="pending", webhook_next_attempt_at=models.F("released_at"),
+        webhook_attempts=Coalesce(models.Subquery(tries.annotate(n=models.Count("id")).values("n")[:1]), 0),
+    )
 
 
 class Migration(migrations.Migration):
