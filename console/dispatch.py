@@ -25,7 +25,8 @@ BROKER_ERRORS = (BrokerError, redis.exceptions.RedisError, ConnectionError, OSEr
 def broker_unreachable(exc: BaseException) -> bool:
     """Did a publish (or a wait for a result) fail because Redis cannot be reached? Celery's result consumer
     reports a lost connection, once its own retries are spent, as a RuntimeError caused by the connection error."""
-    return isinstance(exc, BROKER_ERRORS) or isinstance(exc.__cause__, BROKER_ERRORS)
+    lost_result_store = isinstance(exc, RuntimeError) and isinstance(exc.__cause__, BROKER_ERRORS)
+    return isinstance(exc, BROKER_ERRORS) or lost_result_store
 
 
 def enqueue(task: Task, *args, countdown: float | None = None) -> bool:

@@ -154,10 +154,12 @@ class ConsoleStack:
         """Ask the worker over the broker (ping, active, ...), as `celery inspect` does; None when it is silent."""
         from celery import Celery
 
+        from console.dispatch import BROKER_ERRORS
+
         app = Celery("faults-control", broker=self.redis.url)
         try:
             return getattr(app.control.inspect(timeout=1.0), method)()
-        except Exception:  # the broker may be down or restarting: the caller just asks again
+        except BROKER_ERRORS:  # Redis may be down or restarting: the caller just asks again
             return None
         finally:
             app.close()

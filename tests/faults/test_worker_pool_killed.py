@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 FIRST = "# Handbook\n\n## Leave\n\nAnnual leave is 25 days a year for every employee.\n"
 
 
-def _long_second_version(sections: int = 160) -> str:
+def _long_second_version(sections: int = 400) -> str:
     filler = " ".join(f"Clause {{i}} covers topic {word} in the staff rules of the company." for word in
                       ("arrival", "badges", "canteen", "desks", "equipment", "facilities", "guests"))
     body = "\n\n".join(f"## Rule {i}\n\n{filler.format(i=i)}" for i in range(sections))
