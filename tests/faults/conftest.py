@@ -156,7 +156,8 @@ class ConsoleStack:
 
         from console.dispatch import BROKER_ERRORS
 
-        app = Celery("faults-control", broker=self.redis.url)
+        # Not the current app: tasks sent by this test process must keep going to its own broker.
+        app = Celery("faults-control", broker=self.redis.url, set_as_current=False)
         try:
             return getattr(app.control.inspect(timeout=1.0), method)()
         except BROKER_ERRORS:  # Redis may be down or restarting: the caller just asks again
