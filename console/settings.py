@@ -151,9 +151,20 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A web process waiting for a result (/api/v1/check, query embeddings) gives up on a lost Redis in about a second
+# (then answers 503 or searches full text only) instead of Celery's default 20 reconnect attempts a second apart.
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "retry_policy": {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 0.5},
+}
+# The housekeeping sweeps send again whatever committed work (a queued version, an answer waiting for scoring, a
+# pending webhook) no worker has started DISPATCH_RESEND_AFTER_SECONDS after it was asked for: its message was
+# never sent (broker down) or was lost. They also re-queue stalled work.
+HOUSEKEEPING_INTERVAL_SECONDS = env_float("HOUSEKEEPING_INTERVAL_SECONDS", 60.0)
+DISPATCH_RESEND_AFTER_SECONDS = env_int("DISPATCH_RESEND_AFTER_SECONDS", 45, minimum=1)
 CELERY_BEAT_SCHEDULE = {
-    "kb-versions-housekeeping": {"task": "kb.tasks.versions_housekeeping", "schedule": 60.0},
-    "review-answers-housekeeping": {"task": "review.tasks.answers_housekeeping", "schedule": 60.0},
+    "kb-versions-housekeeping": {"task": "kb.tasks.versions_housekeeping", "schedule": HOUSEKEEPING_INTERVAL_SECONDS},
+    "review-answers-housekeeping": {"task": "review.tasks.answers_housekeeping",
+                                    "schedule": HOUSEKEEPING_INTERVAL_SECONDS},
 }
 # Each worker writes a heartbeat every third of this; one silent for this long is no longer listed as live.
 WORKER_HEARTBEAT_MAX_AGE = env_int("WORKER_HEARTBEAT_MAX_AGE", 90, minimum=3)
@@ -219,6 +230,7 @@ API_MAX_ANSWER_CHARS = env_int("API_MAX_ANSWER_CHARS", 20_000, minimum=100)
 API_MAX_CLAIMS = env_int("API_MAX_CLAIMS", 50, minimum=1)  # checking time grows with the claims of an answer
 API_ALIGNSCORE_ENABLED = env_bool("API_ALIGNSCORE_ENABLED", False)
 API_CHECK_TIMEOUT = env_float("API_CHECK_TIMEOUT", 30.0)
+API_RETRY_AFTER_SECONDS = env_int("API_RETRY_AFTER_SECONDS", 30, minimum=1)  # Retry-After on 503 (workers unreachable)
 WEBHOOK_TIMEOUT = env_float("WEBHOOK_TIMEOUT", 10.0)
 WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 6, minimum=1)
 # Hosts a callback_url may name although they are not public addresses (e.g. a receiver on this machine);

@@ -127,9 +127,11 @@ def embed_texts(texts: list[str]) -> list[list[float]]:
     """Embed from any process: locally on a worker (or for remote providers), else by asking a worker."""
     if settings.KB_EMBEDDING_PROVIDER != "local" or _may_load_model():
         return get_provider().embed(texts)
+    from console.dispatch import broker_unreachable
     from kb.tasks import embed_texts_task
 
     try:
         return embed_texts_task.delay(texts).get(timeout=settings.KB_QUERY_EMBED_TIMEOUT)
     except Exception as exc:  # a timeout, a dead broker or a failed task all mean "no vectors now"
-        raise EmbeddingError(f"no worker answered the embedding request: {exc}") from exc
+        reason = "the task queue (Redis) cannot be reached" if broker_unreachable(exc) else str(exc)
+        raise EmbeddingError(f"no worker answered the embedding request: {reason}") from exc

@@ -70,19 +70,19 @@ class DocumentVersionQuerySet(models.QuerySet):
         """Approved, effective, unexpired, indexed versions within `clearance`; one (the newest) per document.
 
         Dates are checked here, not only by the beat tasks, so an expired version is
-        never evidence even before the expiry task has run.
+        never evidence even before the expiry task has run. A newer approved version
+        takes over only once it is indexed: until then the one before it stays evidence.
         """
         now = at or timezone.now()
-        live = Q(status=VersionStatus.APPROVED, effective_from__lte=now) & (
+        in_use = Q(status=VersionStatus.APPROVED, effective_from__lte=now, index_state=IndexState.READY) & (
             Q(expires_at__isnull=True) | Q(expires_at__gt=now)
         )
-        newer_live = DocumentVersion.objects.filter(live, document=OuterRef("document"), number__gt=OuterRef("number"))
+        newer = DocumentVersion.objects.filter(in_use, document=OuterRef("document"), number__gt=OuterRef("number"))
         return self.filter(
-            live,
-            index_state=IndexState.READY,
+            in_use,
             document__retired_at__isnull=True,
             document__security_level__in=SecurityLevel.up_to(clearance),
-        ).exclude(Exists(newer_live))
+        ).exclude(Exists(newer))
 
 
 class DocumentVersion(models.Model):
@@ -111,6 +111,10 @@ class DocumentVersion(models.Model):
     index_total = models.PositiveIntegerField(default=0)
     index_error = models.TextField(blank=True)
     index_heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # When indexing was last asked for (upload, retry, sweep: a version queued longer is asked for again), and
+    # which task holds the claim (a redelivered message, same id, may take its claim back after its worker died).
+    index_requested_at = models.DateTimeField(null=True, blank=True)
+    index_task_id = models.CharField(max_length=255, blank=True)
     embedding_model = models.CharField(max_length=200, blank=True)
 
     objects = DocumentVersionQuerySet.as_manager()
@@ -145,6 +149,12 @@ class DocumentVersion(models.Model):
         if self.index_state == IndexState.READY:
             return 100
         return int(100 * self.index_done / self.index_total) if self.index_total else 0
+
+    @property
+    def index_overdue(self) -> bool:
+        """Queued for longer than the sweep waits before asking again: no worker has taken it (yet)."""
+        waited = timezone.now() - timezone.timedelta(seconds=settings.DISPATCH_RESEND_AFTER_SECONDS)
+        return self.index_state == IndexState.QUEUED and (self.index_requested_at or self.created_at) < waited
 
     @property
     def display_status(self) -> str:

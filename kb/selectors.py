@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
@@ -10,7 +11,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from console.models import SecurityLevel, User
-from kb.models import Document, DocumentVersion, VersionStatus
+from kb.models import Document, DocumentVersion, IndexState, VersionStatus
 
 
 def documents_visible_to(user: User) -> QuerySet[Document]:
@@ -39,9 +40,9 @@ def documents_list(
 ) -> QuerySet[Document]:
     latest = DocumentVersion.objects.filter(document=OuterRef("pk")).order_by("-number")
     now = timezone.now()
-    live = DocumentVersion.objects.filter(
+    live = DocumentVersion.objects.filter(  # the version in use as evidence (see usable_as_evidence)
         Q(expires_at__isnull=True) | Q(expires_at__gt=now),
-        document=OuterRef("pk"), status=VersionStatus.APPROVED, effective_from__lte=now,
+        document=OuterRef("pk"), status=VersionStatus.APPROVED, effective_from__lte=now, index_state=IndexState.READY,
     ).order_by("-number")
     documents = documents_visible_to(user).select_related("owner").annotate(
         latest_number=Subquery(latest.values("number")[:1]),
@@ -69,6 +70,24 @@ def versions_expiring_soon(*, user: User, days: int | None = None) -> QuerySet[D
     return versions_visible_to(user).filter(
         status=VersionStatus.APPROVED, expires_at__gt=now, expires_at__lte=horizon
     ).select_related("document__owner").order_by("expires_at")
+
+
+@dataclass(frozen=True)
+class Handover:
+    """Which of a document's versions is evidence now, and which approved one takes over once indexed."""
+
+    in_use: DocumentVersion | None
+    waiting: DocumentVersion | None  # approved and effective, not indexed yet: `in_use` stays evidence until it is
+
+
+def version_handover(*, versions: list[DocumentVersion]) -> Handover:
+    """From a document's versions (any order), as usable_as_evidence decides for the document."""
+    live = sorted((v for v in versions if v.status == VersionStatus.APPROVED and v.is_effective and not v.is_expired),
+                  key=lambda v: v.number)
+    ready = [v for v in live if v.index_state == IndexState.READY]
+    in_use = ready[-1] if ready else None
+    waiting = live[-1] if live and live[-1] is not in_use and live[-1].index_state != IndexState.READY else None
+    return Handover(in_use=in_use, waiting=waiting)
 
 
 def version_line_diff(*, old: DocumentVersion, new: DocumentVersion) -> list[tuple[str, str]]:

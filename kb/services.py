@@ -11,11 +11,13 @@ from django.conf import settings
 from django.contrib.postgres.search import SearchVector
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q, QuerySet
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from console import roles
 from console.audit import audit_record
+from console.dispatch import enqueue, enqueue_on_commit
 from console.models import SecurityLevel, User
 from kb.chunking import chunk_markdown
 from kb.embeddings import content_hash, embed_texts, get_provider
@@ -33,6 +35,10 @@ class UploadError(ValueError):
 
 class TransitionError(ValueError):
     """A status change that is not allowed from the version's current status."""
+
+
+class IndexClaimLost(Exception):
+    """Another task took over this version's indexing (the sweep re-queued it): this run stops."""
 
 
 def _human_size(size: int) -> str:
@@ -123,6 +129,7 @@ def version_upload(
         expires_at=expires_at,
         submitted_by=uploaded_by,
         index_state=IndexState.QUEUED,
+        index_requested_at=timezone.now(),
     )
     audit_record(verb="version.upload", obj=version, actor=uploaded_by,
                  after={"number": version.number, "sha256": sha256, "status": version.status})
@@ -182,7 +189,8 @@ def version_approve(
         verb="version.approve", actor=approver, actor_label=via, note=note,
         approved_by=approver, approved_at=timezone.now(), decision_reason=note,
     )
-    if approved.is_effective:
+    # Not yet indexed: the version before stays evidence until indexing finishes (version_index_run).
+    if _takes_over(approved):
         _supersede_older(approved)
     return approved
 
@@ -223,6 +231,11 @@ def document_retire(*, document: Document, user: User, reason: str = "") -> Docu
     return document
 
 
+def _takes_over(version: DocumentVersion) -> bool:
+    """An approved version replaces the ones before it only once it can be evidence itself."""
+    return version.status == VersionStatus.APPROVED and version.is_effective and version.index_state == IndexState.READY
+
+
 def _supersede_older(version: DocumentVersion) -> None:
     for older in DocumentVersion.objects.filter(
         document_id=version.document_id, status=VersionStatus.APPROVED, number__lt=version.number
@@ -234,9 +247,11 @@ def _supersede_older(version: DocumentVersion) -> None:
 
 @transaction.atomic
 def versions_activate_due() -> int:
-    """Approved versions whose effective date has come supersede the versions before them (beat task)."""
+    """Approved, indexed versions whose effective date has come supersede the versions before them (beat task)."""
     count = 0
-    for version in DocumentVersion.objects.filter(status=VersionStatus.APPROVED, effective_from__lte=timezone.now()):
+    for version in DocumentVersion.objects.filter(
+        status=VersionStatus.APPROVED, effective_from__lte=timezone.now(), index_state=IndexState.READY
+    ):
         if DocumentVersion.objects.filter(
             document_id=version.document_id, status=VersionStatus.APPROVED, number__lt=version.number
         ).exists():
@@ -261,15 +276,16 @@ def versions_expire_due() -> int:
 def _enqueue_index(version: DocumentVersion) -> None:
     from kb.tasks import version_index
 
-    version_index.delay_on_commit(version.pk)
+    enqueue_on_commit(version_index, version.pk)
 
 
 @transaction.atomic
 def version_index_retry(*, version: DocumentVersion, user: User | None) -> DocumentVersion:
-    """Re-queue a failed (or stuck) indexing job."""
+    """Queue a failed, stuck or still-waiting indexing job again; a running job's claim is taken from it."""
     updated = DocumentVersion.objects.filter(
-        pk=version.pk, index_state__in=[IndexState.FAILED, IndexState.INDEXING]
-    ).update(index_state=IndexState.QUEUED, index_error="", index_done=0)
+        pk=version.pk, index_state__in=[IndexState.FAILED, IndexState.INDEXING, IndexState.QUEUED]
+    ).update(index_state=IndexState.QUEUED, index_error="", index_done=0, index_task_id="",
+             index_requested_at=timezone.now())
     if updated:
         audit_record(verb="version.index_retry", obj=version, actor=user, actor_label="" if user else "system")
         _enqueue_index(version)
@@ -287,63 +303,98 @@ def versions_requeue_stale() -> int:
     return len(stale)
 
 
-def version_index_claim(*, version_id: int) -> bool:
-    """Only one worker indexes a version; a re-delivered task finds nothing to claim."""
+def versions_resend_queued() -> int:
+    """Ask again for versions queued longer than DISPATCH_RESEND_AFTER_SECONDS that no worker has started:
+    their message was never sent (broker down) or was lost with the broker (beat task)."""
+    from kb.tasks import version_index
+
+    now = timezone.now()
+    cutoff = now - timezone.timedelta(seconds=settings.DISPATCH_RESEND_AFTER_SECONDS)
+    waiting = list(
+        DocumentVersion.objects.filter(index_state=IndexState.QUEUED)
+        .alias(requested_at=Coalesce("index_requested_at", "created_at"))
+        .filter(requested_at__lt=cutoff)
+        .values_list("pk", flat=True)
+    )
+    for version_id in waiting:
+        if not enqueue(version_index, version_id):
+            break  # the broker is still down; the next sweep tries again
+        DocumentVersion.objects.filter(pk=version_id, index_state=IndexState.QUEUED).update(index_requested_at=now)
+    return len(waiting)
+
+
+def version_index_claim(*, version_id: int, task_id: str = "") -> bool:
+    """Only one task indexes a version: a second message for it finds nothing to claim, but the same message
+    redelivered after its worker process died (same task id) takes its claim back and starts over."""
+    mine = Q(index_state=IndexState.QUEUED)
+    if task_id:
+        mine |= Q(index_state=IndexState.INDEXING, index_task_id=task_id)
     return bool(
-        DocumentVersion.objects.filter(pk=version_id, index_state=IndexState.QUEUED).update(
-            index_state=IndexState.INDEXING, index_done=0, index_total=0, index_error="",
+        DocumentVersion.objects.filter(mine, pk=version_id).update(
+            index_state=IndexState.INDEXING, index_task_id=task_id, index_done=0, index_total=0, index_error="",
             index_heartbeat_at=timezone.now(),
         )
     )
 
 
-def version_index_run(*, version_id: int) -> None:
+def _claimed(version_id: int, task_id: str) -> QuerySet[DocumentVersion]:
+    return DocumentVersion.objects.filter(pk=version_id, index_state=IndexState.INDEXING, index_task_id=task_id)
+
+
+def version_index_run(*, version_id: int, task_id: str = "") -> None:
     """Chunk, embed (through the cache) and full-text index a claimed version, then mark it ready.
 
     Retrieval only reads READY versions, so a crash half-way leaves nothing half-visible;
-    the chunks of an interrupted attempt are replaced by the next one.
+    the chunks of an interrupted attempt are replaced by the next one. IndexClaimLost when the
+    job was given to another task meanwhile.
     """
     version = DocumentVersion.objects.get(pk=version_id)
     drafts = chunk_markdown(version.text, target_chars=settings.KB_CHUNK_TARGET_CHARS)
     provider = get_provider()
     with transaction.atomic():
+        if not _claimed(version_id, task_id).update(index_total=len(drafts), embedding_model=provider.model_id):
+            raise IndexClaimLost(f"{version} is no longer claimed by this task")
         Chunk.objects.filter(version=version).delete()
-        DocumentVersion.objects.filter(pk=version.pk).update(index_total=len(drafts), embedding_model=provider.model_id)
 
     for start in range(0, len(drafts), EMBED_BATCH):
         batch = drafts[start : start + EMBED_BATCH]
         inputs = [_embedding_input(d.heading_path, d.text) for d in batch]
         vectors = embeddings_cached(texts=inputs, model_id=provider.model_id)
-        Chunk.objects.bulk_create(
-            Chunk(
-                version=version, ordinal=d.ordinal, heading_path=d.heading_path[:1000], text=d.text,
-                char_start=d.char_start, char_end=d.char_end, line_start=d.line_start, line_end=d.line_end,
-                paragraphs=[list(p) for p in d.paragraphs], content_hash=content_hash(text), embedding=vector,
+        with transaction.atomic():
+            if not _claimed(version_id, task_id).update(
+                index_done=F("index_done") + len(batch), index_heartbeat_at=timezone.now()
+            ):
+                raise IndexClaimLost(f"{version} is no longer claimed by this task")
+            Chunk.objects.bulk_create(
+                Chunk(
+                    version=version, ordinal=d.ordinal, heading_path=d.heading_path[:1000], text=d.text,
+                    char_start=d.char_start, char_end=d.char_end, line_start=d.line_start, line_end=d.line_end,
+                    paragraphs=[list(p) for p in d.paragraphs], content_hash=content_hash(text), embedding=vector,
+                )
+                for d, text, vector in zip(batch, inputs, vectors, strict=True)
             )
-            for d, text, vector in zip(batch, inputs, vectors, strict=True)
+
+    with transaction.atomic():
+        Chunk.objects.filter(version=version).update(
+            search_vector=SearchVector("heading_path", weight="A", config="english")
+            + SearchVector("text", weight="B", config="english")
         )
-        DocumentVersion.objects.filter(pk=version.pk).update(
-            index_done=F("index_done") + len(batch), index_heartbeat_at=timezone.now()
-        )
-
-    Chunk.objects.filter(version=version).update(
-        search_vector=SearchVector("heading_path", weight="A", config="english")
-        + SearchVector("text", weight="B", config="english")
-    )
-    DocumentVersion.objects.filter(pk=version.pk, index_state=IndexState.INDEXING).update(
-        index_state=IndexState.READY, index_heartbeat_at=timezone.now()
-    )
+        if not _claimed(version_id, task_id).update(index_state=IndexState.READY, index_heartbeat_at=timezone.now()):
+            raise IndexClaimLost(f"{version} is no longer claimed by this task")
+        # In the same transaction: the version before stops being evidence exactly when this one starts.
+        ready = DocumentVersion.objects.get(pk=version_id)
+        if _takes_over(ready):
+            _supersede_older(ready)
 
 
-def version_index_fail(*, version_id: int, error: str) -> None:
-    DocumentVersion.objects.filter(pk=version_id).update(index_state=IndexState.FAILED, index_error=error[:2000])
+def version_index_fail(*, version_id: int, error: str, task_id: str = "") -> None:
+    _claimed(version_id, task_id).update(index_state=IndexState.FAILED, index_error=error[:2000])
 
 
-def version_index_release(*, version_id: int) -> None:
+def version_index_release(*, version_id: int, task_id: str = "") -> None:
     """Give a claimed job back to the queue before a retry (transient error)."""
-    DocumentVersion.objects.filter(pk=version_id, index_state=IndexState.INDEXING).update(
-        index_state=IndexState.QUEUED
-    )
+    _claimed(version_id, task_id).update(index_state=IndexState.QUEUED, index_task_id="",
+                                          index_requested_at=timezone.now())
 
 
 def _embedding_input(heading_path: str, text: str) -> str:

@@ -12,20 +12,23 @@ from kb.embeddings import EmbeddingError, get_provider
 logger = logging.getLogger(__name__)
 
 
-@shared_task(bind=True, acks_late=True, max_retries=4)
+@shared_task(bind=True, acks_late=True, max_retries=4, ignore_result=True)
 def version_index(self, version_id: int) -> None:
-    if not services.version_index_claim(version_id=version_id):
-        return  # already indexed, or being indexed by another worker
+    task_id = self.request.id or ""
+    if not services.version_index_claim(version_id=version_id, task_id=task_id):
+        return  # already indexed, or being indexed by another task
     try:
-        services.version_index_run(version_id=version_id)
+        services.version_index_run(version_id=version_id, task_id=task_id)
+    except services.IndexClaimLost as exc:
+        logger.info("stopped indexing version %s: %s", version_id, exc)
     except EmbeddingError as exc:
         if self.request.retries < self.max_retries:
-            services.version_index_release(version_id=version_id)
+            services.version_index_release(version_id=version_id, task_id=task_id)
             raise self.retry(exc=exc, countdown=2 ** (self.request.retries + 1)) from exc
-        services.version_index_fail(version_id=version_id, error=str(exc))
+        services.version_index_fail(version_id=version_id, task_id=task_id, error=str(exc))
     except Exception as exc:
         logger.exception("indexing version %s failed", version_id)
-        services.version_index_fail(version_id=version_id, error=f"{type(exc).__name__}: {exc}")
+        services.version_index_fail(version_id=version_id, task_id=task_id, error=f"{type(exc).__name__}: {exc}")
 
 
 @shared_task
@@ -39,3 +42,4 @@ def versions_housekeeping() -> None:
     services.versions_activate_due()
     services.versions_expire_due()
     services.versions_requeue_stale()
+    services.versions_resend_queued()

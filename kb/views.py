@@ -102,6 +102,7 @@ def version_detail(request: HttpRequest, key: str, number: int) -> HttpResponse:
     ))
     return render(request, "kb/version_detail.html", {
         "document": document, "version": version, "versions": versions, "chunks": chunks,
+        "handover": selectors.version_handover(versions=versions),
         "rendered": render_markdown(version.text),
         "decision_form": DecisionForm(),
         "can_approve": request.user.has_role(roles.APPROVER) and version.submitted_by_id != request.user.pk,

@@ -72,6 +72,13 @@ def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
     return _error(request, 404, str(exc) or "not found")
 
 
+@api.exception_handler(services.CheckUnavailable)
+def _unavailable(request: HttpRequest, exc: services.CheckUnavailable) -> HttpResponse:
+    response = _error(request, 503, str(exc))
+    response["Retry-After"] = str(settings.API_RETRY_AFTER_SECONDS)
+    return response
+
+
 def _cited_chunk_ids(body: AnswerIn, clearance: str) -> list[int]:
     ids = list(dict.fromkeys(c.chunk_id for c in body.citations))
     visible = set(Chunk.objects.filter(
@@ -117,11 +124,8 @@ def answer_get(request: HttpRequest, answer_id: int):
 
 @api.post("/v1/check", response={200: CheckOut, **ERRORS}, summary="Check an answer now; nothing is stored")
 def answer_check_now(request: HttpRequest, body: CheckIn):
-    try:
-        return services.answer_check_on_worker(answer_text=body.answer, question=body.question,
-                                               contexts=body.contexts, clearance=request.auth.clearance)
-    except services.CheckUnavailable as exc:
-        raise HttpError(503, str(exc)) from None
+    return services.answer_check_on_worker(answer_text=body.answer, question=body.question,
+                                           contexts=body.contexts, clearance=request.auth.clearance)
 
 
 @api.get("/v1/search", response={200: SearchOut, **ERRORS}, summary="Hit testing over approved sources")
@@ -153,5 +157,6 @@ def alignscore(request: HttpRequest) -> HttpResponse:
         report = services.answer_check_on_worker(answer_text=body.claim, contexts=[body.evidence],
                                                  clearance=SecurityLevel.PUBLIC, retrieve=False)
     except services.CheckUnavailable as exc:
-        return JsonResponse({"error": "unavailable", "detail": str(exc)}, status=503)
+        return JsonResponse({"error": "unavailable", "detail": str(exc)}, status=503,
+                            headers={"Retry-After": str(settings.API_RETRY_AFTER_SECONDS)})
     return JsonResponse({"alignscore": report["score"] or 0.0})

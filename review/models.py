@@ -53,6 +53,13 @@ class Risk(models.TextChoices):
 RISK_ORDER = {Risk.HIGH: 0, Risk.MEDIUM: 1, Risk.LOW: 2}
 
 
+class WebhookState(models.TextChoices):
+    NONE = "", "No callback"
+    PENDING = "pending", "Pending"
+    DELIVERED = "delivered", "Delivered"
+    FAILED = "failed", "Failed"
+
+
 class Answer(models.Model):
     client = models.ForeignKey(ApiClient, on_delete=models.PROTECT, related_name="answers")
     external_id = models.CharField(max_length=200, blank=True)
@@ -75,8 +82,18 @@ class Answer(models.Model):
     evidence_level = models.CharField(max_length=16, choices=SecurityLevel.choices, default=SecurityLevel.PUBLIC)
     scoring_error = models.TextField(blank=True)
     scoring_started_at = models.DateTimeField(null=True, blank=True)
+    # When scoring was last asked for (the sweep asks again for answers no worker started), and which task holds
+    # the claim (the same message redelivered after its worker process died may take it back).
+    scoring_requested_at = models.DateTimeField(null=True, blank=True)
+    scoring_task_id = models.CharField(max_length=255, blank=True)
 
     released_text = models.TextField(blank=True)
+    # The release's webhook: pending until the receiver accepts it (or WEBHOOK_MAX_ATTEMPTS are spent); the sweep
+    # sends what is pending and due, so a webhook whose message was never sent or was lost still goes out.
+    webhook_state = models.CharField(max_length=16, choices=WebhookState.choices, default=WebhookState.NONE,
+                                     blank=True)
+    webhook_attempts = models.PositiveSmallIntegerField(default=0)
+    webhook_next_attempt_at = models.DateTimeField(null=True, blank=True)
     edited_text = models.TextField(blank=True)
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                                    related_name="+")
@@ -96,7 +113,10 @@ class Answer(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["client", "idempotency_key"], name="unique_idempotency_key_per_client"),
         ]
-        indexes = [models.Index(fields=["status", "risk_order", "created_at"])]
+        indexes = [
+            models.Index(fields=["status", "risk_order", "created_at"]),
+            models.Index(fields=["webhook_state", "webhook_next_attempt_at"], name="answer_webhook_due"),
+        ]
 
     def __str__(self) -> str:
         return f"Answer {self.pk}"

@@ -16,15 +16,17 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from console import roles
 from console.audit import audit_record
+from console.dispatch import broker_unreachable, enqueue, enqueue_on_commit
 from kb.models import Chunk, DocumentVersion
 from review.callbacks import CallbackRefused, callback_post
 from review.models import (
     RISK_ORDER, Answer, AnswerStatus, ApiClient, Claim, ClaimReview, Decision, Evidence, Risk, SelfTestRun, Verdict,
-    WebhookDelivery,
+    WebhookDelivery, WebhookState,
 )
 from review.pipeline import CheckReport, answer_check
 
@@ -34,14 +36,13 @@ SCORING_STALE_AFTER = timedelta(minutes=5)
 
 
 class CheckUnavailable(Exception):
-    """No worker answered a synchronous check in time."""
+    """No worker answered a synchronous check in time, or the broker or result backend is down."""
 
 
 def answer_check_on_worker(*, answer_text: str, clearance: str, question: str = "", contexts: list[str] | None = None,
                            retrieve: bool = True) -> dict:
     """Check now and wait: the check runs on a worker, where the embedding model is loaded."""
     from celery.exceptions import TimeoutError as CeleryTimeout
-    from kombu.exceptions import OperationalError as BrokerError
 
     from review.tasks import answer_check_sync
 
@@ -49,9 +50,15 @@ def answer_check_on_worker(*, answer_text: str, clearance: str, question: str = 
                "retrieve": retrieve}
     try:
         return answer_check_sync.delay(payload).get(timeout=settings.API_CHECK_TIMEOUT)
-    except (CeleryTimeout, BrokerError) as exc:
-        logger.warning("synchronous check failed: %s", exc)
+    except CeleryTimeout as exc:
+        logger.warning("synchronous check timed out: %s", exc)
         raise CheckUnavailable("no checking worker answered in time; try again shortly") from exc
+    except Exception as exc:
+        if not broker_unreachable(exc):
+            raise
+        logger.warning("synchronous check impossible, broker or result backend down: %s: %s", type(exc).__name__, exc)
+        raise CheckUnavailable("the checking service is unavailable (its queue cannot be reached); "
+                               "try again shortly") from exc
 
 
 def selftest_record(*, version: DocumentVersion, per_kind: dict[str, list[int]], checker: str) -> SelfTestRun:
@@ -94,18 +101,21 @@ def answer_create(
         existing = Answer.objects.filter(client=client, idempotency_key=idempotency_key).first()
         if existing is not None:
             return _same_request(existing, request_hash), False
+    from review.tasks import answer_score
+
     try:
         with transaction.atomic():
             answer = Answer.objects.create(
                 client=client, question=question, text=text, external_id=external_id, contexts=contexts or [],
                 citations=citations or [], callback_url=callback_url, idempotency_key=idempotency_key or None,
-                request_hash=request_hash,
+                request_hash=request_hash, scoring_requested_at=timezone.now(),
+                # Until scoring knows its evidence, only those cleared like the client may read the answer.
+                evidence_level=client.clearance,
             )
             audit_record(verb="answer.receive", obj=answer, actor_label=f"api:{client.name}",
                          after={"external_id": external_id, "status": answer.status})
-            from review.tasks import answer_score
-
-            answer_score.delay_on_commit(answer.pk)
+            # The answer, "scoring" and not started, is what asks for the work: a lost message is sent again.
+            enqueue_on_commit(answer_score, answer.pk)
     except IntegrityError:
         # A concurrent request with the same key won the race: answer with its result.
         existing = Answer.objects.get(client=client, idempotency_key=idempotency_key)
@@ -119,31 +129,40 @@ def _same_request(existing: Answer, request_hash: str) -> Answer:
     return existing
 
 
-def answer_score_claim(*, answer_id: int) -> bool:
-    """Claim an answer for scoring; a re-delivered task is a no-op unless the first attempt died (stale)."""
+def answer_score_claim(*, answer_id: int, task_id: str = "") -> bool:
+    """Claim an answer for scoring. A second message for it is a no-op unless the first attempt stalled; the same
+    message redelivered after its worker process died (same task id) takes its claim back."""
     now = timezone.now()
+    mine = Q(scoring_started_at__isnull=True) | Q(scoring_started_at__lt=now - SCORING_STALE_AFTER)
+    if task_id:
+        mine |= Q(scoring_task_id=task_id)
     return bool(
-        Answer.objects.filter(
-            Q(scoring_started_at__isnull=True) | Q(scoring_started_at__lt=now - SCORING_STALE_AFTER),
-            pk=answer_id, status=AnswerStatus.SCORING,
-        ).update(scoring_started_at=now)
+        Answer.objects.filter(mine, pk=answer_id, status=AnswerStatus.SCORING).update(
+            scoring_started_at=now, scoring_task_id=task_id
+        )
     )
 
 
 def answers_requeue_stale() -> int:
-    """Answers whose scoring message was lost or whose worker died are scored again (beat task)."""
+    """Ask again for scoring that never started (the message was never sent, or was lost with the broker) or
+    that stalled (its worker died) (beat task)."""
     from review.tasks import answer_score
 
-    cutoff = timezone.now() - SCORING_STALE_AFTER
-    stale = list(
-        Answer.objects.filter(status=AnswerStatus.SCORING, created_at__lt=cutoff)
-        .filter(Q(scoring_started_at__isnull=True) | Q(scoring_started_at__lt=cutoff))
+    now = timezone.now()
+    resend_cutoff = now - timedelta(seconds=settings.DISPATCH_RESEND_AFTER_SECONDS)
+    waiting = list(
+        Answer.objects.filter(status=AnswerStatus.SCORING)
+        .alias(requested_at=Coalesce("scoring_requested_at", "created_at"))
+        .filter(Q(scoring_started_at__isnull=True, requested_at__lt=resend_cutoff)
+                | Q(scoring_started_at__lt=now - SCORING_STALE_AFTER))
         .values_list("pk", flat=True)
     )
-    for answer_id in stale:
-        logger.warning("re-queueing scoring of answer %s", answer_id)
-        answer_score.delay(answer_id)
-    return len(stale)
+    for answer_id in waiting:
+        logger.warning("asking again for scoring of answer %s", answer_id)
+        if not enqueue(answer_score, answer_id):
+            break  # the broker is still down; the next sweep tries again
+        Answer.objects.filter(pk=answer_id, status=AnswerStatus.SCORING).update(scoring_requested_at=now)
+    return len(waiting)
 
 
 def answer_score_run(*, answer_id: int) -> Answer:
@@ -160,6 +179,8 @@ def answer_score_run(*, answer_id: int) -> Answer:
 @transaction.atomic
 def answer_store_report(*, answer: Answer, report: CheckReport) -> Answer:
     answer = Answer.objects.select_for_update().get(pk=answer.pk)
+    if answer.status != AnswerStatus.SCORING:
+        return answer  # a stalled attempt finishing after its replacement: the first report stands
     answer.claims.all().delete()  # an interrupted earlier attempt may have left some
     for ordinal, result in enumerate(report.claims):
         claim = Claim.objects.create(answer=answer, ordinal=ordinal, text=result.text, start=result.start,
@@ -194,29 +215,38 @@ def answer_store_report(*, answer: Answer, report: CheckReport) -> Answer:
 
 
 def answer_scoring_failed(*, answer_id: int, error: str) -> None:
-    """Scoring could not finish: the answer waits for a person rather than going out unchecked."""
+    """Scoring could not finish: the answer waits for a person rather than going out unchecked.
+
+    With no evidence found, the answer may rest on anything its client could see: only reviewers cleared
+    like the client read it."""
+    clearance = ApiClient.objects.filter(answers=answer_id).values_list("clearance", flat=True).get()
     Answer.objects.filter(pk=answer_id, status=AnswerStatus.SCORING).update(
         status=AnswerStatus.PENDING_REVIEW, risk=Risk.HIGH, risk_order=RISK_ORDER[Risk.HIGH],
         routing_reasons=[f"automatic checking failed: {error[:500]}"], scoring_error=error[:2000],
-        scored_at=timezone.now(),
+        scored_at=timezone.now(), evidence_level=clearance,
     )
 
 
 def answer_release(
     *, answer: Answer, text: str, status: str = AnswerStatus.RELEASED, actor=None, actor_label: str = "",
 ) -> Answer:
-    """Release = status change + webhook to the callback URL after commit."""
+    """Release = status change + webhook to the callback URL, pending in the same transaction, sent after commit."""
     before = {"status": answer.status}
     answer.status = status
     answer.released_text = text
     answer.released_at = timezone.now()
-    answer.save(update_fields=["status", "released_text", "released_at"])
+    fields = ["status", "released_text", "released_at"]
+    if answer.callback_url:
+        answer.webhook_state = WebhookState.PENDING
+        answer.webhook_next_attempt_at = answer.released_at
+        fields += ["webhook_state", "webhook_next_attempt_at"]
+    answer.save(update_fields=fields)
     audit_record(verb="answer.release", obj=answer, actor=actor, actor_label=actor_label, before=before,
                  after={"status": status, "released_text": text[:500]})
     if answer.callback_url:
         from review.tasks import webhook_deliver
 
-        webhook_deliver.delay_on_commit(answer.pk)
+        enqueue_on_commit(webhook_deliver, answer.pk)
     return answer
 
 
@@ -240,6 +270,70 @@ def _iso(moment) -> str | None:
 
 def webhook_signature(*, secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def _webhook_lease() -> timedelta:
+    # Long enough for one attempt to finish; a worker that dies mid-attempt leaves the webhook to the sweep.
+    return timedelta(seconds=settings.WEBHOOK_TIMEOUT + 30)
+
+
+def _webhook_backoff(attempt: int) -> int:
+    return min(2 ** attempt, 300)  # 2, 4, 8, ... seconds, at most 5 minutes
+
+
+@transaction.atomic
+def webhook_claim(*, answer_id: int) -> int | None:
+    """Take the next attempt of a pending, due webhook; its number, or None when there is nothing to send now
+    (delivered, given up, not due, or another task is sending it)."""
+    answer = (
+        Answer.objects.select_for_update(skip_locked=True)
+        .filter(pk=answer_id, webhook_state=WebhookState.PENDING, webhook_next_attempt_at__lte=timezone.now())
+        .first()
+    )
+    if answer is None:
+        return None
+    if answer.webhook_attempts >= settings.WEBHOOK_MAX_ATTEMPTS:
+        answer.webhook_state = WebhookState.FAILED
+        answer.save(update_fields=["webhook_state"])
+        return None
+    answer.webhook_attempts += 1
+    answer.webhook_next_attempt_at = timezone.now() + _webhook_lease()
+    answer.save(update_fields=["webhook_attempts", "webhook_next_attempt_at"])
+    return answer.webhook_attempts
+
+
+def webhook_settle(*, answer_id: int, attempt: int, delivered: bool) -> int | None:
+    """Record an attempt's outcome; seconds until the next attempt, or None when done (delivered or given up)."""
+    claimed = Answer.objects.filter(pk=answer_id, webhook_state=WebhookState.PENDING, webhook_attempts=attempt)
+    if delivered:
+        claimed.update(webhook_state=WebhookState.DELIVERED, webhook_next_attempt_at=None)
+        return None
+    if attempt >= settings.WEBHOOK_MAX_ATTEMPTS:
+        claimed.update(webhook_state=WebhookState.FAILED, webhook_next_attempt_at=None)
+        logger.error("webhook for answer %s failed after %s attempts", answer_id, attempt)
+        return None
+    delay = _webhook_backoff(attempt)
+    claimed.update(webhook_next_attempt_at=timezone.now() + timedelta(seconds=delay))
+    return delay
+
+
+def webhooks_send_due() -> int:
+    """Send pending webhooks whose attempt is overdue: never sent (broker down), or their retry was lost (beat)."""
+    from review.tasks import webhook_deliver
+
+    now = timezone.now()
+    cutoff = now - timedelta(seconds=settings.DISPATCH_RESEND_AFTER_SECONDS)
+    due = list(
+        Answer.objects.filter(webhook_state=WebhookState.PENDING, webhook_next_attempt_at__lt=cutoff)
+        .values_list("pk", flat=True)
+    )
+    for answer_id in due:
+        if not enqueue(webhook_deliver, answer_id):
+            break  # the broker is still down; the next sweep tries again
+        # Still due for the task (next_attempt_at <= now), but not re-sent by the next sweep straight away.
+        Answer.objects.filter(pk=answer_id, webhook_state=WebhookState.PENDING,
+                              webhook_next_attempt_at__lt=cutoff).update(webhook_next_attempt_at=now)
+    return len(due)
 
 
 def webhook_attempt(*, answer_id: int, attempt: int) -> bool:

@@ -5,16 +5,16 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
-from django.conf import settings
 
+from console.dispatch import enqueue
 from review import services
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task(acks_late=True)
-def answer_score(answer_id: int) -> None:
-    if not services.answer_score_claim(answer_id=answer_id):
+@shared_task(bind=True, acks_late=True, ignore_result=True)
+def answer_score(self, answer_id: int) -> None:
+    if not services.answer_score_claim(answer_id=answer_id, task_id=self.request.id or ""):
         return  # scored already, or another worker is on it
     try:
         services.answer_score_run(answer_id=answer_id)
@@ -34,16 +34,18 @@ def answer_check_sync(payload: dict) -> dict:
     return report_to_dict(report)
 
 
-@shared_task(bind=True, acks_late=True, max_retries=None)
-def webhook_deliver(self, answer_id: int) -> None:
-    attempt = self.request.retries + 1
-    if services.webhook_attempt(answer_id=answer_id, attempt=attempt):
-        return
-    if attempt < settings.WEBHOOK_MAX_ATTEMPTS:
-        raise self.retry(countdown=min(2 ** attempt, 300))  # 2, 4, 8, ... seconds, at most 5 minutes
-    logger.error("webhook for answer %s failed after %s attempts", answer_id, attempt)
+@shared_task(acks_late=True, ignore_result=True)
+def webhook_deliver(answer_id: int) -> None:
+    attempt = services.webhook_claim(answer_id=answer_id)
+    if attempt is None:
+        return  # delivered, given up, not due yet, or another task is sending it
+    delivered = services.webhook_attempt(answer_id=answer_id, attempt=attempt)
+    retry_in = services.webhook_settle(answer_id=answer_id, attempt=attempt, delivered=delivered)
+    if retry_in is not None:
+        enqueue(webhook_deliver, answer_id, countdown=retry_in)  # if this is lost, the sweep sends it
 
 
 @shared_task(ignore_result=True)
 def answers_housekeeping() -> None:
     services.answers_requeue_stale()
+    services.webhooks_send_due()

@@ -1,8 +1,10 @@
 """Indexing with the real worker: offsets, headings, progress, re-delivery and the embedding cache."""
 
 import time
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from kb import services
 from kb.models import Chunk, DocumentVersion, EmbeddingCache, IndexState
@@ -151,3 +153,68 @@ def test_failed_index_shows_the_error_and_can_be_retried(celery_worker, client, 
 
     assert response.status_code == 302
     assert _wait_until_indexed(version).index_state == IndexState.READY
+
+
+def _version_whose_message_was_lost(document, curator, requested_minutes_ago: float) -> DocumentVersion:
+    """What an upload committed while the broker was down leaves behind: a queued version, and no message."""
+    return DocumentVersion.objects.create(
+        document=document, number=1, text=HANDBOOK, sha256="0" * 64, filename="handbook.md", submitted_by=curator,
+        index_requested_at=timezone.now() - timedelta(minutes=requested_minutes_ago),
+    )
+
+
+def test_reindex_on_a_queued_version_sends_it_again(celery_worker, client, curator, document, settings):
+    settings.DISPATCH_RESEND_AFTER_SECONDS = 60
+    version = _version_whose_message_was_lost(document, curator, requested_minutes_ago=2)
+    client.force_login(curator)
+    page = client.get(version.get_absolute_url()).content.decode()
+    assert "No worker has started indexing yet" in page
+    assert "Retry indexing" in page
+
+    response = client.post(f"/kb/handbook/v{version.number}/reindex/")
+
+    assert response.status_code == 302
+    assert _wait_until_indexed(version).index_state == IndexState.READY
+
+
+def test_the_sweep_asks_again_for_versions_queued_too_long(celery_worker, curator, document, settings):
+    settings.DISPATCH_RESEND_AFTER_SECONDS = 60
+    waiting = _version_whose_message_was_lost(document, curator, requested_minutes_ago=2)
+
+    assert services.versions_resend_queued() == 1
+
+    assert _wait_until_indexed(waiting).index_state == IndexState.READY
+    assert services.versions_resend_queued() == 0
+
+
+@pytest.fixture
+def uncommitted_version(db, curator):
+    """A queued version inside the test's transaction: never committed, so no task is ever sent for it."""
+    document = services.document_create(key="handbook", title="Handbook", owner=curator, security_level="internal",
+                                        created_by=curator)
+    return services.version_upload(document=document, raw=HANDBOOK.encode(), filename="h.md", uploaded_by=curator)
+
+
+def test_a_redelivered_task_takes_its_own_claim_back_and_no_other_task_does(uncommitted_version):
+    version = uncommitted_version
+
+    assert services.version_index_claim(version_id=version.pk, task_id="first")
+    assert not services.version_index_claim(version_id=version.pk, task_id="second")
+    assert services.version_index_claim(version_id=version.pk, task_id="first")  # its worker died: redelivered
+    version.refresh_from_db()
+    assert (version.index_state, version.index_task_id) == (IndexState.INDEXING, "first")
+
+
+def test_a_run_whose_job_was_requeued_stops_and_leaves_the_new_claim_alone(uncommitted_version):
+    version = uncommitted_version
+    assert services.version_index_claim(version_id=version.pk, task_id="stalled")
+    services.version_index_retry(version=version, user=None)  # what the stalled-job sweep does
+    assert services.version_index_claim(version_id=version.pk, task_id="fresh")
+
+    with pytest.raises(services.IndexClaimLost):
+        services.version_index_run(version_id=version.pk, task_id="stalled")
+    services.version_index_fail(version_id=version.pk, task_id="stalled", error="late failure")
+
+    version.refresh_from_db()
+    assert (version.index_state, version.index_task_id, version.index_error) == (IndexState.INDEXING, "fresh", "")
+    assert not version.chunks.exists()

@@ -85,6 +85,7 @@ def test_check_answers_503_when_no_worker_responds_in_time(api, celery_worker, s
 
     assert response.status_code == 503
     assert response.json()["error"] == "unavailable"
+    assert response["Retry-After"] == str(settings.API_RETRY_AFTER_SECONDS)
 
 
 def test_alignscore_endpoint_is_off_by_default(client):

