@@ -16,7 +16,7 @@ from datetime import timedelta
 import redis
 from django.conf import settings
 from django.db import DatabaseError, connection
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Case, Q, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -87,7 +87,10 @@ def check_index_jobs() -> Part:
     now = timezone.now()
     indexing_cutoff = now - timedelta(minutes=settings.KB_INDEX_STALE_MINUTES)
     stalled = (
-        DocumentVersion.objects.annotate(last_sign=Coalesce("index_heartbeat_at", "created_at"))
+        DocumentVersion.objects.annotate(last_sign=Case(
+            When(index_state=IndexState.QUEUED, then=Coalesce("index_requested_at", "created_at")),
+            default=Coalesce("index_heartbeat_at", "created_at"),
+        ))
         .filter(Q(index_state=IndexState.INDEXING, last_sign__lt=indexing_cutoff)
                 | Q(index_state=IndexState.QUEUED, last_sign__lt=now - QUEUED_INDEX_JOB_STALLS_AFTER))
         .order_by("last_sign")
@@ -111,22 +114,17 @@ def check_scoring_queue() -> Part:
 
 
 def check_webhooks() -> Part:
-    """Decided answers with a callback URL and no delivered webhook yet."""
-    from review.models import Answer, AnswerStatus, WebhookDelivery
+    """Webhooks waiting to be delivered (Answer.webhook_state), and those given up on after every attempt."""
+    from review.models import Answer, WebhookState
 
-    backlog = (
-        Answer.objects.filter(
-            status__in=[AnswerStatus.RELEASED, AnswerStatus.APPROVED, AnswerStatus.REJECTED],
-        )
-        .exclude(callback_url="")
-        .exclude(Exists(WebhookDelivery.objects.filter(answer=OuterRef("pk"), delivered=True)))
-        .annotate(due_at=Coalesce("released_at", "decided_at", "created_at"))
-    )
-    oldest = backlog.order_by("due_at").values_list("due_at", flat=True).first()
+    pending = Answer.objects.filter(webhook_state=WebhookState.PENDING).annotate(
+        due_at=Coalesce("released_at", "decided_at", "created_at"))
+    oldest = pending.order_by("due_at").values_list("due_at", flat=True).first()
     age = (timezone.now() - oldest).total_seconds() if oldest else 0.0
     ok = age < BACKLOG_WARNS_AFTER.total_seconds()
     detail = "ok" if ok else f"oldest undelivered webhook due {age:.0f}s ago"
-    return {"ok": ok, "detail": detail, "backlog": backlog.count(), "oldest_seconds": round(age)}
+    failed = Answer.objects.filter(webhook_state=WebhookState.FAILED).count()
+    return {"ok": ok, "detail": detail, "backlog": pending.count(), "oldest_seconds": round(age), "failed": failed}
 
 
 def health_report() -> tuple[bool, dict[str, Part]]:

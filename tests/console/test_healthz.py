@@ -99,7 +99,7 @@ def test_healthz_reports_stalled_index_jobs_without_titles(client, settings, cur
                                                        index_heartbeat_at=now - timedelta(minutes=11))
     waiting = _version(curator, key="waiting")
     DocumentVersion.objects.filter(pk=waiting.pk).update(index_state=IndexState.QUEUED, index_heartbeat_at=None,
-                                                         created_at=now - timedelta(minutes=2))
+                                                         index_requested_at=now - timedelta(minutes=2))
     busy = _version(curator, key="busy")
     DocumentVersion.objects.filter(pk=busy.pk).update(index_state=IndexState.INDEXING,
                                                       index_heartbeat_at=now - timedelta(minutes=3))
@@ -135,23 +135,26 @@ def test_healthz_reports_the_oldest_answer_waiting_to_be_scored(client, settings
 
 
 @pytest.mark.django_db
-def test_healthz_counts_decided_answers_whose_webhook_is_not_delivered(client, settings, make_answer):
-    from review.models import Answer, WebhookDelivery
+def test_healthz_counts_webhooks_waiting_for_delivery_and_those_given_up(client, settings, make_answer):
+    from review.models import Answer
 
     _empty_redis_db(settings)
     record_worker_heartbeat(hostname="w@box")
     hook = "https://hooks.example.com/in"
-    failing = make_answer(status="released", callback_url=hook)
-    Answer.objects.filter(pk=failing.pk).update(released_at=timezone.now() - timedelta(minutes=6))
-    WebhookDelivery.objects.create(answer=failing, url=hook, attempt=1, status_code=500, delivered=False)
+    late = make_answer(status="released", callback_url=hook)
+    Answer.objects.filter(pk=late.pk).update(webhook_state="pending",
+                                             released_at=timezone.now() - timedelta(minutes=6))
+    just_decided = make_answer(status="rejected", callback_url=hook)
+    Answer.objects.filter(pk=just_decided.pk).update(webhook_state="pending", released_at=timezone.now())
     delivered = make_answer(status="approved", callback_url=hook)
-    WebhookDelivery.objects.create(answer=delivered, url=hook, attempt=1, status_code=200, delivered=True)
-    make_answer(status="rejected", callback_url=hook)  # just decided, not sent yet
+    Answer.objects.filter(pk=delivered.pk).update(webhook_state="delivered")
+    given_up = make_answer(status="approved", callback_url=hook)
+    Answer.objects.filter(pk=given_up.pk).update(webhook_state="failed")
     make_answer(status="released")  # no callback URL
-    make_answer(status="pending_review", callback_url=hook)  # not decided
 
     body = client.get("/healthz").json()
 
     assert body["webhooks"]["backlog"] == 2
-    assert body["webhooks"]["oldest_seconds"] >= 6 * 60
+    assert body["webhooks"]["failed"] == 1
+    assert 6 * 60 <= body["webhooks"]["oldest_seconds"] < 7 * 60
     assert body["webhooks"]["ok"] is False
