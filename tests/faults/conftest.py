@@ -36,6 +36,7 @@ STACK_ENVIRONMENT = {
     "REVIEW_AUDIT_SAMPLE_RATE": "0",
     "REVIEW_HIGH_RISK_TOPICS": "",
     "ALLOWED_HOSTS": "127.0.0.1,localhost",
+    "WEBHOOK_ALLOWED_HOSTS": "127.0.0.1",  # the webhook receiver listens on this machine
     "SECURE_HSTS_SECONDS": "0",
     "PYTHONUNBUFFERED": "1",
 }
