@@ -184,6 +184,8 @@ def version_approve(
         raise PermissionDenied("Only approvers can approve versions.")
     if version.submitted_by_id == approver.pk:
         raise PermissionDenied("Four-eyes rule: you cannot approve a version you uploaded.")
+    if version.document.security_level not in SecurityLevel.up_to(approver.clearance):
+        raise PermissionDenied(f"This is a {version.document.security_level} document, above your clearance.")
     approved = _transition(
         version=version, allowed_from={VersionStatus.PENDING_APPROVAL}, to=VersionStatus.APPROVED,
         verb="version.approve", actor=approver, actor_label=via, note=note,

@@ -132,3 +132,17 @@ def test_reviewer_cannot_approve(client, curator, reviewer, document):
     client.force_login(reviewer)
 
     assert client.post(f"/kb/{document.key}/v{version.number}/approve/").status_code == 403
+
+
+def test_approver_cannot_approve_a_document_above_their_clearance(make_user):
+    owner = make_user("sena", "curator", clearance="restricted")
+    document = services.document_create(key="merger", title="Merger", owner=owner, security_level="restricted",
+                                        created_by=owner)
+    version = _upload(document, owner)
+    confidential_approver = make_user("cleo", "approver", clearance="confidential")
+
+    with pytest.raises(PermissionDenied, match="above your clearance"):
+        services.version_approve(version=version, approver=confidential_approver)
+
+    version.refresh_from_db()
+    assert version.status == VersionStatus.PENDING_APPROVAL
