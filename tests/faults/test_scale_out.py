@@ -17,6 +17,7 @@ from tests.processes import BIN, free_port, own_redis_url, process_environment, 
     worker_heartbeats
 
 ANSWERS = 50
+WARM_UP = 10  # answers posted before the workers are killed
 # A few sentences each, so that every worker is busy when two of them are killed.
 ANSWER_TEXT = ("Refunds are paid within {n} days. The hotel cap in London is £220 per night. "
                "Meals are covered up to £45 a day. Taxis need a receipt. Trains go in standard class. "
@@ -61,18 +62,24 @@ def test_two_workers_share_the_answers_and_a_killed_one_loses_none(transactional
 
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30,
                           headers={"Authorization": f"Bearer {token}"}) as api:
-            for n in range(ANSWERS):
+            def post(n: int) -> None:
                 response = api.post("/api/v1/answers", headers={"Idempotency-Key": f"scale-{n}"},
                                     json={"question": f"Question {n}?", "answer": ANSWER_TEXT.format(n=n + 2)})
                 assert response.status_code == 202, response.text
 
-        # Every worker takes part; then two of them are killed, each busy with work still waiting.
-        wait_until(lambda: all(_scored(log) for log in logs.values()), timeout=90,
-                   what="every worker to score", log=logs["first"])
-        os.kill(_pid_of(beats, "first"), signal.SIGKILL)
-        killed_first_at = scored_answers()
-        os.kill(_pid_of(beats, "second"), signal.SIGKILL)
-        killed_second_at = scored_answers()
+            # A first batch until every worker has taken part (and loaded its model) ...
+            for n in range(WARM_UP):
+                post(n)
+            wait_until(lambda: all(_scored(log) for log in logs.values()), timeout=90,
+                       what="every worker to score", log=logs["first"])
+            # ... then the rest, killing two workers while answers are still arriving, so both die with work left.
+            for n in range(WARM_UP, ANSWERS):
+                post(n)
+                if n == (WARM_UP + ANSWERS) // 2:
+                    os.kill(_pid_of(beats, "first"), signal.SIGKILL)
+                    killed_first_at = scored_answers()
+            os.kill(_pid_of(beats, "second"), signal.SIGKILL)
+            killed_second_at = scored_answers()
 
         # A task a killed worker had taken comes back after the visibility timeout (60 s here).
         wait_until(lambda: scored_answers() == ANSWERS, timeout=120, what="every answer scored", log=logs["third"])
