@@ -18,7 +18,7 @@ def test_dashboard_shows_queue_depth_and_expiring_sources(client, reviewer, make
 
     assert 'aria-label="Queue depth by risk: high 2, medium 1, low 0"' in page
     assert "Policy v1</a> — expires" in page
-    assert "Answers received, last 14 days" in page
+    assert "Answers received per day" in page
 
 
 def test_dashboard_with_nothing_happening_has_clear_empty_states(client, reviewer):
