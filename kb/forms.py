@@ -49,7 +49,8 @@ def version_upload_initial(*, previous: DocumentVersion | None) -> dict:
 class DocumentCreateForm(VersionUploadForm):
     title = forms.CharField(max_length=200)
     key = forms.SlugField(
-        max_length=100, help_text="Stable identifier, suggested from the title, e.g. travel-policy. Cannot change later.",
+        max_length=100,
+        help_text="Stable identifier, suggested from the title, e.g. travel-policy. Cannot change later.",
         widget=forms.TextInput(attrs={"data-key-from-title": "id_title", "autocomplete": "off"}),
     )
     security_level = forms.ChoiceField(choices=SecurityLevel.choices, initial=SecurityLevel.INTERNAL)

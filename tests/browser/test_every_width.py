@@ -11,7 +11,8 @@ POLICY = """# Expense policy
 
 ## Meals
 
-The domestic per diem is $65 per day. Alcohol is not reimbursed. Receipts_for_every_meal_above_twenty_five_dollars_are_required_without_exception.
+The domestic per diem is $65 per day. Alcohol is not reimbursed.
+Receipts_for_every_meal_above_twenty_five_dollars_are_required_without_any_exception.
 
 | Item | Limit | Notes |
 |------|-------|-------|
@@ -23,7 +24,7 @@ The domestic per diem is $65 per day. Alcohol is not reimbursed. Receipts_for_ev
 Expense reports must be submitted within 30 days after the trip ends.
 """
 
-WIDTHS = [(390, 844), (1024, 768)]
+WIDTHS = [(390, 844), (768, 1024), (1024, 768), (1440, 900)]
 
 
 def _no_sideways_scroll(page, where: str) -> None:
