@@ -2,20 +2,34 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 from statistics import median
 
-from django.db.models import Count
-from django.db.models.functions import TruncDate
+from django.db.models import Count, Q
+from django.db.models.functions import Coalesce, TruncDate
+from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 
-from kb.models import IndexState
-from kb.selectors import versions_expiring_soon, versions_visible_to
-from review.models import AnswerStatus, Decision, Risk
+from console import roles
+from console.models import User
+from kb.models import IndexState, VersionStatus
+from kb.selectors import versions_awaiting_approval, versions_expiring_soon, versions_visible_to
+from review.models import AnswerStatus, Claim, ClaimReview, Decision, Risk, Verdict, WebhookState
 from review.selectors import answers_visible_to, review_queue
 
 CHART_DAYS = 14
+WINDOW_DAYS = 30
+FINAL_ACTIONS = (Decision.Action.APPROVE, Decision.Action.EDIT, Decision.Action.REJECT)
+
+# What a reviewer's claim mark says about the checker's verdict: the mark that overrules it.
+OVERRULING_MARK = {
+    Verdict.SUPPORTED: ClaimReview.REJECTED,
+    Verdict.CONTRADICTED: ClaimReview.CONFIRMED,
+    Verdict.NOT_FOUND: ClaimReview.CONFIRMED,
+}
 
 
 @dataclass
@@ -24,27 +38,119 @@ class Bar:
     x: float
     segments: list[tuple[str, float, float, int]]  # (css class, y, height, value)
     total: int
+    labelled: bool  # every other day carries its date under the bar
 
 
-def _stacked_bars(rows: dict, *, days: list, keys: list[str], height: float = 120.0, width: float = 560.0):
+@dataclass
+class ReviewerFigures:
+    username: str
+    decisions: int
+    overrides: int
+    median_minutes: float | None
+
+
+@dataclass
+class VerdictAgreement:
+    verdict: str
+    label: str
+    reviewed: int
+    confirmed: int
+    rejected: int
+    overruled: int | None  # None: the checker took no side (uncertain), so no mark overrules it
+
+    @property
+    def overruled_percent(self) -> int | None:
+        return round(100 * self.overruled / self.reviewed) if self.overruled is not None and self.reviewed else None
+
+
+# The answers chart: plot area and the margins that hold the axes' numbers and titles (SVG user units).
+PLOT_LEFT, PLOT_TOP, PLOT_WIDTH, PLOT_HEIGHT = 40.0, 8.0, 520.0, 120.0
+
+
+def _stacked_bars(rows: dict, *, days: list[date], keys: list[str]) -> dict:
     peak = max((sum(rows.get(day, {}).values()) for day in days), default=0) or 1
-    step = width / len(days)
+    step = PLOT_WIDTH / len(days)
+    bottom = PLOT_TOP + PLOT_HEIGHT
     bars = []
     for index, day in enumerate(days):
-        y = height
+        y = bottom
         segments = []
         for key in keys:
             value = rows.get(day, {}).get(key, 0)
-            h = height * value / peak
+            h = PLOT_HEIGHT * value / peak
             y -= h
             if value:
                 segments.append((key, round(y, 1), round(h, 1), value))
-        bars.append(Bar(label=day.strftime("%d %b"), x=round(index * step + 2, 1), segments=segments,
-                        total=sum(rows.get(day, {}).values())))
-    return {"bars": bars, "bar_width": round(step - 4, 1), "height": height, "width": width, "peak": peak}
+        bars.append(Bar(label=day.strftime("%d %b"), x=round(PLOT_LEFT + index * step + 2, 1), segments=segments,
+                        total=sum(rows.get(day, {}).values()), labelled=(len(days) - 1 - index) % 2 == 0))
+    # Whole-number ticks only: 0, the peak and (when it is a whole number) half of it.
+    values = sorted({0, peak, *([peak // 2] if peak % 2 == 0 and peak > 2 else [])})
+    ticks = [(round(bottom - PLOT_HEIGHT * v / peak, 1), v) for v in values]
+    return {
+        "bars": bars, "bar_width": round(step - 4, 1), "ticks": ticks, "peak": peak,
+        "left": PLOT_LEFT, "top": PLOT_TOP, "right": PLOT_LEFT + PLOT_WIDTH, "bottom": bottom,
+        "mid_x": PLOT_LEFT + PLOT_WIDTH / 2, "mid_y": PLOT_TOP + PLOT_HEIGHT / 2,
+        "width": PLOT_LEFT + PLOT_WIDTH + 8, "height": bottom + 36,
+        "first": days[0], "last": days[-1],
+    }
 
 
-def dashboard_data(*, user) -> dict:
+def _minutes(start, end) -> float:
+    return (end - start).total_seconds() / 60
+
+
+def _reviewer_figures(*, visible, since) -> list[ReviewerFigures]:
+    """Final decisions per reviewer in the window, their overrides, and the median wait from queue to decision."""
+    decisions = (
+        Decision.objects.filter(created_at__gte=since, answer__in=visible, action__in=FINAL_ACTIONS)
+        .values_list("reviewer__username", "overrides_checker", "created_at",
+                     Coalesce("answer__scored_at", "answer__created_at"))
+    )
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    waits: dict[str, list[float]] = defaultdict(list)
+    for username, overrides, decided_at, queued_at in decisions:
+        counts[username][0] += 1
+        counts[username][1] += int(overrides)
+        waits[username].append(_minutes(queued_at, decided_at))
+    return sorted(
+        (ReviewerFigures(username=name, decisions=n, overrides=o, median_minutes=median(waits[name]))
+         for name, (n, o) in counts.items()),
+        key=lambda row: (-row.decisions, row.username),
+    )
+
+
+def _agreement(*, visible, since) -> list[VerdictAgreement]:
+    """For each checker verdict, how reviewers marked those claims: how often they overruled the checker."""
+    marks = dict(
+        ((verdict, state), n) for verdict, state, n in
+        Claim.objects.filter(answer__in=visible, reviewed_at__gte=since).exclude(review_state=ClaimReview.OPEN)
+        .values_list("verdict", "review_state").annotate(n=Count("id"))
+    )
+    rows = []
+    for verdict, label in Verdict.choices:
+        confirmed = marks.get((verdict, ClaimReview.CONFIRMED), 0)
+        rejected = marks.get((verdict, ClaimReview.REJECTED), 0)
+        overruling = OVERRULING_MARK.get(verdict)
+        rows.append(VerdictAgreement(
+            verdict=verdict, label=label, reviewed=confirmed + rejected, confirmed=confirmed, rejected=rejected,
+            overruled=None if overruling is None else marks.get((verdict, overruling), 0),
+        ))
+    return rows
+
+
+def _today_outcomes(*, visible, today: date) -> dict[str, int]:
+    """Today's answers by what went out: the answer itself, the fallback text, or nothing at all."""
+    sent_today = visible.filter(released_at__date=today)
+    rejected = Q(status=AnswerStatus.REJECTED)
+    return sent_today.aggregate(
+        auto_released=Count("id", filter=Q(status=AnswerStatus.RELEASED)),
+        approved=Count("id", filter=Q(status=AnswerStatus.APPROVED)),
+        fallback=Count("id", filter=rejected & ~Q(released_text="")),
+        rejected_silent=Count("id", filter=rejected & Q(released_text="")),
+    )
+
+
+def dashboard_data(*, user: User) -> dict:
     now = timezone.now()
     today = timezone.localdate()
     visible = answers_visible_to(user)
@@ -54,16 +160,19 @@ def dashboard_data(*, user) -> dict:
     oldest = pending.order_by("created_at").values_list("created_at", flat=True).first()
     overdue = review_queue(user=user, overdue=True).count()
 
-    since = now - timedelta(days=30)
-    decisions = Decision.objects.filter(created_at__gte=since, answer__in=visible)
+    since = now - timedelta(days=WINDOW_DAYS)
+    decisions = Decision.objects.filter(created_at__gte=since, answer__in=visible, action__in=FINAL_ACTIONS)
     by_action = dict(decisions.values_list("action").annotate(n=Count("id")))
-    decided = by_action.get(Decision.Action.APPROVE, 0) + by_action.get(Decision.Action.EDIT, 0)
-    finals = decided + by_action.get(Decision.Action.REJECT, 0)
+    finals = sum(by_action.values())
+    sent = by_action.get(Decision.Action.APPROVE, 0) + by_action.get(Decision.Action.EDIT, 0)
     overrides = decisions.filter(overrides_checker=True).count()
+    reviewers = _reviewer_figures(visible=visible, since=since)
     waits = [
-        (decided_at - created_at).total_seconds() / 60
-        for decided_at, created_at in visible.filter(decided_at__gte=since).values_list("decided_at", "created_at")
+        _minutes(queued_at, decided_at)
+        for decided_at, queued_at in visible.filter(decided_at__gte=since)
+        .values_list("decided_at", Coalesce("scored_at", "created_at"))
     ]
+    outcomes = _today_outcomes(visible=visible, today=today)
 
     first_day = today - timedelta(days=CHART_DAYS - 1)
     per_day: dict = {}
@@ -80,12 +189,26 @@ def dashboard_data(*, user) -> dict:
         "escalated": pending.filter(escalated=True).count(),
         "oldest": oldest,
         "overdue": overdue,
-        "released_today": visible.filter(released_at__date=today).count(),
-        "auto_released_today": visible.filter(released_at__date=today, status=AnswerStatus.RELEASED).count(),
-        "reviewed_today": Decision.objects.filter(created_at__date=today, answer__in=visible).count(),
-        "approval_rate": decided / finals if finals else None,
-        "override_rate": overrides / sum(by_action.values()) if by_action else None,
+        "released_today": outcomes["auto_released"] + outcomes["approved"],
+        "auto_released_today": outcomes["auto_released"],
+        "approved_today": outcomes["approved"],
+        "fallback_today": outcomes["fallback"],
+        "rejected_silent_today": outcomes["rejected_silent"],
+        "decisions_today": Decision.objects.filter(created_at__date=today, answer__in=visible).count(),
+        "today": today,
+        "window_days": WINDOW_DAYS,
+        "final_decisions": finals,
+        "approval_rate": sent / finals if finals else None,
+        "overrides": overrides,
+        "override_rate": overrides / finals if finals else None,
         "median_minutes_to_decision": median(waits) if waits else None,
+        "reviewers": reviewers,
+        "agreement": _agreement(visible=visible, since=since),
+        "webhook_failed": visible.filter(webhook_state=WebhookState.FAILED).count(),
+        "pending_approvals": versions.filter(status=VersionStatus.PENDING_APPROVAL).count(),
+        "awaiting_approval": (
+            list(versions_awaiting_approval(user=user)[:10]) if user.has_role(roles.APPROVER) else []
+        ),
         "expiring": list(versions_expiring_soon(user=user)[:8]),
         "index_jobs": list(
             versions.filter(index_state__in=[IndexState.QUEUED, IndexState.INDEXING])
@@ -95,3 +218,12 @@ def dashboard_data(*, user) -> dict:
         "chart": _stacked_bars(per_day, days=days, keys=["high", "medium", "low", "scoring"]),
         "depth_max": max(depth.values(), default=0) or 1,
     }
+
+
+def approvals_context(request: HttpRequest) -> dict[str, object]:
+    """The nav's "To approve" count: versions waiting for this approver. Lazy: counted only when a page with
+    the nav renders (htmx partials never ask), and only for approvers."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated or not user.has_role(roles.APPROVER):
+        return {"approvals_waiting": 0}
+    return {"approvals_waiting": SimpleLazyObject(lambda: versions_awaiting_approval(user=user).count())}

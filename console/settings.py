@@ -75,6 +75,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "console.roles.roles_context",
+                "console.dashboard.approvals_context",
             ],
         },
     },

@@ -14,7 +14,7 @@ from console.dashboard import dashboard_data
 from console.forms import AuditFilterForm
 from console.health import health_report
 from console.roles import role_required
-from console.selectors import audit_events_filtered
+from console.selectors import audit_event_changes, audit_events_filtered
 
 
 @require_GET
@@ -49,7 +49,7 @@ def csv_cell(value: object) -> str:
 @require_GET
 @role_required(roles.ADMIN, roles.APPROVER)
 def audit_log(request: HttpRequest) -> HttpResponse:
-    form = AuditFilterForm(request.GET or None)
+    form = AuditFilterForm(request.GET or None, viewer=request.user)
     filters = form.cleaned_data if form.is_valid() else {}
     events = audit_events_filtered(viewer=request.user, **{key: value for key, value in filters.items() if value})
     if request.GET.get("format") == "csv":
@@ -67,6 +67,8 @@ def audit_log(request: HttpRequest) -> HttpResponse:
         response["Content-Disposition"] = 'attachment; filename="audit-log.csv"'
         return response
     page = Paginator(events, 50).get_page(request.GET.get("page"))
+    for event in page:
+        event.changes = audit_event_changes(event)
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "console/audit_log.html", {"form": form, "page": page, "query": query.urlencode()})

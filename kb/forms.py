@@ -2,9 +2,10 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
+from django.utils import timezone
 
 from console.models import SecurityLevel, User
-from kb.models import VersionStatus
+from kb.models import DocumentVersion, VersionStatus
 
 DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
@@ -24,14 +25,38 @@ class VersionUploadForm(forms.Form):
                                         f"the limit is {limit_mb:.1f} MB.")
         return upload
 
+    def ask_for_file_again(self, files) -> None:
+        """A browser never refills a file input, so a form shown again with errors says to choose the file again."""
+        upload = files.get("file")
+        if upload is not None and self.errors and "file" not in self.errors:
+            self.add_error("file", f"Choose “{upload.name}” again: browsers drop the chosen file when a form "
+                                   "is shown again.")
+
+
+def version_upload_initial(*, previous: DocumentVersion | None) -> dict:
+    """A new version starts from the one before it: its expiry (if still ahead) and its note, ready to edit.
+    Without this an expiry not typed again silently became "never expires"."""
+    if previous is None:
+        return {}
+    initial = {"note": previous.note}
+    if previous.expires_at and previous.expires_at > timezone.now():
+        initial["expires_at"] = timezone.localtime(previous.expires_at)
+    if previous.effective_from > timezone.now():
+        initial["effective_from"] = timezone.localtime(previous.effective_from)
+    return initial
+
 
 class DocumentCreateForm(VersionUploadForm):
-    key = forms.SlugField(max_length=100, help_text="Stable identifier, e.g. travel-policy. Cannot change later.")
     title = forms.CharField(max_length=200)
+    key = forms.SlugField(
+        max_length=100,
+        help_text="Stable identifier, suggested from the title, e.g. travel-policy. Cannot change later.",
+        widget=forms.TextInput(attrs={"data-key-from-title": "id_title", "autocomplete": "off"}),
+    )
     security_level = forms.ChoiceField(choices=SecurityLevel.choices, initial=SecurityLevel.INTERNAL)
     owner = forms.ModelChoiceField(queryset=User.objects.filter(is_active=True).order_by("username"))
 
-    field_order = ["key", "title", "owner", "security_level", "file", "effective_from", "expires_at", "note",
+    field_order = ["title", "key", "owner", "security_level", "file", "effective_from", "expires_at", "note",
                    "submit_for_approval"]
 
     def __init__(self, *args, user: User, **kwargs) -> None:

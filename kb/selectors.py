@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -90,11 +89,9 @@ def version_handover(*, versions: list[DocumentVersion]) -> Handover:
     return Handover(in_use=in_use, waiting=waiting)
 
 
-def version_line_diff(*, old: DocumentVersion, new: DocumentVersion) -> list[tuple[str, str]]:
-    """Unified line diff as (kind, line) pairs, kind in add/del/hunk/same."""
-    lines = difflib.unified_diff(
-        old.text.splitlines(), new.text.splitlines(),
-        fromfile=f"v{old.number}", tofile=f"v{new.number}", lineterm="", n=3,
+def versions_awaiting_approval(*, user: User) -> QuerySet[DocumentVersion]:
+    """Versions this approver may decide: pending, within their clearance, not their own upload (four-eyes)."""
+    return (
+        versions_visible_to(user).filter(status=VersionStatus.PENDING_APPROVAL)
+        .exclude(submitted_by=user).select_related("document", "submitted_by").order_by("submitted_at", "pk")
     )
-    kinds = {"+": "add", "-": "del", "@": "hunk"}
-    return [(kinds.get(line[:1], "same"), line) for line in list(lines)[2:]]

@@ -13,8 +13,15 @@ from console.models import SecurityLevel
 from console.roles import role_required
 from console.text import text_without_controls
 from kb import selectors, services
-from kb.forms import DecisionForm, DocumentCreateForm, DocumentFilterForm, VersionUploadForm
-from kb.models import Chunk, IndexState
+from kb.diff import version_text_diff
+from kb.forms import (
+    DecisionForm,
+    DocumentCreateForm,
+    DocumentFilterForm,
+    VersionUploadForm,
+    version_upload_initial,
+)
+from kb.models import Chunk, DocumentVersion, IndexState, VersionStatus
 from kb.rendering import render_markdown
 from kb.search import chunks_search
 from review import selectors as review_selectors
@@ -62,6 +69,7 @@ def document_create(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, f"Uploaded {version.document.title} v{version.number}; indexing has started.")
             return redirect(version)
+    form.ask_for_file_again(request.FILES)
     return render(request, "kb/upload.html", {"form": form, "document": None}, status=400 if form.errors else 200)
 
 
@@ -69,7 +77,9 @@ def document_create(request: HttpRequest) -> HttpResponse:
 @role_required(roles.CURATOR)
 def version_upload(request: HttpRequest, key: str) -> HttpResponse:
     document = selectors.get_document_for_user(user=request.user, key=key)
-    form = VersionUploadForm(request.POST or None, request.FILES or None)
+    previous = document.versions.order_by("-number").first()
+    form = VersionUploadForm(request.POST or None, request.FILES or None,
+                             initial=version_upload_initial(previous=previous))
     if request.method == "POST" and form.is_valid():
         try:
             version = services.version_upload(document=document, uploaded_by=request.user, **_upload_options(form))
@@ -78,7 +88,9 @@ def version_upload(request: HttpRequest, key: str) -> HttpResponse:
         else:
             messages.success(request, f"Uploaded version {version.number}; indexing has started.")
             return redirect(version)
-    return render(request, "kb/upload.html", {"form": form, "document": document}, status=400 if form.errors else 200)
+    form.ask_for_file_again(request.FILES)
+    return render(request, "kb/upload.html", {"form": form, "document": document, "previous": previous},
+                  status=400 if form.errors else 200)
 
 
 @require_GET
@@ -100,15 +112,32 @@ def version_detail(request: HttpRequest, key: str, number: int) -> HttpResponse:
     chunks = list(version.chunks.order_by("ordinal").only(
         "id", "ordinal", "heading_path", "text", "char_start", "char_end", "line_start", "line_end", "version_id"
     ))
+    handover = selectors.version_handover(versions=versions)
     return render(request, "kb/version_detail.html", {
         "document": document, "version": version, "versions": versions, "chunks": chunks,
-        "handover": selectors.version_handover(versions=versions),
+        "handover": handover,
+        "effective_from_approval": _effective_from_approval(version),
+        "compare_with": _compare_with(version=version, versions=versions, in_use=handover.in_use),
         "rendered": render_markdown(version.text),
         "decision_form": DecisionForm(),
         "can_approve": request.user.has_role(roles.APPROVER) and version.submitted_by_id != request.user.pk,
         "is_own_upload": version.submitted_by_id == request.user.pk,
         "selftest": review_selectors.selftest_latest(version=version),
     })
+
+
+def _effective_from_approval(version: DocumentVersion) -> bool:
+    """A version takes effect no earlier than its approval: a start date before that reads "approval"."""
+    if version.approved_at is None:
+        return version.status != VersionStatus.REJECTED and version.is_effective
+    return version.effective_from <= version.approved_at
+
+
+def _compare_with(*, version: DocumentVersion, versions: list[DocumentVersion], in_use: DocumentVersion | None):
+    """What an approver compares a version against: the version in use, else the one before it."""
+    if in_use is not None and in_use.number < version.number:
+        return in_use
+    return next((v for v in versions if v.number < version.number), None)
 
 
 @require_GET
@@ -135,7 +164,7 @@ def version_diff(request: HttpRequest, key: str) -> HttpResponse:
         old_number = new_number = None
     by_number = {v.number: v for v in versions}
     old, new = by_number.get(old_number), by_number.get(new_number)
-    diff = selectors.version_line_diff(old=old, new=new) if old and new else None
+    diff = version_text_diff(old_text=old.text, new_text=new.text) if old and new else None
     return render(request, "kb/version_diff.html", {
         "document": document, "versions": versions, "old": old, "new": new, "diff": diff,
     })

@@ -1,6 +1,9 @@
-"""Screenshots of the main pages of a running console (start it with `make run` first).
+"""Screenshots of the main pages of a running console (start it with `make run` first), desktop and phone.
 
     .venv/bin/python scripts/screenshots.py [--url http://localhost:8000] [--out docs/screenshots] [--only NAME]
+                                            [--width 1440 --width 390]
+
+The widest width writes NAME.png; each narrower one NAME-<width>.png.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from playwright.sync_api import sync_playwright
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PASSWORD = "demo-password"
+WIDTHS = (1440, 390)
+HEIGHTS = {390: 844}  # a phone's window; other widths get a laptop's 900
 # name -> (user, path, button to click before the shot)
 PAGES: dict[str, tuple[str, str, str | None]] = {
     "login": ("", "/login/", None),
@@ -30,35 +35,47 @@ def main() -> None:
     parser.add_argument("--url", default="http://localhost:8000")
     parser.add_argument("--out", default="docs/screenshots")
     parser.add_argument("--only", action="append", help="page name(s) to capture")
+    parser.add_argument("--width", action="append", type=int, help=f"window width(s); default {WIDTHS}")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    widths = sorted(args.width or WIDTHS, reverse=True)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
-        contexts: dict[str, object] = {}
-        for name, (user, path, click) in PAGES.items():
-            if args.only and name not in args.only:
-                continue
-            if user not in contexts:
-                context = browser.new_context(base_url=args.url, viewport={"width": 1400, "height": 900})
-                if user:
-                    page = context.new_page()
-                    page.goto("/login/")
-                    page.fill("#id_username", user)
-                    page.fill("#id_password", PASSWORD)
-                    page.click("button[type=submit]")
-                    page.wait_for_load_state()
-                    page.close()
-                contexts[user] = context
-            page = contexts[user].new_page()
-            page.goto(path)
-            if click:
-                page.click(click)
-            page.wait_for_load_state("networkidle")
-            page.screenshot(path=str(out / f"{name}.png"), full_page=True)
-            print(f"{name}: {page.url} -> {out / f'{name}.png'}")
-            page.close()
+        for width in widths:
+            suffix = "" if width == widths[0] else f"-{width}"
+            capture(browser, url=args.url, out=out, only=args.only, width=width, suffix=suffix)
         browser.close()
+
+
+def capture(browser, *, url: str, out: Path, only: list[str] | None, width: int, suffix: str) -> None:
+    contexts: dict[str, object] = {}
+    viewport = {"width": width, "height": HEIGHTS.get(width, 900)}
+    for name, (user, path, click) in PAGES.items():
+        if only and name not in only:
+            continue
+        if user not in contexts:
+            context = browser.new_context(base_url=url, viewport=viewport)
+            if user:
+                page = context.new_page()
+                page.goto("/login/")
+                page.fill("#id_username", user)
+                page.fill("#id_password", PASSWORD)
+                page.click("button[type=submit]")
+                page.wait_for_load_state()
+                page.close()
+            contexts[user] = context
+        page = contexts[user].new_page()
+        page.goto(path)
+        if click:
+            page.click(click)
+        page.wait_for_load_state("networkidle")
+        target = out / f"{name}{suffix}.png"
+        page.screenshot(path=str(target), full_page=True)
+        print(f"{name} at {width} px: {page.url} -> {target}")
+        page.close()
+    for context in contexts.values():
+        context.close()
 
 
 if __name__ == "__main__":

@@ -60,6 +60,26 @@
     if (message && !window.confirm(message)) event.preventDefault();
   });
 
+  // Narrow screens: the header's Menu button folds the navigation (and Log out) in and out.
+  document.addEventListener("click", function (event) {
+    var toggle = event.target.closest("[data-nav-toggle]");
+    if (!toggle) return;
+    var open = toggle.closest(".topbar").classList.toggle("nav-open");
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+  });
+
+  // A new document's key is suggested from its title until the curator types a key of their own.
+  function slug(text) {
+    return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 100).replace(/-+$/, "");
+  }
+  document.addEventListener("input", function (event) {
+    var key = document.querySelector("[data-key-from-title]");
+    if (!key) return;
+    if (event.target === key) { key.dataset.edited = key.value ? "true" : ""; return; }
+    if (event.target.id === key.dataset.keyFromTitle && !key.dataset.edited) key.value = slug(event.target.value);
+  });
+
   document.addEventListener("click", function (event) {
     var help = event.target.closest("[data-shortcut='help']");
     if (help) { document.getElementById("shortcuts").showModal(); return; }

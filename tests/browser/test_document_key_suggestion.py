@@ -1,0 +1,18 @@
+"""The new-document form suggests a key from the title, and leaves a key the curator typed alone."""
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_key_follows_the_title_until_the_curator_types_one(page, login, curator):
+    login(curator)
+    page.goto("/kb/new/")
+
+    page.fill("#id_title", "Travel Policy (2026) — Überblick")
+    suggested = page.input_value("#id_key")
+    page.fill("#id_key", "travel")
+    page.fill("#id_title", "Travel policy, revised")
+
+    assert suggested == "travel-policy-2026-uberblick"
+    assert page.input_value("#id_key") == "travel"

@@ -1,0 +1,110 @@
+"""Every main page fits the window at phone and laptop widths: no sideways page scroll, nav and Log out reachable,
+and on the review page the decision buttons are in view at 1024×768 without scrolling."""
+
+import pytest
+
+from kb.models import Chunk
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+POLICY = """# Expense policy
+
+## Meals
+
+The domestic per diem is $65 per day. Alcohol is not reimbursed.
+Receipts_for_every_meal_above_twenty_five_dollars_are_required_without_any_exception.
+
+| Item | Limit | Notes |
+|------|-------|-------|
+| Breakfast | $15 | Including tip and taxes where the hotel does not include breakfast in the room rate |
+| Dinner | $35 | Alcohol excluded |
+
+## Submission
+
+Expense reports must be submitted within 30 days after the trip ends.
+"""
+
+WIDTHS = [(390, 844), (768, 1024), (1024, 768), (1440, 900)]
+
+
+def _no_sideways_scroll(page, where: str) -> None:
+    widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1], f"{where}: page is {widths[0]} px wide in a {widths[1]} px window"
+
+
+@pytest.fixture
+def pages(publish, make_answer, admin_user):
+    from review import services
+
+    version = publish(POLICY, key="expense-policy")
+    publish(POLICY.replace("30 days", "45 days"), key="expense-policy", approve=False)  # a diff and a pending v2
+    chunk = Chunk.objects.get(version=version, heading_path="Expense policy > Submission")
+    answer = make_answer(
+        risk="high", chunk=chunk, question="When are expense reports due, and is alcohol reimbursed at dinner?",
+        claims=[("Expense reports are due within 30 days after the trip ends.", "supported", 0.9),
+                ("Alcohol is reimbursed at dinners with clients when a manager approves it in writing.",
+                 "contradicted", 0.2),
+                ("The per diem is $65 per day.", "supported", 0.8),
+                ("Receipts are needed for every meal.", "uncertain", 0.5)],
+    )
+    services.answer_lease_take(answer=answer, reviewer=admin_user)  # the decision panel is the reviewer's
+    claim = answer.claims.first()
+    return answer, [
+        "/", "/kb/", "/kb/new/", version.get_absolute_url(), "/kb/expense-policy/v2/", "/kb/expense-policy/upload/",
+        "/kb/expense-policy/diff/?from=1&to=2", "/kb/search/?q=per+diem", "/review/", answer.get_absolute_url(),
+        f"/review/claims/{claim.pk}/trace/", "/review/sources/expense-policy/v1/", "/audit/",
+    ]
+
+
+@pytest.mark.parametrize(("width", "height"), WIDTHS)
+def test_no_main_page_scrolls_sideways(page, login, admin_user, pages, width, height):
+    _, paths = pages
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto("/login/")
+    _no_sideways_scroll(page, f"login at {width}")
+    login(admin_user)
+
+    for path in paths:
+        response = page.goto(path)
+        assert response.status == 200, path
+        _no_sideways_scroll(page, f"{path} at {width}")
+
+
+def test_narrow_screen_folds_the_menu_and_log_out_stays_reachable(page, login, admin_user, pages):
+    page.set_viewport_size({"width": 390, "height": 844})
+    login(admin_user)
+    log_out = page.get_by_role("button", name="Log out")
+    assert not log_out.is_visible()
+
+    page.click("[data-nav-toggle]")
+
+    assert page.get_attribute("[data-nav-toggle]", "aria-expanded") == "true"
+    assert page.get_by_role("link", name="Audit log").is_visible()
+    box = log_out.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
+    log_out.click()
+    page.wait_for_url("**/login/**")
+
+
+def test_version_page_columns_stack_on_a_phone(page, login, admin_user, pages):
+    page.set_viewport_size({"width": 390, "height": 844})
+    login(admin_user)
+    page.goto("/kb/expense-policy/v1/")
+
+    versions = page.locator(".version-layout > aside").bounding_box()
+    detail = page.locator(".version-layout > div").first.bounding_box()
+
+    assert detail["y"] >= versions["y"] + versions["height"]  # one column: the detail sits below the list
+
+
+def test_decision_buttons_are_in_view_at_1024_by_768(page, login, admin_user, pages):
+    answer, _ = pages
+    page.set_viewport_size({"width": 1024, "height": 768})
+    login(admin_user)
+    page.goto(answer.get_absolute_url())
+
+    approve = page.locator("[data-shortcut='approve']").bounding_box()
+    reject = page.locator("[data-shortcut='reject-answer']").bounding_box()
+
+    for box in (approve, reject):
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 768
