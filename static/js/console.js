@@ -44,7 +44,6 @@
 
   // Undo: each claim mark remembers what the claim said before; u puts the last one back.
   var undoStack = [];
-  var undoing = false;
 
   function showUndo() {
     var button = document.querySelector("[data-shortcut='undo']");
@@ -56,11 +55,10 @@
     showUndo();
     var card = last && document.getElementById(last.cardId);
     if (!card) return;
-    undoing = true;
     htmx.ajax("POST", last.url, {
       source: card, target: "#" + last.cardId, swap: "outerHTML",
       values: { state: last.state, note: last.note },
-    }).finally(function () { undoing = false; });
+    });
   }
 
   function editAnswer() {
@@ -132,7 +130,9 @@
     if (span) select(document.getElementById("claim-" + span.dataset.claim));
   });
 
-  // Remember what a claim said before it is marked, so u can put it back.
+  // Remember what a claim said before it is marked, so u can put it back once the mark is in.
+  var pendingMark = null;
+
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
     // The queue refresh must not wipe the audit samples a reviewer is ticking.
@@ -140,20 +140,12 @@
       event.preventDefault();
       return;
     }
-    if (undoing || !elt.matches || !elt.matches("form.claim-actions")) return;
+    if (!elt.matches || !elt.matches("form.claim-actions")) return;
     var card = elt.closest("[data-claim-card]");
-    elt.dataset.undoState = card.dataset.reviewState;
-    elt.dataset.undoNote = card.dataset.reviewNote;
-  });
-
-  document.addEventListener("htmx:afterRequest", function (event) {
-    var elt = event.detail.elt;
-    if (undoing || event.detail.xhr.status >= 300 || !elt.matches || !elt.matches("form.claim-actions")) return;
-    undoStack.push({
-      url: elt.getAttribute("hx-post"), cardId: event.detail.target.id,
-      state: elt.dataset.undoState, note: elt.dataset.undoNote,
-    });
-    showUndo();
+    pendingMark = {
+      url: elt.getAttribute("hx-post"), cardId: card.id,
+      state: card.dataset.reviewState, note: card.dataset.reviewNote,
+    };
   });
 
   // Refusals (a note is needed, the lease was lost, the re-check failed) come back as 4xx/503 with the part to
@@ -167,11 +159,18 @@
   });
 
   // After a claim is marked, move on to the next claim so "c c c" walks the answer; a refused mark keeps the
-  // claim selected with its note field ready.
-  document.addEventListener("htmx:afterSwap", function (event) {
+  // claim selected with its note field ready. (After settling: htmx puts the focus back once it has swapped.)
+  document.addEventListener("htmx:afterSettle", function (event) {
     var id = event.detail.target && event.detail.target.id;
     var card = id ? document.getElementById(id) : null;
-    if (!card || !card.matches("[data-claim-card]")) return;
+    if (!card || !card.matches("[data-claim-card]") || card.dataset.settled) return;
+    card.dataset.settled = "1";  // once per swap, though every swapped part reports it
+    var mark = pendingMark;
+    pendingMark = null;
+    if (mark && mark.cardId === card.id && !card.classList.contains("has-error")) {
+      undoStack.push(mark);
+      showUndo();
+    }
     if (card.classList.contains("has-error")) {
       select(card);
       var note = card.querySelector("[data-claim-note]");
