@@ -136,3 +136,18 @@ def test_edit_and_send_rechecks_the_edited_text_and_keeps_its_claims(client, rev
     citing = client.get(f"/review/sources/expense-policy/v1/?line={chunk.line_start}").content.decode()
     assert f'id="answer-{answer.pk}"' in citing
     assert f"/review/claims/{sent.pk}/trace/" in client.get(answer.get_absolute_url()).content.decode()
+
+
+def test_a_claim_no_source_supports_shows_the_nearest_passages_unhighlighted(client, reviewer, make_answer, chunk):
+    answer = make_answer(risk="high", chunk=chunk, claims=[("Pets under 10 kilograms may travel.", "not_found", 0.0)])
+    claim = answer.claims.get()
+    client.force_login(reviewer)
+
+    page = client.get(answer.get_absolute_url()).content.decode()
+    trace = client.get(f"/review/claims/{claim.pk}/trace/").content.decode()
+
+    assert "No supporting source found" in page
+    assert "Nearest, does not support" in page
+    assert '<mark class="quote">' not in page
+    assert "Nearest passage 1 — does not support the claim" in trace
+    assert '<mark class="quote">' not in trace
