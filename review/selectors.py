@@ -62,9 +62,10 @@ def queue_position(*, user, answer: Answer) -> QueuePosition:
     order = ("risk_order", "created_at", "pk")
     previous = waiting.filter(before).order_by(*[f"-{f}" for f in order]).values_list("pk", flat=True).first()
     following = waiting.filter(after).order_by(*order).values_list("pk", flat=True).first()
+    counts = waiting.aggregate(waiting=Count("pk"), before=Count("pk", filter=before))
     is_waiting = answer.status == AnswerStatus.PENDING_REVIEW and not answer.escalated
     return QueuePosition(
-        position=waiting.filter(before).count() + 1 if is_waiting else None, waiting=waiting.count(),
+        position=counts["before"] + 1 if is_waiting else None, waiting=counts["waiting"],
         previous_id=previous, next_id=following,
     )
 
