@@ -25,7 +25,7 @@ from console.dispatch import broker_unreachable, enqueue, enqueue_on_commit
 from kb.models import Chunk, DocumentVersion
 from review.callbacks import CallbackRefused, callback_post
 from review.models import (
-    RISK_ORDER, Answer, AnswerStatus, ApiClient, Claim, ClaimReview, Decision, Evidence, Risk, SelfTestRun, Verdict,
+    RISK_ORDER, Answer, AnswerStatus, ApiClient, Claim, ClaimReview, Decision, Evidence, Risk, SelfTestRun,
     WebhookDelivery, WebhookState,
 )
 from review.pipeline import CheckReport, answer_check

@@ -118,8 +118,8 @@ def test_edit_and_send_rechecks_the_edited_text_and_keeps_its_claims(client, rev
     assert "Mark each flagged claim correct or wrong before editing" in unmarked.content.decode()
     assert preview.status_code == 200
     assert "Contradicted" in preview.content.decode()
-    assert "Source: <a href=\"/kb/expense-policy/v1/\">Expense Policy (expense-policy v1) · Expense policy &gt; Submission</a>" \
-        in preview.content.decode()
+    source = "Expense Policy (expense-policy v1) · Expense policy &gt; Submission"
+    assert f'Source: <a href="/kb/expense-policy/v1/">{source}</a>' in preview.content.decode()
     assert still_wrong.status_code == 400
     assert "still high risk" in still_wrong.content.decode()
     assert "60 days" in still_wrong.content.decode()
