@@ -36,6 +36,10 @@ def answer_segments(answer: Answer, claims: list[Claim]) -> list[tuple[str, Clai
 @require_GET
 @role_required(*REVIEWERS)
 def queue(request: HttpRequest) -> HttpResponse:
+    return _queue_page(request)
+
+
+def _queue_page(request: HttpRequest, *, status: int = 200) -> HttpResponse:
     form = QueueFilterForm(request.GET or None, user=request.user)
     filters = form.cleaned_data if form.is_valid() else {}
     answers = selectors.review_queue(user=request.user, **{k: v for k, v in filters.items() if v})
@@ -45,7 +49,7 @@ def queue(request: HttpRequest) -> HttpResponse:
     context = {"form": form, "page": page, "query": query.urlencode(), "now": timezone.now()}
     if request.htmx and request.htmx.target == "queue-rows":
         return render(request, "review/_queue_rows.html", context)
-    return render(request, "review/queue.html", context)
+    return render(request, "review/queue.html", context, status=status)
 
 
 SKIPPED = "review_skipped"  # session key: answers this reviewer skipped, passed over by "next"
@@ -262,7 +266,7 @@ def audit_samples_approve(request: HttpRequest) -> HttpResponse:
     ids = [int(value) for value in request.POST.getlist("answers") if value.isdigit()]
     if not ids:
         messages.error(request, "Tick the audit samples to approve first.")
-        return redirect("review:queue")
+        return _queue_page(request, status=400)
     approved, left = services.answers_approve_audit_samples(
         answer_ids=ids, reviewer=request.user, queryset=selectors.answers_visible_to(request.user))
     messages.success(request, f"Approved and sent {approved} audit sample(s)."

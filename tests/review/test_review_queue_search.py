@@ -74,6 +74,7 @@ def test_bulk_approve_sends_only_the_ticked_low_risk_audit_samples(client, revie
 def test_bulk_approve_with_nothing_ticked_says_so(client, reviewer):
     client.force_login(reviewer)
 
-    response = client.post("/review/audit-samples/approve/", {"answers": ["x"]}, follow=True)
+    response = client.post("/review/audit-samples/approve/", {"answers": ["x"]})
 
+    assert response.status_code == 400
     assert "Tick the audit samples to approve first." in response.content.decode()
