@@ -112,7 +112,7 @@ def answer_get(request: HttpRequest, answer_id: int):
     answer = (
         Answer.objects.filter(pk=answer_id, client=request.auth)  # another client's answer is simply not found
         .select_related("decided_by")
-        .prefetch_related(Prefetch("claims", queryset=Claim.objects.order_by("ordinal").prefetch_related(
+        .prefetch_related(Prefetch("claims", queryset=Claim.objects.filter(from_edit=False).order_by("ordinal").prefetch_related(
             Prefetch("evidence", queryset=Evidence.objects.select_related("chunk__version__document"))
         )))
         .first()

@@ -145,9 +145,15 @@ class Verdict(models.TextChoices):
 
 
 class ClaimReview(models.TextChoices):
-    OPEN = "open", "Open"
-    CONFIRMED = "confirmed", "Confirmed"
-    REJECTED = "rejected", "Rejected"
+    """What the reviewer said about a claim, in the words the page offers them."""
+
+    OPEN = "open", "Not marked yet"
+    CONFIRMED = "confirmed", "Claim is correct"
+    REJECTED = "rejected", "Claim is wrong"
+
+
+# Verdicts a reviewer contradicts by marking the claim correct: a note is required and it counts as an override.
+OVERRIDABLE_VERDICTS = frozenset({"contradicted", "not_found"})
 
 
 class Claim(models.Model):
@@ -163,13 +169,18 @@ class Claim(models.Model):
     findings = models.JSONField(default=list, blank=True)
     review_state = models.CharField(max_length=16, choices=ClaimReview.choices, default=ClaimReview.OPEN)
     review_note = models.TextField(blank=True)
+    # Marked correct although the checker found it contradicted or unsupported (the note says why).
+    overrides_checker = models.BooleanField(default=False)
+    # A claim of the reviewer's edited text, stored from the re-check it was sent with (trace and reverse trace
+    # then cover what was actually sent); the answer's own claims have this False.
+    from_edit = models.BooleanField(default=False)
     reviewed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                                     related_name="+")
     reviewed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["answer", "ordinal"]
-        constraints = [models.UniqueConstraint(fields=["answer", "ordinal"], name="unique_claim_ordinal")]
+        constraints = [models.UniqueConstraint(fields=["answer", "from_edit", "ordinal"], name="unique_claim_ordinal")]
 
     def __str__(self) -> str:
         return self.text[:80]
@@ -211,6 +222,11 @@ class Claim(models.Model):
     @property
     def is_not_found(self) -> bool:
         return self.verdict == Verdict.NOT_FOUND
+
+    @property
+    def correct_needs_note(self) -> bool:
+        """Marking this claim correct goes against the checker."""
+        return self.verdict in OVERRIDABLE_VERDICTS
 
 
 class Evidence(models.Model):

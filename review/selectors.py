@@ -1,16 +1,18 @@
 from __future__ import annotations
 
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import date, timedelta
 
 from django.conf import settings
 from django.db.models import (
     Case, Count, DateTimeField, ExpressionWrapper, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When,
 )
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils import timezone
 
 from console.models import SecurityLevel
-from kb.models import DocumentVersion
+from kb.models import Document, DocumentVersion
 from review.checking.verdicts import UNCERTAIN_AT
 from review.models import Answer, AnswerStatus, Claim, Evidence, Risk, SelfTestRun, Verdict
 
@@ -30,8 +32,41 @@ def answers_visible_to(user) -> QuerySet[Answer]:
 def get_answer_for_user(*, user, answer_id: int) -> Answer:
     return get_object_or_404(
         answers_visible_to(user).select_related("client", "lease_holder", "decided_by")
-        .prefetch_related(Prefetch("claims", queryset=claims_with_evidence())),
+        .prefetch_related(Prefetch("claims", queryset=claims_with_evidence().filter(from_edit=False))),
         pk=answer_id,
+    )
+
+
+def edited_claims(*, answer: Answer) -> list[Claim]:
+    """The claims of the edited text that was sent, as its re-check found them."""
+    return list(claims_with_evidence().filter(answer=answer, from_edit=True))
+
+
+@dataclass(frozen=True)
+class QueuePosition:
+    """Where an answer stands among those waiting for review, in the queue's default order."""
+
+    position: int | None  # 1-based; None when the answer is not waiting
+    waiting: int
+    previous_id: int | None
+    next_id: int | None
+
+
+def queue_position(*, user, answer: Answer) -> QueuePosition:
+    waiting = answers_visible_to(user).filter(status=AnswerStatus.PENDING_REVIEW, escalated=False)
+    key = Q(risk_order=answer.risk_order, created_at=answer.created_at)
+    before = Q(risk_order__lt=answer.risk_order) | Q(risk_order=answer.risk_order, created_at__lt=answer.created_at) \
+        | (key & Q(pk__lt=answer.pk))
+    after = Q(risk_order__gt=answer.risk_order) | Q(risk_order=answer.risk_order, created_at__gt=answer.created_at) \
+        | (key & Q(pk__gt=answer.pk))
+    order = ("risk_order", "created_at", "pk")
+    previous = waiting.filter(before).order_by(*[f"-{f}" for f in order]).values_list("pk", flat=True).first()
+    following = waiting.filter(after).order_by(*order).values_list("pk", flat=True).first()
+    counts = waiting.aggregate(waiting=Count("pk"), before=Count("pk", filter=before))
+    is_waiting = answer.status == AnswerStatus.PENDING_REVIEW and not answer.escalated
+    return QueuePosition(
+        position=counts["before"] + 1 if is_waiting else None, waiting=counts["waiting"],
+        previous_id=previous, next_id=following,
     )
 
 
@@ -53,10 +88,14 @@ def _sla_deadline() -> Case:
 
 def review_queue(
     *, user, risk: str = "", status: str = "pending", overdue: bool = False, mine: bool = False, sort: str = "risk",
+    q: str = "", client=None, document: str = "", received_from: date | None = None,
+    received_to: date | None = None,
 ) -> QuerySet[Answer]:
+    """`q` searches the question text; `client` (an ApiClient), `document` (a document key: answers a claim of
+    which rests on it) and the received dates narrow the list."""
     # Correlated counts instead of JOIN + GROUP BY: PostgreSQL then walks the (status, risk_order, created_at)
     # index and computes them for the 25 rows of the page only.
-    claims = Claim.objects.filter(answer=OuterRef("pk")).order_by().values("answer")
+    claims = Claim.objects.filter(answer=OuterRef("pk"), from_edit=False).order_by().values("answer")
     answers = answers_visible_to(user).select_related("lease_holder", "decided_by").annotate(
         flagged=Subquery(claims.exclude(verdict=Verdict.SUPPORTED).annotate(n=Count("id")).values("n")[:1]),
         claim_count=Subquery(claims.annotate(n=Count("id")).values("n")[:1]),
@@ -74,6 +113,17 @@ def review_queue(
         answers = answers.filter(status=AnswerStatus.PENDING_REVIEW, sla_deadline__lt=timezone.now())
     if mine:
         answers = answers.filter(Q(lease_holder=user, lease_expires_at__gt=timezone.now()) | Q(decided_by=user))
+    if q:
+        answers = answers.filter(question__icontains=q)
+    if client is not None:
+        answers = answers.filter(client=client)
+    if document:
+        answers = answers.filter(pk__in=Evidence.objects.filter(
+            claim__from_edit=False, chunk__version__document__key=document).values("claim__answer"))
+    if received_from:
+        answers = answers.filter(created_at__date__gte=received_from)
+    if received_to:
+        answers = answers.filter(created_at__date__lte=received_to)
     return answers.order_by(*QUEUE_SORTS.get(sort, QUEUE_SORTS["risk"]))
 
 
@@ -98,3 +148,42 @@ def selftest_versions() -> QuerySet[DocumentVersion]:
 
 def selftest_latest(*, version: DocumentVersion) -> SelfTestRun | None:
     return SelfTestRun.objects.filter(version=version).order_by("-created_at", "-pk").first()
+
+
+@dataclass(frozen=True)
+class RecheckClaim:
+    text: str
+    verdict: str
+    verdict_label: str
+    score: float | None
+    reasons: list[str]
+    source: str  # "Title (key v2) · Heading", or "" when no approved source was found
+    quote: str
+    url: str  # the paragraph on the version page
+
+
+@dataclass(frozen=True)
+class Recheck:
+    risk: str
+    reasons: list[str]
+    claims: list[RecheckClaim]
+
+
+def recheck_rows(*, check: dict) -> Recheck:
+    """A re-check of edited text (review.api_schemas.report_to_dict) as the review page shows it: each claim with
+    its verdict and the source it rests on, named."""
+    best = [claim["evidence"][0] if claim["evidence"] else None for claim in check["claims"]]
+    keys = {e["document_key"] for e in best if e and e["document_key"]}
+    titles = dict(Document.objects.filter(key__in=keys).values_list("key", "title"))
+    rows = []
+    for claim, evidence in zip(check["claims"], best, strict=True):
+        named = evidence is not None and evidence["document_key"] and claim["verdict"] != Verdict.NOT_FOUND
+        rows.append(RecheckClaim(
+            text=claim["text"], verdict=claim["verdict"], verdict_label=Verdict(claim["verdict"]).label,
+            score=claim["score"], reasons=claim["reasons"],
+            source=(f"{titles.get(evidence['document_key'], evidence['document_key'])} "
+                    f"({evidence['document_key']} v{evidence['version']}) · {evidence['heading']}") if named else "",
+            quote=evidence["quote"] if named else "",
+            url=reverse("kb:version_detail", args=[evidence["document_key"], evidence["version"]]) if named else "",
+        ))
+    return Recheck(risk=check["risk"], reasons=check["reasons"], claims=rows)

@@ -25,7 +25,7 @@ from console.dispatch import broker_unreachable, enqueue, enqueue_on_commit
 from kb.models import Chunk, DocumentVersion
 from review.callbacks import CallbackRefused, callback_post
 from review.models import (
-    RISK_ORDER, Answer, AnswerStatus, ApiClient, Claim, ClaimReview, Decision, Evidence, Risk, SelfTestRun, Verdict,
+    RISK_ORDER, Answer, AnswerStatus, ApiClient, Claim, ClaimReview, Decision, Evidence, Risk, SelfTestRun,
     WebhookDelivery, WebhookState,
 )
 from review.pipeline import CheckReport, answer_check
@@ -385,10 +385,12 @@ def _lease_free_for(reviewer) -> Q:
 
 
 @transaction.atomic
-def answer_lease_next(*, reviewer, queryset) -> Answer | None:
-    """Lease the oldest highest-risk pending answer nobody else holds. `queryset`: answers the reviewer may see."""
+def answer_lease_next(*, reviewer, queryset, skipped: frozenset[int] = frozenset()) -> Answer | None:
+    """Lease the oldest highest-risk pending answer nobody else holds. `queryset`: answers the reviewer may see;
+    `skipped`: answers the reviewer skipped, passed over."""
     answer = (
         queryset.filter(_lease_free_for(reviewer), status=AnswerStatus.PENDING_REVIEW, escalated=False)
+        .exclude(pk__in=skipped)
         .order_by("risk_order", "created_at")
         .select_for_update(skip_locked=True, of=("self",))
         .first()
@@ -442,54 +444,109 @@ def _require_lease(answer: Answer, reviewer) -> None:
 
 @transaction.atomic
 def claim_review(*, claim: Claim, reviewer, state: str, note: str = "") -> Claim:
+    """Mark a claim correct or wrong (or open again: undo). Correct against the checker needs a note and is an
+    override."""
     answer = Answer.objects.select_for_update().get(pk=claim.answer_id)
     _require_lease(answer, reviewer)
-    claim = Claim.objects.get(pk=claim.pk)
-    before = {"review_state": claim.review_state}
+    claim = Claim.objects.get(pk=claim.pk, from_edit=False)
+    overrides = state == ClaimReview.CONFIRMED and claim.correct_needs_note
+    if overrides and not note:
+        raise DecisionInvalid(f"The checker found claim {claim.ordinal + 1} {claim.get_verdict_display().lower()}: "
+                              "say in the note why it is correct.")
+    before = {"review": claim.get_review_state_display(), "note": claim.review_note}
+    reopened = state == ClaimReview.OPEN
     claim.review_state = state
-    claim.review_note = note
-    claim.reviewed_by = reviewer
-    claim.reviewed_at = timezone.now()
-    claim.save(update_fields=["review_state", "review_note", "reviewed_by", "reviewed_at"])
-    audit_record(verb=f"claim.{state}", obj=claim, actor=reviewer, before=before,
-                 after={"review_state": state}, note=note)
+    claim.review_note = "" if reopened else note
+    claim.overrides_checker = overrides
+    claim.reviewed_by = None if reopened else reviewer
+    claim.reviewed_at = None if reopened else timezone.now()
+    claim.save(update_fields=["review_state", "review_note", "overrides_checker", "reviewed_by", "reviewed_at"])
+    audit_record(verb=f"claim.{state}", obj=claim, actor=reviewer, before=before, note=claim.review_note,
+                 after={"review": claim.get_review_state_display(), "overrides_checker": overrides})
     _lease_set(answer, reviewer)  # activity keeps the lease alive
     return claim
+
+
+def decision_blockers(*, answer: Answer, claims: list[Claim], action: str) -> str:
+    """Why this action cannot be taken yet, in the reviewer's words; empty when it can.
+
+    Every flagged claim must be marked first; approving also needs no claim marked wrong, and high risk needs
+    every claim marked correct."""
+    def numbers(selected: list[Claim]) -> str:
+        return ", ".join(str(c.ordinal + 1) for c in selected)
+
+    open_flagged = [c for c in claims if c.is_flagged and c.review_state == ClaimReview.OPEN]
+    if action == Decision.Action.EDIT:
+        return (f"Mark each flagged claim correct or wrong before editing (still open: claim {numbers(open_flagged)})."
+                if open_flagged else "")
+    if action != Decision.Action.APPROVE:
+        return ""
+    wrong = [c for c in claims if c.review_state == ClaimReview.REJECTED]
+    if wrong:
+        return f"Claim {numbers(wrong)} is marked wrong: edit the answer or reject it."
+    if answer.risk == Risk.HIGH:
+        still_open = [c for c in claims if c.review_state != ClaimReview.CONFIRMED]
+        if still_open:
+            return f"High risk: mark every claim correct before approving (still open: claim {numbers(still_open)})."
+    if open_flagged:
+        return f"Mark each flagged claim correct or wrong before approving (still open: claim {numbers(open_flagged)})."
+    return ""
 
 
 def _overrides_checker(action: str, claims: list[Claim], edited_risk: str | None) -> bool:
     """Does this decision go against the checker? Edited text is judged by its own re-check."""
     if action == Decision.Action.EDIT:
         return edited_risk == Risk.HIGH
-    flagged = any(c.verdict != Verdict.SUPPORTED for c in claims)
     if action == Decision.Action.APPROVE:
-        return flagged and not all(c.review_state == ClaimReview.CONFIRMED for c in claims if c.is_flagged)
+        return any(c.overrides_checker for c in claims)
     if action == Decision.Action.REJECT:
+        flagged = any(c.is_flagged for c in claims)
         return not flagged and not any(c.review_state == ClaimReview.REJECTED for c in claims)
     return False
+
+
+def _claim_notes(claims: list[Claim]) -> str:
+    """The reviewer's own words for each claim they marked correct against the checker."""
+    return "; ".join(f"claim {c.ordinal + 1} is correct: {c.review_note}" for c in claims if c.overrides_checker)
+
+
+def _edited_claims_store(answer: Answer, check: dict) -> None:
+    """Keep the re-check of the text that was sent: its claims and evidence, so trace and reverse trace see it."""
+    for ordinal, result in enumerate(check["claims"]):
+        claim = Claim.objects.create(answer=answer, from_edit=True, ordinal=ordinal, text=result["text"],
+                                     start=result["start"], end=result["end"], score=result["score"],
+                                     verdict=result["verdict"], reasons=result["reasons"],
+                                     findings=result["findings"])
+        Evidence.objects.bulk_create(
+            Evidence(claim=claim, chunk_id=e["chunk_id"], quote_start=e["quote_start"], quote_end=e["quote_end"],
+                     score=e["score"], rank=rank, flags=e["flags"])
+            for rank, e in enumerate((e for e in result["evidence"] if e["chunk_id"]), start=1)
+        )
 
 
 @transaction.atomic
 def answer_decide(
     *, answer: Answer, reviewer, action: str, reason: str = "", edited_text: str = "",
-    edited_risk: str | None = None,
+    edited_check: dict | None = None,
 ) -> Answer:
-    """Approve & send, edit & send, reject or escalate. Exactly one decision wins (row lock + status check)."""
+    """Approve & send, edit & send, reject or escalate. Exactly one decision wins (row lock + status check).
+    `edited_check`: the re-check of `edited_text` (review.api_schemas.report_to_dict), stored with the edit."""
     locked = Answer.objects.select_for_update().get(pk=answer.pk)
     _require_lease(locked, reviewer)
-    claims = list(locked.claims.all())
+    claims = list(locked.claims.filter(from_edit=False))
     reason = reason.strip()
 
-    if action in {Decision.Action.APPROVE, Decision.Action.EDIT} and locked.risk == Risk.HIGH:
-        open_claims = [c.ordinal + 1 for c in claims if c.review_state != ClaimReview.CONFIRMED]
-        if open_claims:
-            raise DecisionInvalid("High risk: confirm every claim before sending (still open: claim "
-                                  + ", ".join(map(str, open_claims)) + ").")
-    if action == Decision.Action.EDIT and not edited_text.strip():
-        raise DecisionInvalid("The edited answer is empty.")
+    if problem := decision_blockers(answer=locked, claims=claims, action=action):
+        raise DecisionInvalid(problem)
+    if action == Decision.Action.EDIT and (not edited_text.strip() or edited_check is None):
+        raise DecisionInvalid("The edited answer is empty." if not edited_text.strip()
+                              else "The edited answer must be re-checked before it is sent.")
+    edited_risk = edited_check["risk"] if edited_check else None
     overrides = _overrides_checker(action, claims, edited_risk)
-    if overrides and not reason:
+    if overrides and action != Decision.Action.APPROVE and not reason:
         raise DecisionInvalid("This decision goes against the checker: say why in the reason field.")
+    if action == Decision.Action.APPROVE and overrides:
+        reason = "; ".join(filter(None, [reason, _claim_notes(claims)]))
     if action == Decision.Action.ESCALATE and locked.escalated:
         raise DecisionInvalid("This answer is escalated already: approve, edit or reject it.")
     if action == Decision.Action.ESCALATE and not reason:
@@ -511,6 +568,7 @@ def answer_decide(
     locked.escalated = False  # the admin's decision settles it; the escalation stays in the decision history
     if action == Decision.Action.EDIT:
         locked.edited_text = edited_text
+        _edited_claims_store(locked, edited_check)
     locked.save(update_fields=["decided_by", "decided_at", "escalated", "edited_text", "lease_holder",
                                "lease_expires_at"])
     if action == Decision.Action.REJECT:
@@ -518,3 +576,18 @@ def answer_decide(
         return answer_release(answer=locked, text=fallback, status=AnswerStatus.REJECTED, actor=reviewer)
     text = edited_text if action == Decision.Action.EDIT else locked.text
     return answer_release(answer=locked, text=text, status=AnswerStatus.APPROVED, actor=reviewer)
+
+
+def answers_approve_audit_samples(*, answer_ids: list[int], reviewer, queryset) -> tuple[int, int]:
+    """Approve low-risk answers sampled for audit in one go; (approved, left) — an answer someone else holds, or
+    one with a flagged claim, is left for a one-by-one review."""
+    samples = queryset.filter(pk__in=answer_ids, status=AnswerStatus.PENDING_REVIEW, risk=Risk.LOW,
+                              sampled_for_audit=True, escalated=False)
+    approved = 0
+    for answer in samples:
+        try:
+            answer_decide(answer=answer, reviewer=reviewer, action=Decision.Action.APPROVE)
+            approved += 1
+        except (DecisionConflict, DecisionInvalid, PermissionDenied):
+            continue
+    return approved, len(answer_ids) - approved

@@ -5,6 +5,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
@@ -13,7 +14,7 @@ from console.roles import role_required
 from console.text import text_problem
 from kb.selectors import get_version_for_user
 from review import selectors, services
-from review.forms import DecisionForm, QueueFilterForm
+from review.forms import DecisionForm, EditedTextForm, QueueFilterForm
 from review.models import Answer, AnswerStatus, Claim, ClaimReview, Decision, Risk
 
 REVIEWERS = (roles.REVIEWER,)
@@ -35,7 +36,11 @@ def answer_segments(answer: Answer, claims: list[Claim]) -> list[tuple[str, Clai
 @require_GET
 @role_required(*REVIEWERS)
 def queue(request: HttpRequest) -> HttpResponse:
-    form = QueueFilterForm(request.GET or None)
+    return _queue_page(request)
+
+
+def _queue_page(request: HttpRequest, *, status: int = 200) -> HttpResponse:
+    form = QueueFilterForm(request.GET or None, user=request.user)
     filters = form.cleaned_data if form.is_valid() else {}
     answers = selectors.review_queue(user=request.user, **{k: v for k, v in filters.items() if v})
     page = Paginator(answers, 25).get_page(request.GET.get("page"))
@@ -44,17 +49,41 @@ def queue(request: HttpRequest) -> HttpResponse:
     context = {"form": form, "page": page, "query": query.urlencode(), "now": timezone.now()}
     if request.htmx and request.htmx.target == "queue-rows":
         return render(request, "review/_queue_rows.html", context)
-    return render(request, "review/queue.html", context)
+    return render(request, "review/queue.html", context, status=status)
+
+
+SKIPPED = "review_skipped"  # session key: answers this reviewer skipped, passed over by "next"
+
+
+def _lease_next_or_queue(request: HttpRequest) -> HttpResponse:
+    skipped = frozenset(request.session.get(SKIPPED, []))
+    answer = services.answer_lease_next(reviewer=request.user, queryset=selectors.answers_visible_to(request.user),
+                                        skipped=skipped)
+    if answer is not None:
+        return redirect(answer)
+    if skipped:
+        request.session[SKIPPED] = []  # they come round again next time
+        messages.info(request, f"Nothing else is waiting apart from the {len(skipped)} you skipped.")
+    else:
+        messages.info(request, "Nothing is waiting for review. Well done.")
+    return redirect("review:queue")
 
 
 @require_POST
 @role_required(*REVIEWERS)
 def review_next(request: HttpRequest) -> HttpResponse:
-    answer = services.answer_lease_next(reviewer=request.user, queryset=selectors.answers_visible_to(request.user))
-    if answer is None:
-        messages.info(request, "Nothing is waiting for review. Well done.")
-        return redirect("review:queue")
-    return redirect(answer)
+    return _lease_next_or_queue(request)
+
+
+def _decision_context(request: HttpRequest, answer: Answer, claims: list[Claim]) -> dict:
+    """What the claim cards and the decision panel need to know about the reviewer's hold on the answer."""
+    holds_lease = (answer.status == AnswerStatus.PENDING_REVIEW and answer.lease_holder_id == request.user.pk
+                   and answer.lease_expires_at is not None and answer.lease_expires_at > timezone.now())
+    return {
+        "answer": answer, "claims": claims, "segments": answer_segments(answer, claims), "can_decide": holds_lease,
+        "approve_blocker": services.decision_blockers(answer=answer, claims=claims, action=Decision.Action.APPROVE),
+        "edit_blocker": services.decision_blockers(answer=answer, claims=claims, action=Decision.Action.EDIT),
+    }
 
 
 def _answer_page(request: HttpRequest, answer: Answer, *, form: DecisionForm | None = None,
@@ -62,27 +91,37 @@ def _answer_page(request: HttpRequest, answer: Answer, *, form: DecisionForm | N
     claims = list(answer.claims.all())
     held_by_other = answer.lease_is_held_by_other(request.user)
     for_admin = not services.answer_may_decide(answer=answer, reviewer=request.user)
+    context = _decision_context(request, answer, claims)
+    decided_by_edit = answer.status == AnswerStatus.APPROVED and bool(answer.edited_text)
     return render(request, "review/answer_detail.html", {
-        "answer": answer, "claims": claims, "segments": answer_segments(answer, claims),
-        "held_by_other": held_by_other, "for_admin": for_admin,
-        "can_decide": answer.status == AnswerStatus.PENDING_REVIEW and not held_by_other and not for_admin,
-        "open_claims": [c for c in claims if c.review_state != ClaimReview.CONFIRMED],
+        **context, "held_by_other": held_by_other, "for_admin": for_admin,
+        "can_start": (answer.status == AnswerStatus.PENDING_REVIEW and not held_by_other and not for_admin
+                      and not context["can_decide"]),
         "form": form or DecisionForm(initial={"edited_text": answer.text}),
         "decisions": answer.decisions.select_related("reviewer"),
+        "marked_claims": [c for c in claims if c.review_state != ClaimReview.OPEN],
+        "edited_claims": selectors.edited_claims(answer=answer) if decided_by_edit else [],
+        "position": selectors.queue_position(user=request.user, answer=answer),
     }, status=status)
 
 
 @require_GET
 @role_required(*REVIEWERS)
 def answer_detail(request: HttpRequest, answer_id: int) -> HttpResponse:
+    """Read-only: looking at an answer takes no lease (Start review does)."""
     answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
-    if answer.status == AnswerStatus.PENDING_REVIEW:
-        try:
-            leased = services.answer_lease_take(answer=answer, reviewer=request.user)
-            answer.lease_holder, answer.lease_expires_at = leased.lease_holder, leased.lease_expires_at
-        except services.LeaseHeld as exc:
-            messages.warning(request, f"{exc} You can read it, but not decide.")
     return _answer_page(request, answer)
+
+
+@require_POST
+@role_required(*REVIEWERS)
+def review_start(request: HttpRequest, answer_id: int) -> HttpResponse:
+    answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
+    try:
+        services.answer_lease_take(answer=answer, reviewer=request.user)
+    except services.LeaseHeld as exc:
+        messages.warning(request, f"{exc} You can read it, but not decide.")
+    return redirect(answer)
 
 
 @require_POST
@@ -99,40 +138,80 @@ def lease_renew(request: HttpRequest, answer_id: int) -> HttpResponse:
 @require_POST
 @role_required(*REVIEWERS)
 def lease_release(request: HttpRequest, answer_id: int) -> HttpResponse:
+    """Release to the queue; `quiet` is the page's beacon when it closes: nothing to show anyone."""
     answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
     services.answer_lease_release(answer=answer, reviewer=request.user)
+    if request.POST.get("quiet"):
+        return HttpResponse(status=204)
     messages.info(request, f"Released answer {answer.pk} back to the queue.")
     return redirect("review:queue")
 
 
 @require_POST
 @role_required(*REVIEWERS)
+def answer_skip(request: HttpRequest, answer_id: int) -> HttpResponse:
+    """Put the answer back for someone else and take the next one; it does not come back until the rest are done."""
+    answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
+    services.answer_lease_release(answer=answer, reviewer=request.user)
+    request.session[SKIPPED] = [*request.session.get(SKIPPED, []), answer.pk][-500:]
+    messages.info(request, f"Skipped answer {answer.pk}.")
+    return _lease_next_or_queue(request)
+
+
+def _claim_card(request: HttpRequest, claim: Claim, *, error: str = "", status: int = 200) -> HttpResponse:
+    answer = selectors.get_answer_for_user(user=request.user, answer_id=claim.answer_id)
+    claims = list(answer.claims.all())
+    return render(request, "review/_claim_update.html", {
+        **_decision_context(request, answer, claims), "claim": next(c for c in claims if c.pk == claim.pk),
+        "claim_error": error,
+    }, status=status)
+
+
+@require_POST
+@role_required(*REVIEWERS)
 def claim_review(request: HttpRequest, claim_id: int) -> HttpResponse:
-    claim = get_object_or_404(Claim.objects.select_related("answer"), pk=claim_id,
+    claim = get_object_or_404(Claim.objects.select_related("answer"), pk=claim_id, from_edit=False,
                               answer__in=selectors.answers_visible_to(request.user))
     state = request.POST.get("state", "")
-    if state not in {ClaimReview.CONFIRMED, ClaimReview.REJECTED, ClaimReview.OPEN}:
+    if state not in ClaimReview.values:
         return HttpResponse("state must be confirmed, rejected or open", status=400)
     note = request.POST.get("note", "").strip()[:2000]
     if problem := text_problem(note):
         return HttpResponse(f"The note {problem}.", status=400)
     try:
         services.claim_review(claim=claim, reviewer=request.user, state=state, note=note)
-    except services.DecisionConflict as exc:
+    except (services.DecisionConflict, services.DecisionInvalid) as exc:
+        status = 409 if isinstance(exc, services.DecisionConflict) else 400
         if request.htmx:
-            return HttpResponse(f'<p class="msg msg-error">{exc}</p>', status=409)
+            return _claim_card(request, claim, error=str(exc), status=status)
         messages.error(request, str(exc))
-        return redirect(claim.answer)
+        return redirect(f"{claim.answer.get_absolute_url()}#claim-{claim.pk}")
     if not request.htmx:
         return redirect(f"{claim.answer.get_absolute_url()}#claim-{claim.pk}")
-    answer = selectors.get_answer_for_user(user=request.user, answer_id=claim.answer_id)
-    claims = list(answer.claims.all())
-    return render(request, "review/_claim_update.html", {
-        "answer": answer, "claim": next(c for c in claims if c.pk == claim.pk), "claims": claims,
-        "segments": answer_segments(answer, claims), "can_decide": True,
-        "open_claims": [c for c in claims if c.review_state != ClaimReview.CONFIRMED],
-        "form": DecisionForm(initial={"edited_text": answer.text}),
-    })
+    return _claim_card(request, claim)
+
+
+def _recheck(answer: Answer, text: str) -> dict:
+    return services.answer_check_on_worker(answer_text=text, question=answer.question,
+                                           clearance=answer.client.clearance)
+
+
+@require_POST
+@role_required(*REVIEWERS)
+def answer_recheck(request: HttpRequest, answer_id: int) -> HttpResponse:
+    """Check the edited text and show each claim's verdict and source before anything is sent (htmx partial)."""
+    answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
+    form = EditedTextForm(request.POST)
+    if not form.is_valid() or not form.cleaned_data["edited_text"].strip():
+        error = " ".join(form.errors.get("edited_text", [])) or "The edited answer is empty."
+        return render(request, "review/_recheck.html", {"error": error}, status=400)
+    try:
+        check = _recheck(answer, form.cleaned_data["edited_text"])
+    except services.CheckUnavailable:
+        return render(request, "review/_recheck.html",
+                      {"error": "The edited answer could not be re-checked (no worker answered). Try again."},
+                      status=503)
+    return render(request, "review/_recheck.html", {"check": selectors.recheck_rows(check=check)})
 
 
 @require_POST
@@ -145,25 +224,28 @@ def answer_decide(request: HttpRequest, answer_id: int) -> HttpResponse:
     if not form.is_valid():
         return _answer_page(request, answer, form=form, status=400)
     action = form.cleaned_data["action"]
-    edited_risk = None
+    edited_check = None
     if action == Decision.Action.EDIT and form.cleaned_data["edited_text"].strip():
+        if blocker := services.decision_blockers(answer=answer, claims=list(answer.claims.all()), action=action):
+            form.add_error(None, blocker)  # before spending a re-check on it
+            return _answer_page(request, answer, form=form, status=400)
         try:
-            data = services.answer_check_on_worker(answer_text=form.cleaned_data["edited_text"],
-                                                   question=answer.question, clearance=answer.client.clearance)
+            edited_check = _recheck(answer, form.cleaned_data["edited_text"])
         except services.CheckUnavailable:  # refuse rather than send unchecked text
             form.add_error(None, "The edited answer could not be re-checked (no worker answered). Try again.")
             return _answer_page(request, answer, form=form, status=503)
-        edited_risk = data["risk"]
-        if edited_risk == Risk.HIGH and not form.cleaned_data["reason"]:
-            flagged = [c["text"] for c in data["claims"] if c["verdict"] != "supported"]
-            form.add_error(None, "The edited answer is still high risk: " + "; ".join(data["reasons"])
+        if edited_check["risk"] == Risk.HIGH and not form.cleaned_data["reason"]:
+            rows = selectors.recheck_rows(check=edited_check)
+            flagged = [f"{row.text} ({row.verdict_label}{'; ' + row.source if row.source else ''})"
+                       for row in rows.claims if row.verdict != "supported"]
+            form.add_error(None, "The edited answer is still high risk: " + "; ".join(edited_check["reasons"])
                            + (" — flagged: " + " | ".join(flagged) if flagged else "")
                            + ". Fix it, or give a reason to send it anyway.")
             return _answer_page(request, answer, form=form, status=400)
     try:
         services.answer_decide(answer=answer, reviewer=request.user, action=action,
                                reason=form.cleaned_data["reason"], edited_text=form.cleaned_data["edited_text"],
-                               edited_risk=edited_risk)
+                               edited_check=edited_check)
     except services.DecisionConflict as exc:
         return _conflict(request, answer, str(exc))
     except services.DecisionInvalid as exc:
@@ -175,6 +257,22 @@ def answer_decide(request: HttpRequest, answer_id: int) -> HttpResponse:
     if request.POST.get("then") == "next":
         return review_next(request)
     return redirect("review:queue")
+
+
+@require_POST
+@role_required(*REVIEWERS)
+def audit_samples_approve(request: HttpRequest) -> HttpResponse:
+    """Bulk approve for low-risk answers sampled for audit (the queue's checkboxes)."""
+    ids = [int(value) for value in request.POST.getlist("answers") if value.isdigit()]
+    if not ids:
+        messages.error(request, "Tick the audit samples to approve first.")
+        return _queue_page(request, status=400)
+    approved, left = services.answers_approve_audit_samples(
+        answer_ids=ids, reviewer=request.user, queryset=selectors.answers_visible_to(request.user))
+    messages.success(request, f"Approved and sent {approved} audit sample(s)."
+                     + (f" {left} left for one-by-one review (not a waiting low-risk sample, or someone holds it)."
+                        if left else ""))
+    return redirect(f"{reverse('review:queue')}?{request.POST.get('query', '')}")
 
 
 def _conflict(request: HttpRequest, answer: Answer, detail: str) -> HttpResponse:

@@ -1,5 +1,6 @@
-// Keyboard shortcuts. Queue: n takes the next item. Review page: j/k move between claims, c/x
-// confirm/reject the selected claim, a approves & sends, r rejects the answer, ? shows the help.
+// Keyboard shortcuts. Queue: n takes the next item. Review page: n starts the review (takes the lease), j/k move
+// between claims, c/x mark the selected claim correct/wrong, u undoes the last mark, e edits, a approves & sends,
+// r rejects the answer, s skips, [ / ] open the previous / next item, ? shows the help.
 (function () {
   "use strict";
 
@@ -27,9 +28,45 @@
     if (button && !button.disabled) button.click();
   }
 
+  // Only typing into text ignores shortcuts: a focused checkbox or button must not stop them.
+  var NOT_TEXT = ["checkbox", "radio", "button", "submit", "reset", "range", "color", "file", "image"];
+
   function typing(event) {
-    var tag = (event.target.tagName || "").toLowerCase();
-    return tag === "input" || tag === "textarea" || tag === "select" || event.target.isContentEditable;
+    var target = event.target;
+    var tag = (target.tagName || "").toLowerCase();
+    if (tag === "input") return NOT_TEXT.indexOf((target.type || "text").toLowerCase()) === -1;
+    return tag === "textarea" || tag === "select" || target.isContentEditable;
+  }
+
+  function csrfToken() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["x-csrftoken"]; } catch (e) { return ""; }
+  }
+
+  // Undo: each claim mark remembers what the claim said before; u puts the last one back.
+  var undoStack = [];
+
+  function showUndo() {
+    var button = document.querySelector("[data-shortcut='undo']");
+    if (button) button.hidden = undoStack.length === 0;
+  }
+
+  function undo() {
+    var last = undoStack.pop();
+    showUndo();
+    var card = last && document.getElementById(last.cardId);
+    if (!card) return;
+    htmx.ajax("POST", last.url, {
+      source: card, target: "#" + last.cardId, swap: "outerHTML",
+      values: { state: last.state, note: last.note },
+    });
+  }
+
+  function editAnswer() {
+    var panel = document.getElementById("edit-panel");
+    if (!panel) return;
+    panel.open = true;
+    var text = panel.querySelector("textarea");
+    if (text) text.focus();
   }
 
   document.addEventListener("keydown", function (event) {
@@ -46,18 +83,43 @@
       case "k": move(-1); break;
       case "c": if (card) { select(card); click("[data-shortcut='confirm']", card); } break;
       case "x": if (card) { select(card); click("[data-shortcut='reject-claim']", card); } break;
+      case "u": undo(); break;
+      case "e": editAnswer(); break;
       case "a": click("[data-shortcut='approve']"); break;
       case "r": click("[data-shortcut='reject-answer']"); break;
+      case "s": click("[data-shortcut='skip']"); break;
+      case "[": click("[data-shortcut='previous-item']"); break;
+      case "]": click("[data-shortcut='next-item']"); break;
       case "?": document.getElementById("shortcuts").showModal(); break;
       default: return;
     }
     event.preventDefault();
   });
 
+  // Leaving the page by one of its own forms (decide, skip, start, release) settles the lease itself.
+  var leavingByForm = false;
+
   // A form with data-confirm asks first (instead of an inline onsubmit, which the CSP forbids).
   document.addEventListener("submit", function (event) {
-    var message = event.target.getAttribute && event.target.getAttribute("data-confirm");
-    if (message && !window.confirm(message)) event.preventDefault();
+    var form = event.target;
+    var message = form.getAttribute && form.getAttribute("data-confirm");
+    if (message && !window.confirm(message)) { event.preventDefault(); return; }
+    if (!form.hasAttribute("hx-post")) leavingByForm = true;
+  });
+
+  // Closing (or leaving) the review page gives the answer back to the queue at once.
+  window.addEventListener("pagehide", function () {
+    var lease = document.querySelector("#lease[data-release-url]");
+    if (!lease || leavingByForm) return;
+    var body = new FormData();
+    body.append("csrfmiddlewaretoken", csrfToken());
+    body.append("quiet", "1");
+    navigator.sendBeacon(lease.getAttribute("data-release-url"), body);
+  });
+
+  // Coming back from the history cache: the lease may be gone, so show the page as it is now.
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && document.querySelector("[data-review-page]")) window.location.reload();
   });
 
   // Narrow screens: the header's Menu button folds the navigation (and Log out) in and out.
@@ -83,15 +145,58 @@
   document.addEventListener("click", function (event) {
     var help = event.target.closest("[data-shortcut='help']");
     if (help) { document.getElementById("shortcuts").showModal(); return; }
+    if (event.target.closest("[data-shortcut='undo']")) { undo(); return; }
     var span = event.target.closest(".claim-span[data-claim]");
     if (span) select(document.getElementById("claim-" + span.dataset.claim));
   });
 
-  // After a claim is confirmed or rejected, move on to the next claim so "c c c" walks the answer.
-  document.addEventListener("htmx:afterSwap", function (event) {
+  // Remember what a claim said before it is marked, so u can put it back once the mark is in.
+  var pendingMark = null;
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    // The queue refresh must not wipe the audit samples a reviewer is ticking.
+    if (elt.id === "queue-rows" && elt.querySelector("[data-audit-sample]:checked")) {
+      event.preventDefault();
+      return;
+    }
+    if (!elt.matches || !elt.matches("form.claim-actions")) return;
+    var card = elt.closest("[data-claim-card]");
+    pendingMark = {
+      url: elt.getAttribute("hx-post"), cardId: card.id,
+      state: card.dataset.reviewState, note: card.dataset.reviewNote,
+    };
+  });
+
+  // Refusals (a note is needed, the lease was lost, the re-check failed) come back as 4xx/503 with the part to
+  // show in their place: swap them in rather than drop them.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var status = event.detail.xhr.status;
+    if ((status === 400 || status === 409 || status === 503) && event.detail.serverResponse) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+
+  // After a claim is marked, move on to the next claim so "c c c" walks the answer; a refused mark keeps the
+  // claim selected with its note field ready. (After settling: htmx puts the focus back once it has swapped.)
+  document.addEventListener("htmx:afterSettle", function (event) {
     var id = event.detail.target && event.detail.target.id;
     var card = id ? document.getElementById(id) : null;
-    if (!card || !card.matches("[data-claim-card]")) return;
+    if (!card || !card.matches("[data-claim-card]") || card.dataset.settled) return;
+    card.dataset.settled = "1";  // once per swap, though every swapped part reports it
+    var mark = pendingMark;
+    pendingMark = null;
+    if (mark && mark.cardId === card.id && !card.classList.contains("has-error")) {
+      undoStack.push(mark);
+      showUndo();
+    }
+    if (card.classList.contains("has-error")) {
+      select(card);
+      var note = card.querySelector("[data-claim-note]");
+      if (note) note.focus();
+      return;
+    }
     var all = cards();
     select(all[all.indexOf(card) + 1] || card);
   });

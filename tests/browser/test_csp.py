@@ -64,6 +64,9 @@ def test_main_pages_report_no_csp_violation(page, login, admin_user, publish, ma
     visits.goto("/api/docs", ready=".swagger-ui .info")  # django-ninja's Swagger UI, from our static files
 
     visits.goto(answer.get_absolute_url(), ready="[data-review-page]")
+    page.keyboard.press("n")  # start review: the page reloads with the lease, claim actions and decision panel
+    page.wait_for_selector("#approve-button")
+    visits.collect("answer under review")
     page.keyboard.press("?")
     assert page.locator("dialog#shortcuts").is_visible()
     page.keyboard.press("Escape")

@@ -41,7 +41,9 @@ def test_requests_during_a_redis_outage_are_accepted_and_finished_after_it(
     policy = DocumentVersion.objects.get(document__key="expense-policy")
     assert approver_web.post(f"/kb/expense-policy/v{policy.number}/approve/").status_code == 302
     wait_indexed(policy, stack)
-    to_approve = make_answer(question="Refund window?", callback_url=hook)
+    # Its claim is supported: approving needs no claim marked first (flagged ones must be).
+    to_approve = make_answer(question="Refund window?", callback_url=hook,
+                             claims=[("Refunds are paid within 14 days.", "supported", 0.9)])
     to_reject = make_answer(question="Refund amount?", callback_url=hook)
 
     stack.redis.stop()

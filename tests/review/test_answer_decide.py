@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 def _lease(client, user, answer):
     client.force_login(user)
-    client.get(answer.get_absolute_url())
+    client.post(f"/review/answers/{answer.pk}/start/")
 
 
 def test_reviewer_can_approve_medium_risk_answer(client, reviewer, make_answer, django_capture_on_commit_callbacks):
@@ -30,18 +30,61 @@ def test_reviewer_can_approve_medium_risk_answer(client, reviewer, make_answer, 
     assert AuditEvent.objects.filter(verb="answer.approve", object_id=str(answer.pk)).count() == 1
 
 
-def test_approving_against_the_checker_needs_a_reason(client, reviewer, make_answer):
+def test_a_flagged_claim_must_be_marked_before_approving(client, reviewer, make_answer):
     answer = make_answer(risk="medium", claims=[("Refunds take 30 days.", "uncertain", 0.5)])
     _lease(client, reviewer, answer)
 
-    refused = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve"})
-    accepted = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve",
-                                                                     "reason": "checked with finance"})
+    refused = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve", "reason": "looks fine"})
+    client.post(f"/review/claims/{answer.claims.get().pk}/review/", {"state": "confirmed"})
+    accepted = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve"})
 
     assert refused.status_code == 400
-    assert "goes against the checker" in refused.content.decode()
+    assert "Mark each flagged claim correct or wrong before approving (still open: claim 1)" in refused.content.decode()
     assert accepted.status_code == 302
-    assert Decision.objects.get(answer=answer).overrides_checker is True
+    # Settling an uncertain claim is the reviewer's job, not an override.
+    assert Decision.objects.get(answer=answer).overrides_checker is False
+
+
+def test_a_claim_marked_wrong_blocks_approval(client, reviewer, make_answer):
+    answer = make_answer(risk="medium", claims=[("Refunds take 30 days.", "uncertain", 0.5)])
+    _lease(client, reviewer, answer)
+    client.post(f"/review/claims/{answer.claims.get().pk}/review/", {"state": "rejected"})
+
+    refused = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve", "reason": "send anyway"})
+
+    assert refused.status_code == 400
+    assert "Claim 1 is marked wrong: edit the answer or reject it." in refused.content.decode()
+    assert not Decision.objects.filter(answer=answer).exists()
+
+
+@pytest.mark.parametrize("verdict", ["contradicted", "not_found"])
+def test_marking_a_claim_the_checker_doubts_correct_needs_a_note_and_is_an_override(
+    client, reviewer, make_answer, verdict,
+):
+    answer = make_answer(risk="high", claims=[("Pets under 10 kilograms may travel.", verdict, 0.0)])
+    claim = answer.claims.get()
+    _lease(client, reviewer, answer)
+
+    refused = client.post(f"/review/claims/{claim.pk}/review/", {"state": "confirmed"}, headers={"HX-Request": "true"})
+    claim.refresh_from_db()
+    assert refused.status_code == 400
+    assert "say in the note why it is correct" in refused.content.decode()
+    assert 'class="msg msg-error small claim-error"' in refused.content.decode()  # shown in the card
+    assert claim.review_state == "open"
+
+    client.post(f"/review/claims/{claim.pk}/review/", {"state": "confirmed", "note": "the 2026 tariff allows it"})
+    approved = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve"})
+
+    claim.refresh_from_db()
+    assert (claim.review_state, claim.overrides_checker) == ("confirmed", True)
+    assert approved.status_code == 302
+    decision = Decision.objects.get(answer=answer)
+    assert decision.overrides_checker is True
+    assert decision.reason == "claim 1 is correct: the 2026 tariff allows it"
+    mark = AuditEvent.objects.get(verb="claim.confirmed", object_id=str(claim.pk))
+    assert mark.after == {"review": "Claim is correct", "overrides_checker": True}
+    page = client.get(answer.get_absolute_url()).content.decode()
+    assert "Claim 1: “Claim is correct” — rita" in page and "the 2026 tariff allows it" in page
 
 
 def test_high_risk_answer_needs_every_claim_confirmed(client, reviewer, make_answer):
@@ -53,7 +96,7 @@ def test_high_risk_answer_needs_every_claim_confirmed(client, reviewer, make_ans
     assert 'id="approve-button" data-shortcut="approve" disabled' in page
     refused = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve", "reason": "ok"})
     assert refused.status_code == 400
-    assert "confirm every claim" in refused.content.decode()
+    assert "High risk: mark every claim correct before approving (still open: claim 1, 2)" in refused.content.decode()
 
     client.post(f"/review/claims/{first.pk}/review/", {"state": "confirmed"})
     partial = client.post(f"/review/claims/{second.pk}/review/", {"state": "confirmed", "note": "4 is right"},

@@ -97,23 +97,57 @@ def test_answers_citing_a_version_leave_out_questions_above_the_viewers_clearanc
 
 
 @pytest.mark.django_db(transaction=True)
-def test_edit_and_send_rechecks_the_edited_text(client, reviewer, make_answer, chunk, celery_worker, settings):
+def test_edit_and_send_rechecks_the_edited_text_and_keeps_its_claims(client, reviewer, make_answer, chunk,
+                                                                     celery_worker, settings):
     settings.REVIEW_HIGH_RISK_TOPICS = []
     answer = make_answer(risk="medium", chunk=chunk,
                          claims=[("Expense reports are due within 45 days.", "uncertain", 0.5)])
     client.force_login(reviewer)
-    client.get(answer.get_absolute_url())
+    client.post(f"/review/answers/{answer.pk}/start/")
+    fixed_text = "Expense reports must be submitted within 30 days after the trip ends."
 
+    unmarked = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "edit", "edited_text": fixed_text})
+    client.post(f"/review/claims/{answer.claims.get().pk}/review/", {"state": "rejected", "note": "it is 30"})
+    preview = client.post(f"/review/answers/{answer.pk}/recheck/",
+                          {"edited_text": "Expense reports must be submitted within 60 days after the trip ends."})
     still_wrong = client.post(f"/review/answers/{answer.pk}/decide/", {
         "action": "edit", "edited_text": "Expense reports must be submitted within 60 days after the trip ends."})
-    fixed = client.post(f"/review/answers/{answer.pk}/decide/", {
-        "action": "edit", "edited_text": "Expense reports must be submitted within 30 days after the trip ends."})
+    fixed = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "edit", "edited_text": fixed_text})
 
+    assert unmarked.status_code == 400
+    assert "Mark each flagged claim correct or wrong before editing" in unmarked.content.decode()
+    assert preview.status_code == 200
+    assert "Contradicted" in preview.content.decode()
+    source = "Expense Policy (expense-policy v1) · Expense policy &gt; Submission"
+    assert f'Source: <a href="/kb/expense-policy/v1/">{source}</a>' in preview.content.decode()
     assert still_wrong.status_code == 400
     assert "still high risk" in still_wrong.content.decode()
     assert "60 days" in still_wrong.content.decode()
+    assert "Expense Policy (expense-policy v1)" in still_wrong.content.decode()  # the source is named
     assert fixed.status_code == 302
     answer.refresh_from_db()
     assert answer.status == "approved"
-    assert answer.released_text == "Expense reports must be submitted within 30 days after the trip ends."
+    assert answer.released_text == fixed_text
     assert answer.text == "Expense reports are due within 45 days."  # the original is kept
+    sent = answer.claims.get(from_edit=True)
+    assert (sent.text, sent.verdict) == (fixed_text, "supported")
+    assert sent.evidence.first().chunk == chunk
+    # The reverse trace of the paragraph the sent text rests on lists the answer.
+    citing = client.get(f"/review/sources/expense-policy/v1/?line={chunk.line_start}").content.decode()
+    assert f'id="answer-{answer.pk}"' in citing
+    assert f"/review/claims/{sent.pk}/trace/" in client.get(answer.get_absolute_url()).content.decode()
+
+
+def test_a_claim_no_source_supports_shows_the_nearest_passages_unhighlighted(client, reviewer, make_answer, chunk):
+    answer = make_answer(risk="high", chunk=chunk, claims=[("Pets under 10 kilograms may travel.", "not_found", 0.0)])
+    claim = answer.claims.get()
+    client.force_login(reviewer)
+
+    page = client.get(answer.get_absolute_url()).content.decode()
+    trace = client.get(f"/review/claims/{claim.pk}/trace/").content.decode()
+
+    assert "No supporting source found" in page
+    assert "Nearest, does not support" in page
+    assert '<mark class="quote">' not in page
+    assert "Nearest passage 1 — does not support the claim" in trace
+    assert '<mark class="quote">' not in trace

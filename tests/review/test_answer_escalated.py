@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 def escalated(client, reviewer, make_answer):
     answer = make_answer(claims=[("Refunds are paid within 14 days.", "supported", 0.9)])
     client.force_login(reviewer)
-    client.get(answer.get_absolute_url())
+    client.post(f"/review/answers/{answer.pk}/start/")
     client.post(f"/review/answers/{answer.pk}/decide/", {"action": "escalate", "reason": "legal should look"})
     answer.refresh_from_db()
     assert answer.escalated
@@ -42,9 +42,12 @@ def test_a_reviewer_cannot_decide_an_escalated_answer(client, second_reviewer, e
 def test_an_admin_decides_an_escalated_answer_and_it_is_no_longer_escalated(client, admin_user, escalated):
     client.force_login(admin_user)
 
+    before_start = client.get(escalated.get_absolute_url()).content.decode()
+    client.post(f"/review/answers/{escalated.pk}/start/")
     page = client.get(escalated.get_absolute_url()).content.decode()
     response = client.post(f"/review/answers/{escalated.pk}/decide/", {"action": "reject", "reason": "wrong"})
 
+    assert 'value="reject"' not in before_start and "Start review" in before_start  # reading takes no lease
     assert 'value="reject"' in page and 'value="escalate"' not in page
     assert response.status_code == 302
     escalated.refresh_from_db()

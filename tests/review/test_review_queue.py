@@ -103,7 +103,7 @@ def test_review_next_with_an_empty_queue_says_so(client, reviewer):
 def test_leased_item_cannot_be_decided_by_another_reviewer(client, reviewer, second_reviewer, make_answer):
     answer = make_answer(risk="medium")
     client.force_login(reviewer)
-    client.get(answer.get_absolute_url())  # opening it takes the lease
+    client.post(f"/review/answers/{answer.pk}/start/")  # starting the review takes the lease
     client.force_login(second_reviewer)
 
     page = client.get(answer.get_absolute_url()).content.decode()
@@ -126,7 +126,7 @@ def test_expired_lease_can_be_taken_over(client, reviewer, second_reviewer, make
                                                lease_expires_at=timezone.now() - timedelta(seconds=1))
     client.force_login(second_reviewer)
 
-    client.get(answer.get_absolute_url())
+    client.post(f"/review/answers/{answer.pk}/start/")
 
     answer.refresh_from_db()
     assert answer.lease_holder == second_reviewer

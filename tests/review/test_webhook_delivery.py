@@ -26,6 +26,7 @@ def _wait_for_state(answer: Answer, states: set[str], timeout: float = 30.0) -> 
 
 
 def _approve(answer: Answer, reviewer) -> Answer:
+    services.claim_review(claim=answer.claims.get(), reviewer=reviewer, state="confirmed")  # flagged: marked first
     return services.answer_decide(answer=answer, reviewer=reviewer, action="approve", reason="checked by hand")
 
 

@@ -105,4 +105,4 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(f"\n  Console: http://{shown_host}:{port}/\n"))
         for username, (user_roles, _clearance) in DEMO_USERS.items():
             self.stdout.write(f"    {username:<10} / {DEMO_PASSWORD}   ({', '.join(user_roles)})")
-        self.stdout.write("\n  Health: /healthz    API docs: /api/v1/docs    Ctrl-C stops everything.\n")
+        self.stdout.write("\n  Health: /healthz    API docs: /api/docs    Ctrl-C stops everything.\n")
