@@ -112,7 +112,8 @@ def _ranked_ids(
     # The LIMIT inside the subquery bounds the rows ts_rank reads, however common the words; the GIN index finds
     # them (a bitmap scan over the matching lexemes), the evidence filter keeps usable versions only.
     candidates = (
-        evidence_chunks(clearance=clearance).filter(search_vector=match).exclude(id__in=exclude).values("id")[:rank_cap]
+        evidence_chunks(clearance=clearance).filter(search_vector=match).exclude(id__in=exclude)
+        .order_by().values("id")[:rank_cap]  # any rows: Chunk's default ordering would join versions and documents
     )
     return list(
         Chunk.objects.filter(id__in=candidates)
