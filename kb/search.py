@@ -19,7 +19,7 @@ logger = logging.getLogger(__name__)
 
 RRF_K = 60  # the usual reciprocal-rank-fusion constant: dampens the weight of top ranks
 # Most rows the full-text side ranks per step: ts_rank reads each tsvector, so this bounds its cost at any size.
-FULLTEXT_RANK_CAP = 1000
+FULLTEXT_RANK_CAP = 4000
 
 
 @dataclass
