@@ -53,7 +53,8 @@ class _LexemeQuery(SearchQuery):
     template = "%(expressions)s::tsquery"
 
     def __init__(self, lexemes: Sequence[str], *, operator: str) -> None:
-        super().__init__(f" {operator} ".join("'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'" for lexeme in lexemes))
+        quoted = ("'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'" for lexeme in lexemes)
+        super().__init__(f" {operator} ".join(quoted))
 
 
 @dataclass(frozen=True)
