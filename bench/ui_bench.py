@@ -1,6 +1,6 @@
-"""Server time of the review queue with 10,000 pending answers and of a review page with 10 claims.
+"""Server time of the review queue with 100,000 pending answers and of a review page with 10 claims.
 
-    .venv/bin/python bench/ui_bench.py [--answers 10000] [--requests 50] [--fresh]
+    .venv/bin/python bench/ui_bench.py [--answers 100000] [--requests 50] [--fresh]
 
 Uses its own database (console_uibench on the embedded server, or DATABASE_URL's server) so it never
 touches development or test data. Requests go through Django's full middleware stack in-process
@@ -94,8 +94,13 @@ def _seed(answer_count: int):
     return reviewer, detail
 
 
-def _timings(client, path: str, requests: int) -> list[float]:
-    client.get(path)  # warm caches and connections
+def _timings(client, path: str, requests: int) -> tuple[list[float], int]:
+    """Milliseconds per request, and the queries one request issues."""
+    from django.db import connection
+
+    statements = []
+    with connection.execute_wrapper(lambda execute, sql, *args: statements.append(sql) or execute(sql, *args)):
+        client.get(path)  # also warms caches and connections
     samples = []
     for _ in range(requests):
         started = time.perf_counter()
@@ -103,18 +108,24 @@ def _timings(client, path: str, requests: int) -> list[float]:
         samples.append((time.perf_counter() - started) * 1000)
         if response.status_code != 200:
             raise SystemExit(f"{path} answered {response.status_code}")
-    return samples
+    return samples, len(statements)
 
 
-def _summary(name: str, samples: list[float]) -> str:
+def _summary(name: str, timings: tuple[list[float], int]) -> str:
+    samples, queries = timings
     ordered = sorted(samples)
     p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
-    return f"{name:<34} p50 {statistics.median(ordered):7.1f} ms   p95 {p95:7.1f} ms   ({len(ordered)} requests)"
+    return (f"{name:<34} p50 {statistics.median(ordered):7.1f} ms   p95 {p95:7.1f} ms   ({len(ordered)} requests, "
+            f"{queries} queries each)")
+
+
+def _load() -> str:
+    return "load average " + ", ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--answers", type=int, default=10_000)
+    parser.add_argument("--answers", type=int, default=100_000)
     parser.add_argument("--requests", type=int, default=50)
     parser.add_argument("--fresh", action="store_true", help="drop and recreate the bench database")
     args = parser.parse_args()
@@ -138,16 +149,22 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     started = time.perf_counter()
     reviewer, detail = _seed(args.answers)
-    print(f"seeded in {time.perf_counter() - started:.1f}s: {args.answers} pending answers + one with 10 claims")
+    from django.db import connection
+
+    with connection.cursor() as cursor:  # what autovacuum does after a bulk load: visibility map and statistics
+        cursor.execute("VACUUM ANALYZE review_answer, review_claim, review_evidence")
+    print(f"seeded in {time.perf_counter() - started:.1f}s: {args.answers} pending answers + one with 10 claims; "
+          f"{_load()}")
 
     client = Client()
     client.force_login(reviewer)
     print(_summary(f"queue page ({args.answers} pending)", _timings(client, "/review/", args.requests)))
     print(_summary("queue page, htmx row refresh", _timings_htmx(client, args.requests)))
     print(_summary("review page (10 claims)", _timings(client, detail.get_absolute_url(), args.requests)))
+    print(_load())
 
 
-def _timings_htmx(client, requests: int) -> list[float]:
+def _timings_htmx(client, requests: int) -> tuple[list[float], int]:
     client.defaults.update({"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "queue-rows"})
     try:
         return _timings(client, "/review/", requests)

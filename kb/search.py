@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -18,7 +18,8 @@ from kb.models import Chunk, DocumentVersion
 logger = logging.getLogger(__name__)
 
 RRF_K = 60  # the usual reciprocal-rank-fusion constant: dampens the weight of top ranks
-_WORD = re.compile(r"\w+", re.UNICODE)
+# Most rows the full-text side ranks per step: ts_rank reads each tsvector, so this bounds its cost at any size.
+FULLTEXT_RANK_CAP = 4000
 
 
 @dataclass
@@ -45,25 +46,99 @@ def evidence_chunks(*, clearance: str) -> QuerySet[Chunk]:
     return Chunk.objects.filter(version_id__in=usable)
 
 
-def _fulltext_query(text: str) -> SearchQuery | None:
-    words = _WORD.findall(text.lower())
-    if not words:
-        return None
-    # OR the words: a question rarely repeats every word of its answer; ranking rewards overlap.
-    return SearchQuery(" | ".join(dict.fromkeys(words)), search_type="raw", config="english")
+class _LexemeQuery(SearchQuery):
+    """A tsquery over lexemes PostgreSQL has already normalised: cast, not parsed again (to_tsquery would stem a
+    stem a second time)."""
+
+    template = "%(expressions)s::tsquery"
+
+    def __init__(self, lexemes: Sequence[str], *, operator: str) -> None:
+        quoted = ("'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'" for lexeme in lexemes)
+        super().__init__(f" {operator} ".join(quoted))
 
 
-def _fulltext_ids(query: str, *, clearance: str, limit: int) -> list[int]:
-    tsquery = _fulltext_query(query)
-    if tsquery is None:
-        return []
+@dataclass(frozen=True)
+class _Term:
+    lexeme: str
+    estimated_rows: float | None  # from the planner's statistics; None before the table was first analysed
+
+
+def _query_terms(text: str) -> list[_Term]:
+    """The query's lexemes (as the index stores them) with how many chunks each is expected to match.
+
+    The estimate comes from the lexeme frequencies ANALYZE keeps for the tsvector column (what the planner itself
+    uses): free to read and kept current by autovacuum, so no term table has to be maintained at indexing. A
+    lexeme missing from that list is rarer than every listed one; like the planner, take half the lowest
+    listed frequency for it."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            WITH terms AS (
+                SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('english', %s))) AS lexeme
+            ), stats AS (
+                SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs,
+                       greatest(c.reltuples, 0) AS rows
+                FROM pg_stats s JOIN pg_class c ON c.oid = %s::regclass
+                WHERE s.schemaname = current_schema() AND s.tablename = %s AND s.attname = 'search_vector'
+            )
+            SELECT terms.lexeme, stats.rows * coalesce(
+                (SELECT f.freq FROM unnest(stats.elems, stats.freqs) AS f(lexeme, freq) WHERE f.lexeme = terms.lexeme),
+                stats.freqs[array_length(stats.elems, 1) + 1] / 2  -- after the lexemes' own: the lowest frequency
+            )
+            FROM terms LEFT JOIN stats ON true
+            ORDER BY terms.lexeme
+            """,
+            [text, Chunk._meta.db_table, Chunk._meta.db_table],
+        )
+        return [_Term(lexeme, rows) for lexeme, rows in cursor.fetchall()]
+
+
+def _rare_terms(terms: list[_Term], *, budget: int) -> list[str]:
+    """The rarest terms whose expected matches together stay within `budget` rows (at least the rarest one).
+
+    On a table too small or too new for the estimates to bind, that is every term: the OR of all of them."""
+    ranked = sorted(terms, key=lambda term: (term.estimated_rows or 0.0, term.lexeme))
+    chosen, expected = [], 0.0
+    for term in ranked:
+        expected += term.estimated_rows or 0.0
+        if chosen and expected > budget:
+            break
+        chosen.append(term.lexeme)
+    return chosen
+
+
+def _ranked_ids(
+    match: SearchQuery, rank_by: SearchQuery, *, clearance: str, limit: int, rank_cap: int, exclude: list[int],
+) -> list[int]:
+    # The LIMIT inside the subquery bounds the rows ts_rank reads, however common the words; the GIN index finds
+    # them (a bitmap scan over the matching lexemes), the evidence filter keeps usable versions only.
+    candidates = (
+        evidence_chunks(clearance=clearance).filter(search_vector=match).exclude(id__in=exclude)
+        .order_by().values("id")[:rank_cap]  # any rows: Chunk's default ordering would join versions and documents
+    )
     return list(
-        evidence_chunks(clearance=clearance)
-        .filter(search_vector=tsquery)
-        .annotate(rank=SearchRank(F("search_vector"), tsquery, cover_density=False))
+        Chunk.objects.filter(id__in=candidates)
+        .annotate(rank=SearchRank(F("search_vector"), rank_by, cover_density=False))
         .order_by("-rank", "id")
         .values_list("id", flat=True)[:limit]
     )
+
+
+def fulltext_ids(*, query: str, clearance: str, limit: int, rank_cap: int = FULLTEXT_RANK_CAP) -> list[int]:
+    """Chunks that contain every query term, best first; when those are fewer than `limit`, then chunks with any
+    of the query's rarer terms. Both steps rank at most `rank_cap` rows, by overlap with all the query's terms."""
+    terms = _query_terms(query)
+    if not terms:
+        return []
+    lexemes = [term.lexeme for term in terms]
+    any_term = _LexemeQuery(lexemes, operator="|")  # ranking rewards overlap: a question rarely repeats its answer
+    found = _ranked_ids(_LexemeQuery(lexemes, operator="&"), any_term, clearance=clearance, limit=limit,
+                        rank_cap=rank_cap, exclude=[])
+    if len(found) >= limit or len(lexemes) == 1:
+        return found
+    rare = _LexemeQuery(_rare_terms(terms, budget=rank_cap), operator="|")
+    return found + _ranked_ids(rare, any_term, clearance=clearance, limit=limit - len(found), rank_cap=rank_cap,
+                               exclude=found)
 
 
 def _vector_hits(vector: list[float], *, clearance: str, limit: int, floor: float) -> list[tuple[int, float]]:
@@ -92,7 +167,7 @@ def chunks_search(
     """Top-k chunks of usable versions for `query`; each hit says which index found it."""
     floor = settings.KB_SIMILARITY_FLOOR if similarity_floor is None else similarity_floor
     warnings: list[str] = []
-    fulltext = _fulltext_ids(query, clearance=clearance, limit=depth)
+    fulltext = fulltext_ids(query=query, clearance=clearance, limit=depth)
     vector_hits: list[tuple[int, float]] = []
     try:
         vector = vector if vector is not None else query_embedding(query)

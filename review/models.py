@@ -115,6 +115,8 @@ class Answer(models.Model):
         ]
         indexes = [
             models.Index(fields=["status", "risk_order", "created_at"]),
+            # The queue's page count: an index-only scan, not a pass over every answer's row (bench/ui_bench.py).
+            models.Index(fields=["status", "escalated", "evidence_level"], name="answer_queue_count"),
             models.Index(fields=["webhook_state", "webhook_next_attempt_at"], name="answer_webhook_due"),
         ]
 
