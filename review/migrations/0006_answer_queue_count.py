@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('review', '0004_outbox'),
+        ('review', '0005_review_flow'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
