@@ -34,6 +34,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from review.checking import scoring
 from review.checking.analysis import MARKUP, Candidate, Claim, analyze_candidate, analyze_claim
 from review.checking.base import CheckOutcome, Embedder, EvidenceCandidate
@@ -45,6 +47,7 @@ from review.checking.registry import RULES
 from review.checking.rules.additions import unsupported_degrees
 from review.checking.rules.context import RuleContext
 from review.checking.text import LIGHT_STEMS, stem_of
+from review.checking.units import composed
 from review.checking.windows import Window, candidate_windows, stem_found, term_credit, window_relevance
 
 _WORD_SIMILARITY_AT = 0.55  # word embeddings this close count as a paraphrase ("get" / "receive")
@@ -187,8 +190,9 @@ def _subject_coverage(claim: Claim, window: Window, candidate: Candidate) -> flo
 
 
 def _attach_embeddings(claim: Claim, all_windows: list[Window], embed: Embedder) -> None:
-    """One embed call: the claim, the lexically best windows, and the words needed for word-level
-    paraphrase credit. Windows left out score as dissimilar; they share too few words to matter."""
+    """One embed call: the claim, the units of the lexically best windows (a window's vector is composed from
+    its units'), and the words needed for word-level paraphrase credit. Windows left out score as dissimilar;
+    they share too few words to matter."""
     ranked = sorted(all_windows, key=lambda w: -window_relevance(claim, w.units))
     windows = ranked[:_MAX_EMBEDDED_WINDOWS]
     for window in ranked[_MAX_EMBEDDED_WINDOWS:]:
@@ -196,16 +200,16 @@ def _attach_embeddings(claim: Claim, all_windows: list[Window], embed: Embedder)
     unmatched = [w for w, s in claim.words.items() if any(not stem_found(s, win.stems) for win in windows)]
     vocabulary = sorted({w for win in windows for u in win.units for w in u.words} - set(claim.words))
     vocabulary = vocabulary[:_MAX_VOCABULARY] if unmatched else []
-    texts = [" ".join(MARKUP.sub("", claim.text).split())]
-    texts += [" ".join(u.embed_text for u in win.units) for win in windows]
-    texts += unmatched + vocabulary
+    # Units, not windows, are embedded: indexing stored their vectors (units.py), so a check embeds only its claim.
+    units = list(dict.fromkeys(u.embed_text for win in windows for u in win.units))
+    texts = [" ".join(MARKUP.sub("", claim.text).split()), *units, *unmatched, *vocabulary]
     vectors = embed(texts)
-    sims = vectors[1 : 1 + len(windows)] @ vectors[0]
-    for window, sim in zip(windows, sims):
-        window.similarity = float(sim)
+    unit_vectors = dict(zip(units, vectors[1 : 1 + len(units)]))
+    for window in windows:
+        window.similarity = float(composed(np.stack([unit_vectors[u.embed_text] for u in window.units])) @ vectors[0])
     if not unmatched or not vocabulary:
         return
-    offset = 1 + len(windows)
+    offset = 1 + len(units)
     claim.word_vectors = dict(zip(unmatched + vocabulary, vectors[offset:]))
     word_sims = vectors[offset : offset + len(unmatched)] @ vectors[offset + len(unmatched) :].T
     column = {w: k for k, w in enumerate(vocabulary)}
