@@ -41,8 +41,10 @@ class Candidate:
     context_index: int | None = None
     offset: int = 0  # where `text` starts in the version's Markdown (0 for contexts)
 
-    def for_checker(self) -> EvidenceCandidate:
-        return EvidenceCandidate(self.text, heading=self.chunk.heading_path if self.chunk else "")
+    def for_checker(self, *, stored_chunks: frozenset[int] = frozenset()) -> EvidenceCandidate:
+        """``stored_chunks``: the chunks whose units' vectors the check read from the index."""
+        return EvidenceCandidate(self.text, heading=self.chunk.heading_path if self.chunk else "",
+                                 units_stored=bool(self.chunk) and self.chunk.pk in stored_chunks)
 
 
 @dataclass
@@ -125,6 +127,7 @@ class _CachedEmbedder:
     def __init__(self, *, model_id: str) -> None:
         self.model_id = model_id
         self.vectors: dict[str, np.ndarray] = {}
+        self.stored_chunks: frozenset[int] = frozenset()  # chunks whose units' vectors came from the index
 
     def remember(self, texts: Sequence[str]) -> None:
         """Keep these texts' vectors for later answers too (the claims)."""
@@ -137,8 +140,11 @@ class _CachedEmbedder:
     def stored_units_load(self, *, chunk_ids: set[int]) -> None:
         """The units indexing embedded for these chunks with the current model: no need to embed them now."""
         rows = ChunkUnit.objects.filter(chunk_id__in=chunk_ids, chunk__version__embedding_model=self.model_id)
-        for text, vector in rows.values_list("text", "embedding"):
+        stored = set()
+        for chunk_id, text, vector in rows.values_list("chunk_id", "text", "embedding"):
             self.vectors.setdefault(text, np.frombuffer(vector, dtype=np.float32))
+            stored.add(chunk_id)
+        self.stored_chunks = frozenset(stored)
 
     def prime(self, texts: Sequence[str]) -> None:
         missing = []
@@ -223,7 +229,9 @@ def claim_check(
                          reasons=["no supporting source found in the approved sources"], evidence=[])
     if not candidates:
         return result
-    outcome = BuiltinChecker(embed=embed).check(claim=claim_text, candidates=[c.for_checker() for c in candidates])
+    stored = embed.stored_chunks if embed is not None else frozenset()
+    outcome = BuiltinChecker(embed=embed).check(claim=claim_text,
+                                                candidates=[c.for_checker(stored_chunks=stored) for c in candidates])
     result.features = outcome.features
     if outcome.candidate_index is None:
         result.reasons = outcome.reasons

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from review.checking.analysis import analyze_candidate
+from review.checking.windows import Window
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,11 @@ class EvidenceUnit:
 def evidence_units(text: str) -> list[EvidenceUnit]:
     return [EvidenceUnit(start=u.start, end=u.end, text=u.embed_text, words=tuple(u.words))
             for u in analyze_candidate(text).units]
+
+
+def window_text(window: Window) -> str:
+    """What a window is embedded as when its units' vectors were not stored (one unit: the unit's own text)."""
+    return " ".join(u.embed_text for u in window.units)
 
 
 def composed(vectors: np.ndarray) -> np.ndarray:

@@ -127,6 +127,8 @@ def test_verdicts_are_the_same_with_and_without_stored_units(publish, embedder):
     assert [c.verdict for c in with_units.claims] == [c.verdict for c in without_units.claims]
     assert [c.verdict for c in with_units.claims][1] != "supported"  # 10 days against the policy's 14
     for stored, embedded in zip(with_units.claims, without_units.claims, strict=True):
-        assert stored.score == pytest.approx(embedded.score, abs=1e-3)
+        # Close, not equal: a window of several units is scored with its units' stored vectors composed, where
+        # free text has the window embedded whole.
+        assert stored.score == pytest.approx(embedded.score, abs=0.05)
         assert (stored.evidence[0].quote_start, stored.evidence[0].quote_end) == (
             embedded.evidence[0].quote_start, embedded.evidence[0].quote_end)
