@@ -41,10 +41,8 @@ class Candidate:
     context_index: int | None = None
     offset: int = 0  # where `text` starts in the version's Markdown (0 for contexts)
 
-    def for_checker(self, *, stored_chunks: frozenset[int] = frozenset()) -> EvidenceCandidate:
-        """``stored_chunks``: the chunks whose units' vectors the check read from the index."""
-        return EvidenceCandidate(self.text, heading=self.chunk.heading_path if self.chunk else "",
-                                 units_stored=bool(self.chunk) and self.chunk.pk in stored_chunks)
+    def for_checker(self) -> EvidenceCandidate:
+        return EvidenceCandidate(self.text, heading=self.chunk.heading_path if self.chunk else "")
 
 
 @dataclass
@@ -113,38 +111,26 @@ def _version_flags(version: DocumentVersion) -> list[str]:
     return flags
 
 
-# Claims and single words (the checker embeds vocabulary for paraphrase credit) recur across answers: keep their
-# vectors per process, keyed by their text.
+# What a check had to embed (claims, windows joining several units, words no version has indexed) recurs across
+# answers: keep the vectors per process, keyed by the text.
 _TEXT_VECTORS: OrderedDict[str, np.ndarray] = OrderedDict()
 _TEXT_VECTORS_MAX = 50_000
 
 
 class _CachedEmbedder:
     """What the checker embeds, from the cheapest source that has it: the vectors stored with the answer's evidence
-    (its chunks' units, read once per answer), this process's recent claims and words, the indexed vocabulary
-    (TermEmbedding), and only then the model. Within an answer each distinct text is embedded once."""
+    (its chunks' units, read once per answer: a window of one unit is the unit's text), this process's recent
+    texts, the indexed vocabulary (TermEmbedding), and only then the model. Each distinct text once per answer."""
 
     def __init__(self, *, model_id: str) -> None:
         self.model_id = model_id
         self.vectors: dict[str, np.ndarray] = {}
-        self.stored_chunks: frozenset[int] = frozenset()  # chunks whose units' vectors came from the index
-
-    def remember(self, texts: Sequence[str]) -> None:
-        """Keep these texts' vectors for later answers too (the claims)."""
-        self.prime(texts)
-        for text in texts:
-            _TEXT_VECTORS[text] = self.vectors[text]
-            _TEXT_VECTORS.move_to_end(text)
-        _trim(_TEXT_VECTORS, _TEXT_VECTORS_MAX)
 
     def stored_units_load(self, *, chunk_ids: set[int]) -> None:
         """The units indexing embedded for these chunks with the current model: no need to embed them now."""
         rows = ChunkUnit.objects.filter(chunk_id__in=chunk_ids, chunk__version__embedding_model=self.model_id)
-        stored = set()
-        for chunk_id, text, vector in rows.values_list("chunk_id", "text", "embedding"):
+        for text, vector in rows.values_list("text", "embedding"):
             self.vectors.setdefault(text, np.frombuffer(vector, dtype=np.float32))
-            stored.add(chunk_id)
-        self.stored_chunks = frozenset(stored)
 
     def prime(self, texts: Sequence[str]) -> None:
         missing = []
@@ -164,9 +150,7 @@ class _CachedEmbedder:
             missing = [t for t in missing if t not in self.vectors]
         if missing:
             for text, vector in zip(missing, embed_texts(missing), strict=True):
-                self.vectors[text] = np.asarray(vector, dtype=np.float32)
-                if " " not in text:
-                    _TEXT_VECTORS[text] = self.vectors[text]
+                self.vectors[text] = _TEXT_VECTORS[text] = np.asarray(vector, dtype=np.float32)
         _trim(_TEXT_VECTORS, _TEXT_VECTORS_MAX)
 
     def __call__(self, texts: list[str]) -> np.ndarray:
@@ -229,9 +213,7 @@ def claim_check(
                          reasons=["no supporting source found in the approved sources"], evidence=[])
     if not candidates:
         return result
-    stored = embed.stored_chunks if embed is not None else frozenset()
-    outcome = BuiltinChecker(embed=embed).check(claim=claim_text,
-                                                candidates=[c.for_checker(stored_chunks=stored) for c in candidates])
+    outcome = BuiltinChecker(embed=embed).check(claim=claim_text, candidates=[c.for_checker() for c in candidates])
     result.features = outcome.features
     if outcome.candidate_index is None:
         result.reasons = outcome.reasons
@@ -339,7 +321,7 @@ def answer_check(
     vectors: list[list[float] | None] = [None] * len(spans)
     try:
         embedder = _CachedEmbedder(model_id=get_provider().model_id)
-        embedder.remember([s.text for s in spans])
+        embedder.prime([s.text for s in spans])
         vectors = [embedder.vectors[s.text].tolist() for s in spans]
     except EmbeddingError as exc:
         warnings.append(f"semantic similarity unavailable: {exc}")

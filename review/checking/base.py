@@ -28,9 +28,6 @@ class EvidenceCandidate:
     # The chunk's heading path ("Handbook > Benefits > Health insurance"): its words count as the chunk's
     # own for term matching, since chunk text leaves headings out; never quoted, so offsets stay in ``text``.
     heading: str = ""
-    # Its units' vectors were stored at indexing (kb.models.ChunkUnit): a window of several units is scored with
-    # its units' vectors composed. Free text (a client's context) has its windows embedded whole, as before.
-    units_stored: bool = False
 
 
 @dataclass(frozen=True)

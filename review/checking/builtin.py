@@ -34,8 +34,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from review.checking import scoring
 from review.checking.analysis import MARKUP, Candidate, Claim, analyze_candidate, analyze_claim
 from review.checking.base import CheckOutcome, Embedder, EvidenceCandidate
@@ -47,7 +45,6 @@ from review.checking.registry import RULES
 from review.checking.rules.additions import unsupported_degrees
 from review.checking.rules.context import RuleContext
 from review.checking.text import LIGHT_STEMS, stem_of
-from review.checking.units import composed, window_text
 from review.checking.windows import Window, candidate_windows, stem_found, term_credit, window_relevance
 
 _WORD_SIMILARITY_AT = 0.55  # word embeddings this close count as a paraphrase ("get" / "receive")
@@ -96,8 +93,7 @@ class BuiltinChecker:
         if not windows:
             return CheckOutcome(score=0.0, findings=[], candidate_index=0, quote_start=0, quote_end=0)
         if self.embed is not None:
-            _attach_embeddings(parsed, windows, self.embed,
-                               composable={k for k, c in enumerate(candidates) if c.units_stored})
+            _attach_embeddings(parsed, windows, self.embed)
         evidence = _Evidence(analyzed)
         scored = [evidence.score(parsed, w, analyzed[w.candidate]) for w in windows]
         best = _pick(scored)
@@ -190,12 +186,9 @@ def _subject_coverage(claim: Claim, window: Window, candidate: Candidate) -> flo
     return sum(stem_found(s, stems) for s in subject) / len(subject)
 
 
-def _attach_embeddings(claim: Claim, all_windows: list[Window], embed: Embedder, *, composable: set[int]) -> None:
-    """One embed call: the claim, the lexically best windows, and the words needed for word-level paraphrase
-    credit. Windows left out score as dissimilar; they share too few words to matter.
-
-    A window of a ``composable`` candidate (its units' vectors were stored at indexing) is asked for unit by
-    unit and its vector composed from theirs, so a check embeds none of it; other windows are embedded whole."""
+def _attach_embeddings(claim: Claim, all_windows: list[Window], embed: Embedder) -> None:
+    """One embed call: the claim, the lexically best windows, and the words needed for word-level
+    paraphrase credit. Windows left out score as dissimilar; they share too few words to matter."""
     ranked = sorted(all_windows, key=lambda w: -window_relevance(claim, w.units))
     windows = ranked[:_MAX_EMBEDDED_WINDOWS]
     for window in ranked[_MAX_EMBEDDED_WINDOWS:]:
@@ -203,16 +196,16 @@ def _attach_embeddings(claim: Claim, all_windows: list[Window], embed: Embedder,
     unmatched = [w for w, s in claim.words.items() if any(not stem_found(s, win.stems) for win in windows)]
     vocabulary = sorted({w for win in windows for u in win.units for w in u.words} - set(claim.words))
     vocabulary = vocabulary[:_MAX_VOCABULARY] if unmatched else []
-    parts = [[u.embed_text for u in w.units] if w.candidate in composable else [window_text(w)] for w in windows]
-    pieces = list(dict.fromkeys(text for texts in parts for text in texts))
-    texts = [" ".join(MARKUP.sub("", claim.text).split()), *pieces, *unmatched, *vocabulary]
+    texts = [" ".join(MARKUP.sub("", claim.text).split())]
+    texts += [" ".join(u.embed_text for u in win.units) for win in windows]
+    texts += unmatched + vocabulary
     vectors = embed(texts)
-    piece_vectors = dict(zip(pieces, vectors[1 : 1 + len(pieces)]))
-    for window, texts_of_window in zip(windows, parts, strict=True):
-        window.similarity = float(composed(np.stack([piece_vectors[t] for t in texts_of_window])) @ vectors[0])
+    sims = vectors[1 : 1 + len(windows)] @ vectors[0]
+    for window, sim in zip(windows, sims):
+        window.similarity = float(sim)
     if not unmatched or not vocabulary:
         return
-    offset = 1 + len(pieces)
+    offset = 1 + len(windows)
     claim.word_vectors = dict(zip(unmatched + vocabulary, vectors[offset:]))
     word_sims = vectors[offset : offset + len(unmatched)] @ vectors[offset + len(unmatched) :].T
     column = {w: k for k, w in enumerate(vocabulary)}

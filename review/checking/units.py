@@ -1,7 +1,10 @@
 """The evidence units the built-in checker compares with a claim, cut the way it cuts them at check time.
 
 Indexing stores them with their vectors (kb.models.ChunkUnit, TermEmbedding), so that a check reads the
-vectors of its evidence instead of embedding it. The cutting is the checker's own (``analyze_candidate``):
+vectors of its evidence instead of embedding it: a window of one unit is that unit's text, and the words give
+paraphrase credit. A window joining several units is embedded whole at check time (and kept per process):
+composing it from its units' vectors scored such windows as more similar than the model does, enough to let
+a claim with a changed number pass against a wordier neighbouring window. The cutting is the checker's own (``analyze_candidate``):
 any change there changes the stored texts too, and a stored text that no longer matches is simply embedded
 at check time.
 """
@@ -10,10 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from review.checking.analysis import analyze_candidate
-from review.checking.windows import Window
 
 
 @dataclass(frozen=True)
@@ -27,15 +27,3 @@ class EvidenceUnit:
 def evidence_units(text: str) -> list[EvidenceUnit]:
     return [EvidenceUnit(start=u.start, end=u.end, text=u.embed_text, words=tuple(u.words))
             for u in analyze_candidate(text).units]
-
-
-def window_text(window: Window) -> str:
-    """What a window is embedded as when its units' vectors were not stored (one unit: the unit's own text)."""
-    return " ".join(u.embed_text for u in window.units)
-
-
-def composed(vectors: np.ndarray) -> np.ndarray:
-    """A window's vector from its units' (L2-normalised) vectors: their normalised sum."""
-    total = vectors.sum(axis=0)
-    norm = float(np.linalg.norm(total))
-    return total / norm if norm else total
