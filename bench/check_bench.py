@@ -7,7 +7,9 @@ serves the console on a free local port; each request goes HTTP -> Django ->
 Redis -> worker (claim split, hybrid retrieval, built-in checker) -> Redis ->
 Django -> HTTP. Answers have 5 claims each: sentences of the demo documents,
 some with one number changed, so both supported and contradicted claims are
-scored. After a warm-up, every concurrency level sends --requests requests.
+scored. After a warm-up, every concurrency level sends --requests requests. Then, with the servers stopped,
+the same answers are checked in this process (the check without its round trip) and the raw model embeds each
+answer's claims (the least a check that embeds its claims can cost).
 
 Run: .venv/bin/python bench/check_bench.py [--help]
 """
