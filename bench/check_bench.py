@@ -7,7 +7,9 @@ serves the console on a free local port; each request goes HTTP -> Django ->
 Redis -> worker (claim split, hybrid retrieval, built-in checker) -> Redis ->
 Django -> HTTP. Answers have 5 claims each: sentences of the demo documents,
 some with one number changed, so both supported and contradicted claims are
-scored. After a warm-up, every concurrency level sends --requests requests.
+scored. After a warm-up, every concurrency level sends --requests requests. Then, with the servers stopped,
+the same answers are checked in this process (the check without its round trip) and the raw model embeds each
+answer's claims (the least a check that embeds its claims can cost).
 
 Run: .venv/bin/python bench/check_bench.py [--help]
 """
@@ -42,6 +44,7 @@ from index_bench import (  # noqa: E402
     latency_row,
     load_average,
     machine_facts,
+    percentile,
     print_table,
     progress,
 )
@@ -368,12 +371,75 @@ def benchmark(args: argparse.Namespace) -> None:
             progress(f"timing {len(answers)} requests at concurrency {concurrency} ...")
             levels.append(level_run(client, answers, concurrency=concurrency))
 
+    # With the worker and gunicorn stopped, the same answers in this process: the check alone, and the model alone.
+    progress("timing the same answers in-process (no HTTP, no Redis) and the model on their claims ...")
+    in_process = in_process_run(answers)
     print_table("POST /api/v1/check", result_rows(args, documents=len(version_ids), chunks=chunks, answers=answers,
-                                                  levels=levels))
+                                                  levels=levels, in_process=in_process))
+
+
+@dataclass(frozen=True)
+class InProcess:
+    check_seconds: list[float]  # review.pipeline.answer_check per answer, warm
+    model_seconds: list[float]  # the embedding model alone on each answer's claims
+    embedded_texts: int  # texts the checks sent to the model, all answers
+
+
+def in_process_run(answers: Sequence[BenchAnswer]) -> InProcess:
+    """The check without the round trip (what the worker does for one request), and the raw model on the claims
+    (the least any check that embeds its claims can cost)."""
+    from kb import embeddings
+    from kb.embeddings import allow_local_model, get_provider
+    from review.checking.claims import split_claims
+    from review.pipeline import answer_check
+
+    allow_local_model()
+    provider = get_provider()
+    sent: list[int] = []
+    embed = embeddings.embed_texts
+
+    def counting(texts: list[str]) -> list[list[float]]:
+        sent.append(len(texts))
+        return embed(texts)
+
+    for answer in answers[:4]:  # warm: model loaded, claims of the timed answers not yet cached
+        answer_check(question="", answer_text=answer.text, clearance=CLEARANCE)
+    claims = [[span.text for span in split_claims(answer.text)] for answer in answers]
+    model_seconds = []
+    for texts in claims:
+        started = time.perf_counter()
+        provider.embed(texts)
+        model_seconds.append(time.perf_counter() - started)
+    from review import pipeline
+
+    pipeline._TEXT_VECTORS.clear()  # every timed check embeds its claims, as a new answer would
+    pipeline.embed_texts = counting
+    try:
+        check_seconds = []
+        for answer in answers:
+            started = time.perf_counter()
+            answer_check(question="", answer_text=answer.text, clearance=CLEARANCE)
+            check_seconds.append(time.perf_counter() - started)
+    finally:
+        pipeline.embed_texts = embed
+    return InProcess(check_seconds=check_seconds, model_seconds=model_seconds, embedded_texts=sum(sent))
+
+
+def in_process_rows(levels: Sequence[LevelResult], in_process: InProcess, answers: int) -> list[tuple[str, str]]:
+    http_p50 = percentile([r.seconds for r in levels[0].results], 50)
+    check_p50 = percentile(in_process.check_seconds, 50)
+    return [
+        latency_row("in-process check (no HTTP/Redis)", in_process.check_seconds),
+        latency_row("raw model on the 5 claims", in_process.model_seconds),
+        ("texts embedded per answer (in-process)", f"{in_process.embedded_texts / answers:.1f}"),
+        (f"round trip share at concurrency {levels[0].concurrency}",
+         f"{http_p50 - check_p50:.3f} s of p50 {http_p50:.3f} s ({(http_p50 - check_p50) / http_p50:.0%}): HTTP, "
+         "gunicorn, Redis both ways, the worker picking the task up"),
+    ]
 
 
 def result_rows(args: argparse.Namespace, *, documents: int, chunks: int, answers: Sequence[BenchAnswer],
-                levels: Sequence[LevelResult]) -> list[tuple[str, str]]:
+                levels: Sequence[LevelResult], in_process: InProcess) -> list[tuple[str, str]]:
     from django.conf import settings
 
     swapped = sum(sum(answer.swapped) for answer in answers)
@@ -386,6 +452,7 @@ def result_rows(args: argparse.Namespace, *, documents: int, chunks: int, answer
         ("torch threads per worker process", f"{settings.KB_EMBEDDING_THREADS} (KB_EMBEDDING_THREADS)"),
         *[row for level in levels for row in level_rows(level)],
         verdict_row(answers, levels[0]),  # the same answers at every level
+        *in_process_rows(levels, in_process, len(answers)),
         ("load average at end", load_average()),
     ]
 

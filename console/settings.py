@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 from console import embedded
 from console.env import database_from_url, env_bool, env_float, env_int, env_list, env_str
@@ -144,6 +145,13 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_EXPIRES = 3600
+# Synchronous work a client waits for (/api/v1/check, query embeddings for search) has a queue of its own that every
+# worker consumes beside the default one (Redis takes from each in turn), so it never waits behind a backlog of
+# scoring or indexing; a worker started with `-Q checks` serves it alone.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = (Queue("celery"), Queue("checks"))
+CELERY_TASK_ROUTES = {"review.tasks.answer_check_sync": {"queue": "checks"},
+                      "kb.tasks.embed_texts_task": {"queue": "checks"}}
 # A task taken by a worker that died unseen goes back to the queue once its visibility timeout has passed;
 # workers look for such tasks every 10 s (kombu's default is every 100 s).
 CELERY_BROKER_TRANSPORT_OPTIONS = {

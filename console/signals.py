@@ -1,4 +1,8 @@
-from celery.signals import worker_init
+import logging
+
+from celery.signals import worker_init, worker_process_init
+
+logger = logging.getLogger(__name__)
 
 
 @worker_init.connect
@@ -6,3 +10,19 @@ def workers_embed_locally(**kwargs) -> None:
     from kb.embeddings import allow_local_model
 
     allow_local_model()
+
+
+@worker_process_init.connect
+def worker_process_warm(**kwargs) -> None:
+    """Each prefork child loads the embedding model and the checker's fitted model when it starts, not on the
+    first synchronous check that reaches it (seconds a client would wait)."""
+    from kb.embeddings import embed_texts
+    from review.checking.builtin import check_claim
+    from review.checking.base import EvidenceCandidate
+
+    try:
+        embed_texts(["warm up"])
+        check_claim(claim="The plan costs 5 dollars.", candidates=[EvidenceCandidate("The plan costs 5 dollars.")],
+                    embed=None)
+    except Exception as exc:  # a provider that is down now may be up for the first task; never stop the worker
+        logger.warning("worker warm-up incomplete: %s", exc)

@@ -206,6 +206,42 @@ class Chunk(models.Model):
         return self.char_start, self.char_end
 
 
+class ChunkUnit(models.Model):
+    """One unit of a chunk as the built-in checker cuts it (a sentence, list item, or table row read with its
+    header), embedded when the version is indexed: a check reads these vectors instead of embedding evidence.
+
+    Part of the index: rebuilt with the chunks, deleted with them, and dropped when the version can never be
+    evidence again (kb.services). A chunk without units is checked as before, embedding at check time."""
+
+    chunk = models.ForeignKey(Chunk, on_delete=models.CASCADE, related_name="units")
+    ordinal = models.PositiveIntegerField()
+    text = models.TextField()  # what the checker embeds for the unit (review.checking.analysis.Unit.embed_text)
+    char_start = models.PositiveIntegerField()  # in the version's Markdown, like Chunk's
+    char_end = models.PositiveIntegerField()
+    # float32 bytes, L2-normalised: read back with numpy.frombuffer, ~1000x cheaper than parsing pgvector's text
+    # form, and never searched by similarity (the chunk's own vector is), so it needs no vector index.
+    embedding = models.BinaryField()
+
+    class Meta:
+        ordering = ["chunk", "ordinal"]
+        constraints = [models.UniqueConstraint(fields=["chunk", "ordinal"], name="unique_chunk_unit_ordinal")]
+
+    def __str__(self) -> str:
+        return f"{self.chunk} unit {self.ordinal}"
+
+
+class TermEmbedding(models.Model):
+    """Vectors of the single words of indexed units, by model: the checker's paraphrase credit compares claim
+    words with evidence words. A vocabulary shared by every version, filled at indexing, never pruned."""
+
+    model_id = models.CharField(max_length=200)
+    term = models.CharField(max_length=200)
+    embedding = models.BinaryField()  # float32 bytes, L2-normalised
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["model_id", "term"], name="unique_term_embedding")]
+
+
 class EmbeddingCache(models.Model):
     """Embeddings by (content hash, model): a new version re-embeds only chunks whose text changed."""
 

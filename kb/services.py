@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import PurePath
 
+import numpy as np
 from django.conf import settings
 from django.contrib.postgres.search import SearchVector
 from django.core.exceptions import PermissionDenied
@@ -21,12 +23,26 @@ from console.dispatch import enqueue, enqueue_on_commit
 from console.models import SecurityLevel, User
 from kb.chunking import chunk_markdown
 from kb.embeddings import content_hash, embed_texts, get_provider
-from kb.models import Chunk, Document, DocumentVersion, EmbeddingCache, IndexState, VersionStatus
+from kb.models import (
+    Chunk,
+    ChunkUnit,
+    Document,
+    DocumentVersion,
+    EmbeddingCache,
+    IndexState,
+    TermEmbedding,
+    VersionStatus,
+)
 
 logger = logging.getLogger(__name__)
 
 MARKDOWN_EXTENSIONS = {".md", ".markdown"}
 EMBED_BATCH = 32
+# Statuses a version never leaves for evidence again: its chunks stay (evidence pins them) but the checker's
+# units of them are dropped (a client citing such a chunk gets it checked by embedding at check time).
+NEVER_EVIDENCE_AGAIN = frozenset({VersionStatus.REJECTED, VersionStatus.SUPERSEDED, VersionStatus.RETIRED,
+                                  VersionStatus.EXPIRED})
+_MAX_TERM_CHARS = 200  # TermEmbedding.term
 
 
 class UploadError(ValueError):
@@ -164,6 +180,8 @@ def _transition(
     for name, value in fields.items():
         setattr(locked, name, value)
     locked.save(update_fields=["status", *fields])
+    if to in NEVER_EVIDENCE_AGAIN:
+        chunk_units_drop(version=locked)
     audit_record(verb=verb, obj=locked, actor=actor, actor_label=actor_label,
                  before=before, after=_status_snapshot(locked), note=note)
     return locked
@@ -362,12 +380,13 @@ def version_index_run(*, version_id: int, task_id: str = "") -> None:
         batch = drafts[start : start + EMBED_BATCH]
         inputs = [_embedding_input(d.heading_path, d.text) for d in batch]
         vectors = embeddings_cached(texts=inputs, model_id=provider.model_id)
+        unit_rows = _chunk_units(batch, model_id=provider.model_id)
         with transaction.atomic():
             if not _claimed(version_id, task_id).update(
                 index_done=F("index_done") + len(batch), index_heartbeat_at=timezone.now()
             ):
                 raise IndexClaimLost(f"{version} is no longer claimed by this task")
-            Chunk.objects.bulk_create(
+            chunks = Chunk.objects.bulk_create(
                 Chunk(
                     version=version, ordinal=d.ordinal, heading_path=d.heading_path[:1000], text=d.text,
                     char_start=d.char_start, char_end=d.char_end, line_start=d.line_start, line_end=d.line_end,
@@ -375,6 +394,10 @@ def version_index_run(*, version_id: int, task_id: str = "") -> None:
                 )
                 for d, text, vector in zip(batch, inputs, vectors, strict=True)
             )
+            if version.status not in NEVER_EVIDENCE_AGAIN:
+                ChunkUnit.objects.bulk_create(
+                    ChunkUnit(chunk=chunk, **row) for chunk, rows in zip(chunks, unit_rows, strict=True) for row in rows
+                )
 
     with transaction.atomic():
         Chunk.objects.filter(version=version).update(
@@ -420,3 +443,40 @@ def embeddings_cached(*, texts: list[str], model_id: str) -> list[list[float]]:
         )
         cached.update(zip(missing, fresh, strict=True))
     return [list(cached[h]) for h in hashes]
+
+
+def _chunk_units(drafts: Sequence, *, model_id: str) -> list[list[dict]]:
+    """Per chunk, its checker units (ChunkUnit fields) with their vectors; their words' vectors go to
+    TermEmbedding. One embedding call for the units of the whole batch, one for its new words."""
+    from review.checking.units import evidence_units  # the checker's own cutting, so verdicts do not change
+
+    per_chunk = [evidence_units(d.text) for d in drafts]
+    texts = [u.text for units in per_chunk for u in units]
+    vectors = iter(embeddings_cached(texts=texts, model_id=model_id))
+    terms_embed(terms={w for units in per_chunk for u in units for w in u.words}, model_id=model_id)
+    return [
+        [{"ordinal": k, "text": u.text, "char_start": d.char_start + u.start, "char_end": d.char_start + u.end,
+          "embedding": np.asarray(next(vectors), dtype=np.float32).tobytes()}
+         for k, u in enumerate(units)]
+        for d, units in zip(drafts, per_chunk, strict=True)
+    ]
+
+
+def terms_embed(*, terms: set[str], model_id: str) -> None:
+    """Embed the words not yet in TermEmbedding for this model."""
+    terms = {t for t in terms if len(t) <= _MAX_TERM_CHARS}
+    known = set(TermEmbedding.objects.filter(model_id=model_id, term__in=terms).values_list("term", flat=True))
+    missing = sorted(terms - known)
+    if not missing:
+        return
+    TermEmbedding.objects.bulk_create(
+        [TermEmbedding(model_id=model_id, term=term, embedding=np.asarray(vector, dtype=np.float32).tobytes())
+         for term, vector in zip(missing, embed_texts(missing), strict=True)],
+        ignore_conflicts=True,
+    )
+
+
+def chunk_units_drop(*, version: DocumentVersion) -> int:
+    """A version that can never be evidence again keeps its chunks but not the checker's units of them."""
+    deleted, _ = ChunkUnit.objects.filter(chunk__version=version).delete()
+    return deleted

@@ -17,8 +17,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from console.models import SecurityLevel
-from kb.embeddings import EmbeddingError, embed_texts
-from kb.models import Chunk, DocumentVersion, VersionStatus
+from kb.embeddings import EmbeddingError, embed_texts, get_provider
+from kb.models import Chunk, ChunkUnit, DocumentVersion, TermEmbedding, VersionStatus
 from kb.search import chunks_search
 from review.checking.base import CheckerUnavailable, EvidenceCandidate
 from review.checking.builtin import BuiltinChecker
@@ -111,40 +111,56 @@ def _version_flags(version: DocumentVersion) -> list[str]:
     return flags
 
 
-# Single words (the checker embeds vocabulary for paraphrase credit) recur across answers: keep them per process.
-_WORD_VECTORS: OrderedDict[str, np.ndarray] = OrderedDict()
-_WORD_VECTORS_MAX = 50_000
+# What a check had to embed (claims, windows joining several units, words no version has indexed) recurs across
+# answers: keep the vectors per process, keyed by the text.
+_TEXT_VECTORS: OrderedDict[str, np.ndarray] = OrderedDict()
+_TEXT_VECTORS_MAX = 50_000
 
 
 class _CachedEmbedder:
-    """Embeds each distinct text once per answer (the checker asks for the same windows repeatedly),
-    and each single word once per process."""
+    """What the checker embeds, from the cheapest source that has it: the vectors stored with the answer's evidence
+    (its chunks' units, read once per answer: a window of one unit is the unit's text), this process's recent
+    texts, the indexed vocabulary (TermEmbedding), and only then the model. Each distinct text once per answer."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, model_id: str) -> None:
+        self.model_id = model_id
         self.vectors: dict[str, np.ndarray] = {}
+
+    def stored_units_load(self, *, chunk_ids: set[int]) -> None:
+        """The units indexing embedded for these chunks with the current model: no need to embed them now."""
+        rows = ChunkUnit.objects.filter(chunk_id__in=chunk_ids, chunk__version__embedding_model=self.model_id)
+        for text, vector in rows.values_list("text", "embedding"):
+            self.vectors.setdefault(text, np.frombuffer(vector, dtype=np.float32))
 
     def prime(self, texts: Sequence[str]) -> None:
         missing = []
         for text in dict.fromkeys(texts):
             if text in self.vectors:
                 continue
-            if text in _WORD_VECTORS:
-                _WORD_VECTORS.move_to_end(text)
-                self.vectors[text] = _WORD_VECTORS[text]
+            if text in _TEXT_VECTORS:
+                _TEXT_VECTORS.move_to_end(text)
+                self.vectors[text] = _TEXT_VECTORS[text]
             else:
                 missing.append(text)
-        if not missing:
-            return
-        for text, vector in zip(missing, embed_texts(missing), strict=True):
-            self.vectors[text] = np.asarray(vector, dtype=np.float32)
-            if " " not in text:
-                _WORD_VECTORS[text] = self.vectors[text]
-        while len(_WORD_VECTORS) > _WORD_VECTORS_MAX:
-            _WORD_VECTORS.popitem(last=False)
+        words = [t for t in missing if " " not in t]
+        if words:
+            for term, vector in TermEmbedding.objects.filter(model_id=self.model_id, term__in=words).values_list(
+                    "term", "embedding"):
+                self.vectors[term] = _TEXT_VECTORS[term] = np.frombuffer(vector, dtype=np.float32)
+            missing = [t for t in missing if t not in self.vectors]
+        if missing:
+            for text, vector in zip(missing, embed_texts(missing), strict=True):
+                self.vectors[text] = _TEXT_VECTORS[text] = np.asarray(vector, dtype=np.float32)
+        _trim(_TEXT_VECTORS, _TEXT_VECTORS_MAX)
 
     def __call__(self, texts: list[str]) -> np.ndarray:
         self.prime(texts)
         return np.stack([self.vectors[t] for t in texts])
+
+
+def _trim(cache: OrderedDict, size: int) -> None:
+    while len(cache) > size:
+        cache.popitem(last=False)
 
 
 def _candidates_for(
@@ -301,23 +317,25 @@ def answer_check(
 ) -> CheckReport:
     spans = split_claims(answer_text)
     warnings: list[str] = []
-    embedder: _CachedEmbedder | None = _CachedEmbedder()
+    embedder: _CachedEmbedder | None = None
     vectors: list[list[float] | None] = [None] * len(spans)
     try:
+        embedder = _CachedEmbedder(model_id=get_provider().model_id)
         embedder.prime([s.text for s in spans])
         vectors = [embedder.vectors[s.text].tolist() for s in spans]
     except EmbeddingError as exc:
         warnings.append(f"semantic similarity unavailable: {exc}")
         embedder = None
 
-    claims = [
-        claim_check(
-            span=span, embed=embedder, warnings=warnings,
-            candidates=_candidates_for(claim_text=span.text, cited=list(cited_chunks), contexts=list(contexts),
-                                       clearance=clearance, vector=vector, retrieve=retrieve),
-        )
+    candidates = [
+        _candidates_for(claim_text=span.text, cited=list(cited_chunks), contexts=list(contexts), clearance=clearance,
+                        vector=vector, retrieve=retrieve)
         for span, vector in zip(spans, vectors, strict=True)
     ]
+    if embedder is not None:
+        embedder.stored_units_load(chunk_ids={c.chunk.pk for found in candidates for c in found if c.chunk})
+    claims = [claim_check(span=span, embed=embedder, warnings=warnings, candidates=found)
+              for span, found in zip(spans, candidates, strict=True)]
 
     scores = [c.score if c.score is not None else 0.0 for c in claims]
     risk, reasons = risk_assess(question=question, answer_text=answer_text, claims=claims)
@@ -325,4 +343,3 @@ def answer_check(
     evidence_level = max(levels, key=SecurityLevel.rank, default=SecurityLevel.PUBLIC)
     return CheckReport(claims=claims, score=min(scores) if scores else None, risk=risk, reasons=reasons,
                        warnings=warnings, evidence_level=evidence_level)
-

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from kb import services
 from kb.models import Chunk, DocumentVersion, EmbeddingCache, IndexState
+from review.checking.units import evidence_units
 
 HANDBOOK = """# Employee handbook
 
@@ -118,16 +119,24 @@ def test_interrupted_index_is_invisible_and_requeued(transactional_db, curator, 
     assert chunks_search(query="pension contributions", clearance="internal").hits
 
 
-def test_new_version_changing_one_paragraph_computes_one_embedding(transactional_db, document, publish):
+def _unit_texts(version) -> set[str]:
+    return {u.text for chunk in version.chunks.all() for u in evidence_units(chunk.text)}
+
+
+def test_new_version_changing_one_paragraph_embeds_only_what_changed(transactional_db, document, publish):
     first = publish(HANDBOOK, key="handbook")
     cached_before = EmbeddingCache.objects.count()
-    assert cached_before == first.chunks.count()
+    # Each chunk, and each distinct unit the checker compares (embedded once for every check to come).
+    assert cached_before == first.chunks.count() + len(_unit_texts(first))
 
     changed = HANDBOOK.replace("We match pension contributions up to 5 percent", "We match contributions up to 6 percent")
     second = publish(changed, key="handbook")
 
     assert second.chunks.count() == first.chunks.count()
-    assert EmbeddingCache.objects.count() == cached_before + 1
+    # One chunk, and its units that changed: the sentence, and the table rows it captions.
+    new_units = _unit_texts(second) - _unit_texts(first)
+    assert len(new_units) == 3
+    assert EmbeddingCache.objects.count() == cached_before + 1 + len(new_units)
 
 
 def test_failed_index_shows_the_error_and_can_be_retried(celery_worker, client, curator, document, settings):
