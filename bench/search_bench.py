@@ -5,8 +5,6 @@
      note there), one chunk each, with their answers as queries whose answer passage is known;
    - the demo knowledge base (kb/demo/, chunked by kb.chunking), with the verbatim supported claims of
      eval/claims-dev.jsonl as queries (the answer passage: the chunk that holds the claim);
-   - the shared corpus documents beside the project (../shared/corpus/, read in place: the design keeps them out
-     of the repository; skipped when absent);
    - generated policies filling the table to --target-chunks: text from a word-bigram model of all the real
      text above, with invented names and codes, so the vocabulary is large and skewed like a real one.
    Every real passage and --embedded generated chunks are embedded with the real model; the other generated
@@ -45,7 +43,6 @@ from index_bench import (  # noqa: E402  (beside this file)
 EXTERNAL_SETS = [PROJECT_DIR / "eval" / "external" / name for name in ("begin-dev.jsonl", "wice-dev.jsonl")]
 DEMO_DIR = PROJECT_DIR / "kb" / "demo"
 DEMO_CLAIMS = PROJECT_DIR / "eval" / "claims-dev.jsonl"
-SHARED_CORPUS_DIR = PROJECT_DIR.parent / "shared" / "corpus"
 KEY_PREFIX = "search-bench-"
 LEVELS = ["public"] * 30 + ["internal"] * 50 + ["confidential"] * 15 + ["restricted"] * 5
 VECTOR_NOISE = 0.025  # per dimension: cosine to the vector it perturbs is about 0.9 in 384 dimensions
@@ -253,8 +250,7 @@ def table_build(*, target: int, embedded: int, seed: int) -> list[tuple[str, str
     started = time.perf_counter()
     external, _ = external_documents()
     demo = markdown_documents(DEMO_DIR, name="demo")
-    shared = markdown_documents(SHARED_CORPUS_DIR, name="corpus")
-    real = external + demo + shared
+    real = external + demo
     real_passages = [p for d in real for p in d.passages]
 
     generator = PolicyGenerator([p.text for p in real_passages], seed=seed)
@@ -299,7 +295,7 @@ def table_build(*, target: int, embedded: int, seed: int) -> list[tuple[str, str
     insert_seconds = time.perf_counter() - started
 
     sources = [("external evidence (eval/external: BEGIN, WiCE)", external), ("demo knowledge base (kb/demo)", demo),
-               ("shared corpus (../shared/corpus, read in place)", shared), ("generated policies", generated)]
+               ("generated policies", generated)]
     return [
         *[(name, f"{sum(len(d.passages) for d in docs):,} chunks in {len(docs):,} documents")
           for name, docs in sources],

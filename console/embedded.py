@@ -155,7 +155,7 @@ def start_redis(*, db: int = 0) -> str:
         ],
         check=True,
     )
-    _wait_for_port(port)
+    wait_for_port(port, what=f"embedded redis (see {REDIS_DIR / 'redis.log'})")
     return f"redis://127.0.0.1:{port}/{db}"
 
 
@@ -169,7 +169,8 @@ def _port_is_free(port: int) -> bool:
     return True
 
 
-def _wait_for_port(port: int, timeout: float = 10.0) -> None:
+def wait_for_port(port: int, *, timeout: float = 10.0, what: str = "a server") -> None:
+    """Return once something accepts connections on 127.0.0.1:port; RuntimeError naming `what` after `timeout`."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -177,7 +178,7 @@ def _wait_for_port(port: int, timeout: float = 10.0) -> None:
             return
         except OSError:
             time.sleep(0.05)
-    raise RuntimeError(f"embedded redis did not start on port {port}; see {REDIS_DIR / 'redis.log'}")
+    raise RuntimeError(f"{what} did not start on port {port} within {timeout:.0f}s")
 
 
 def stop_redis(timeout: float = 10.0) -> None:

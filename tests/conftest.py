@@ -142,6 +142,21 @@ def _wait_for_index(version, timeout: float = 60.0) -> None:
     raise AssertionError(f"{version} was not indexed within {timeout}s")
 
 
+def wait_scored(answer_id: int, timeout: float = 60.0):
+    """The answer once the worker has scored it (any status but "scoring")."""
+    import time
+
+    from review.models import Answer
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        answer = Answer.objects.get(pk=answer_id)
+        if answer.status != "scoring":
+            return answer
+        time.sleep(0.1)
+    raise AssertionError(f"answer {answer_id} was not scored within {timeout}s")
+
+
 @pytest.fixture
 def publish(db, celery_worker_session, curator, approver, make_user):
     """Upload, index (embeddings computed by the real worker) and, by default, approve a document version."""

@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -22,10 +23,13 @@ def database_url() -> str:
     from django.db import connection
 
     config = connection.settings_dict
-    auth = config["USER"] + (f":{config['PASSWORD']}" if config["PASSWORD"] else "")
-    if config["HOST"].startswith("/"):
-        return f"postgresql://{auth}@/{config['NAME']}?host={config['HOST']}"
-    return f"postgresql://{auth}@{config['HOST']}:{config['PORT'] or 5432}/{config['NAME']}"
+    credentials = quote(config["USER"] or "")
+    if config["PASSWORD"]:
+        credentials += ":" + quote(config["PASSWORD"])
+    host, port = config["HOST"] or "", config["PORT"] or ""
+    if host.startswith("/"):  # a Unix socket directory
+        return f"postgresql://{credentials}@/{config['NAME']}?host={quote(host)}"
+    return f"postgresql://{credentials}@{host}:{port or 5432}/{config['NAME']}"
 
 
 def own_redis_url(db: int) -> str:
@@ -86,7 +90,9 @@ def worker_heartbeats(redis_url: str) -> dict[str, int]:
     return beats
 
 
-def wait_until(condition: Callable[[], object], *, timeout: float, what: str, log: Path | None = None):
+def wait_until(condition: Callable[[], object], *, timeout: float, what: str | Callable[[], str],
+               log: Path | None = None):
+    """The condition's first truthy result; AssertionError naming `what` (and the log's tail) after `timeout`."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         result = condition()
@@ -94,4 +100,4 @@ def wait_until(condition: Callable[[], object], *, timeout: float, what: str, lo
             return result
         time.sleep(0.2)
     tail = log.read_text(errors="replace")[-3000:] if log and log.exists() else ""
-    raise AssertionError(f"timed out after {timeout}s waiting for {what}\n{tail}")
+    raise AssertionError(f"timed out after {timeout}s waiting for {what() if callable(what) else what}\n{tail}")

@@ -9,22 +9,17 @@ starts Redis or kills a worker's pool process. Beat sweeps every HOUSEKEEPING_IN
 from __future__ import annotations
 
 import os
-import signal
-import socket
 import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from urllib.parse import quote
 
 import httpx
 import pytest
 
+from console.embedded import wait_for_port
 from tests.conftest import PASSWORD
+from tests.processes import BIN, database_url, free_port, start, stop, wait_until
 
-ROOT = Path(__file__).resolve().parents[2]
-BIN = Path(sys.executable).parent
 RECOVERY_SECONDS = 120  # the promise: work accepted during a fault is finished this long after it ends
 
 # Short sweeps so a test sees recovery in seconds; everything else as shipped.
@@ -40,33 +35,6 @@ STACK_ENVIRONMENT = {
     "SECURE_HSTS_SECONDS": "0",
     "PYTHONUNBUFFERED": "1",
 }
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_for_port(port: int, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise AssertionError(f"nothing listens on port {port} after {timeout}s")
-
-
-def wait_until(condition: Callable[[], object], *, timeout: float, message: Callable[[], str] | str) -> object:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        result = condition()
-        if result:
-            return result
-        time.sleep(0.25)
-    raise AssertionError(message() if callable(message) else message)
 
 
 class RedisServer:
@@ -88,7 +56,7 @@ class RedisServer:
              "--save", "", "--appendonly", "no", "--logfile", str(self.directory / "redis.log")],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
-        wait_for_port(self.port)
+        wait_for_port(self.port, timeout=20, what="the fault tests' redis-server")
 
     def stop(self) -> None:
         if self.process is not None:
@@ -99,17 +67,6 @@ class RedisServer:
     @property
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
-
-
-def _database_url(settings_dict: dict) -> str:
-    """postgresql:// URL of the pytest test database, for the child processes."""
-    credentials = quote(settings_dict["USER"] or "")
-    if settings_dict["PASSWORD"]:
-        credentials += ":" + quote(settings_dict["PASSWORD"])
-    host, port = settings_dict["HOST"] or "", settings_dict["PORT"] or ""
-    if host.startswith("/"):  # a Unix socket directory
-        return f"postgresql://{credentials}@/{settings_dict['NAME']}?host={quote(host)}"
-    return f"postgresql://{credentials}@{host}{':' + port if port else ''}/{settings_dict['NAME']}"
 
 
 class ConsoleStack:
@@ -133,23 +90,13 @@ class ConsoleStack:
                      "--schedule", str(self.directory / "beat-schedule")],
         }
         for name, command in commands.items():
-            log = open(self.directory / f"{name}.log", "ab")  # noqa: SIM115 (closed with the process)
-            self.processes[name] = subprocess.Popen(command, cwd=ROOT, env=self.environment, stdout=log,
-                                                    stderr=subprocess.STDOUT, start_new_session=True)
-        wait_for_port(self.web_port, timeout=60)
-        wait_until(lambda: self.inspect("ping"), timeout=90, message=lambda: "the worker did not start\n" + self.logs())
+            self.processes[name] = start(command, env=self.environment, log=self.directory / f"{name}.log")
+        wait_for_port(self.web_port, timeout=60, what="the web process")
+        wait_until(lambda: self.inspect("ping"), timeout=90, what=lambda: "the worker to start\n" + self.logs())
 
     def stop(self) -> None:
         for process in self.processes.values():
-            _signal_group(process, signal.SIGTERM)
-        deadline = time.monotonic() + 20
-        for process in self.processes.values():
-            try:
-                process.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                pass
-            _signal_group(process, signal.SIGKILL)
-            process.wait()
+            stop(process, grace=20)
 
     def inspect(self, method: str) -> dict | None:
         """Ask the worker over the broker (ping, active, ...), as `celery inspect` does; None when it is silent."""
@@ -182,13 +129,6 @@ class ConsoleStack:
         return "\n".join(parts)
 
 
-def _signal_group(process: subprocess.Popen, signum: int) -> None:
-    try:
-        os.killpg(process.pid, signum)
-    except ProcessLookupError:
-        pass
-
-
 @pytest.fixture(scope="package")
 def fault_redis(tmp_path_factory) -> Iterator[RedisServer]:
     server = RedisServer(tmp_path_factory.mktemp("fault-redis"))
@@ -199,9 +139,7 @@ def fault_redis(tmp_path_factory) -> Iterator[RedisServer]:
 
 @pytest.fixture(scope="package")
 def console_stack(fault_redis, django_db_setup, tmp_path_factory) -> Iterator[ConsoleStack]:
-    from django.db import connection
-
-    stack = ConsoleStack(redis=fault_redis, database_url=_database_url(connection.settings_dict),
+    stack = ConsoleStack(redis=fault_redis, database_url=database_url(),
                          directory=tmp_path_factory.mktemp("fault-stack"))
     try:
         stack.start()
@@ -272,6 +210,6 @@ def wait_indexed(version, stack: ConsoleStack, timeout: float = 90.0):
         assert version.index_state != "failed", version.index_error
         return version.index_state == "ready"
 
-    wait_until(ready, timeout=timeout, message=lambda: f"{version} not indexed: {version.index_state} "
+    wait_until(ready, timeout=timeout, what=lambda: f"{version} not indexed: {version.index_state} "
                f"{version.index_done}/{version.index_total}\n{stack.logs()}")
     return version

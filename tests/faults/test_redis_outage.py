@@ -10,7 +10,8 @@ import pytest
 
 from kb.models import Document, DocumentVersion
 from review.models import Answer
-from tests.faults.conftest import RECOVERY_SECONDS, upload, wait_indexed, wait_until
+from tests.faults.conftest import RECOVERY_SECONDS, upload, wait_indexed
+from tests.processes import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -88,7 +89,7 @@ def test_requests_during_a_redis_outage_are_accepted_and_finished_after_it(
     def every_answer_scored():
         return not Answer.objects.filter(status="scoring").exists()
 
-    wait_until(every_answer_scored, timeout=RECOVERY_SECONDS, message=lambda: "answers still scoring\n" + stack.logs())
+    wait_until(every_answer_scored, timeout=RECOVERY_SECONDS, what=lambda: "answers still scoring\n" + stack.logs())
     released_answer = Answer.objects.get(pk=released.json()["id"])
     assert released_answer.status == "released", released_answer.routing_reasons
     assert Answer.objects.get(pk=keyed[0].json()["id"]).status == "pending_review"  # $90 contradicts $65
@@ -99,7 +100,7 @@ def test_requests_during_a_redis_outage_are_accepted_and_finished_after_it(
         return set(Answer.objects.filter(webhook_state="delivered").values_list("pk", flat=True)) == expected_hooks
 
     wait_until(every_webhook_delivered, timeout=RECOVERY_SECONDS,
-               message=lambda: f"webhooks: {list(Answer.objects.values_list('pk', 'webhook_state'))}\n{stack.logs()}")
+               what=lambda: f"webhooks: {list(Answer.objects.values_list('pk', 'webhook_state'))}\n{stack.logs()}")
 
     # Nothing twice: one answer per request (and key), one version per upload, one post per webhook.
     assert Answer.objects.count() == 4

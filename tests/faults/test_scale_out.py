@@ -8,7 +8,6 @@ database and a Redis database of this test's own, so the session's in-process wo
 import os
 import re
 import signal
-import time
 
 import httpx
 from django.db.models import Count

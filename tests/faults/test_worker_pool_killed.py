@@ -9,7 +9,8 @@ import time
 import pytest
 
 from kb.models import DocumentVersion
-from tests.faults.conftest import RECOVERY_SECONDS, upload, wait_indexed, wait_until
+from tests.faults.conftest import RECOVERY_SECONDS, upload, wait_indexed
+from tests.processes import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,9 +40,9 @@ def test_indexing_finishes_after_its_pool_process_is_killed_and_the_old_version_
         second.refresh_from_db()
         return second.index_state == "indexing" and 0 < second.index_done < second.index_total and second.index_task_id
 
-    wait_until(indexing_under_way, timeout=60, message=lambda: f"indexing never got under way\n{stack.logs()}")
+    wait_until(indexing_under_way, timeout=60, what=lambda: f"indexing never got under way\n{stack.logs()}")
     running = wait_until(lambda: stack.running_task("kb.tasks.version_index"), timeout=15,
-                         message="the worker does not report the indexing task as running")
+                         what="the worker does not report the indexing task as running")
     task_id, pool_pid = running
     assert task_id == second.index_task_id
     os.kill(pool_pid, signal.SIGKILL)

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from review.models import Answer
+from tests.conftest import wait_scored
 
 POLICY = """# Expense policy
 
@@ -27,15 +27,6 @@ Expense reports must be submitted within 30 days after the trip ends.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _wait_scored(answer_id: int, timeout: float = 60.0) -> Answer:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        answer = Answer.objects.get(pk=answer_id)
-        if answer.status != "scoring":
-            return answer
-        time.sleep(0.2)
-    raise AssertionError("answer was not scored in time")
-
 
 @pytest.fixture
 def policy(publish):
@@ -48,7 +39,7 @@ def test_wrong_number_goes_to_review_with_both_numbers_and_exact_offsets(api, ce
         "question": "How long do I have to submit expenses?",
         "answer": "The domestic per diem is $65 per day. Expense reports must be submitted within 45 days after the trip ends.",
     })
-    answer = _wait_scored(response.json()["id"])
+    answer = wait_scored(response.json()["id"])
 
     body = api.get(f"/api/v1/answers/{answer.pk}").json()
     assert (body["status"], body["risk"]) == ("pending_review", "high")
@@ -75,7 +66,7 @@ def test_supported_answer_is_released_and_the_webhook_arrives_once_signed(
         "question": "What is the hotel cap in London?", "external_id": "chat-7",
         "answer": "The nightly hotel cap is $220 in London.", "callback_url": receiver.url + "/hook",
     })
-    answer = _wait_scored(response.json()["id"])
+    answer = wait_scored(response.json()["id"])
     assert (answer.status, answer.risk) == ("released", "low"), answer.routing_reasons
 
     requests = receiver.wait_for(1)
@@ -100,7 +91,7 @@ def test_failed_webhook_is_retried_until_accepted(api, celery_worker, policy, re
         "question": "Per diem?", "answer": "The domestic per diem is $65 per day.",
         "callback_url": receiver.url + "/hook",
     })
-    answer = _wait_scored(response.json()["id"])
+    answer = wait_scored(response.json()["id"])
 
     receiver.wait_for(2, timeout=30)
     deadline = time.monotonic() + 10
@@ -115,7 +106,7 @@ def test_unfound_claim_and_high_risk_topic_are_high_risk(api, celery_worker, pol
         "question": "Can I get a refund on my contract?",
         "answer": "Our quantum teleportation service launches on Mars next spring.",
     })
-    answer = _wait_scored(response.json()["id"])
+    answer = wait_scored(response.json()["id"])
 
     assert (answer.status, answer.risk) == ("pending_review", "high")
     assert any("high-risk topic: contract, refund" in r for r in answer.routing_reasons), answer.routing_reasons
@@ -132,7 +123,7 @@ def test_timed_out_and_failing_checkers_are_skipped_and_recorded(api, celery_wor
 
     response = api.post("/api/v1/answers", {"question": "Hotel cap?",
                                             "answer": "The nightly hotel cap is $325 in New York."})
-    answer = _wait_scored(response.json()["id"])
+    answer = wait_scored(response.json()["id"])
 
     assert answer.status == "released"  # scored by the built-in checker alone
     assert any(w.startswith("alignscore checker skipped: timed out") for w in answer.checker_warnings)
@@ -150,7 +141,7 @@ def test_a_low_alignscore_holds_a_claim_back(api, celery_worker, policy, receive
 
     response = api.post("/api/v1/answers", {"question": "Hotel cap?",
                                             "answer": "The nightly hotel cap is $325 in New York."})
-    answer = _wait_scored(response.json()["id"])
+    answer = wait_scored(response.json()["id"])
 
     assert (answer.status, answer.risk) == ("pending_review", "high")
     request = json.loads(receiver.requests[0]["body"])

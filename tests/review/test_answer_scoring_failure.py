@@ -1,12 +1,12 @@
 """When scoring crashes, the answer waits for a person cleared like its client: the evidence it might rest on is
 unknown, so the most restrictive level the client could see applies."""
 
-import time
 
 import pytest
 
 from review import services
 from review.models import Answer
+from tests.conftest import wait_scored
 
 BODY = {"question": "What does the merger agreement say?", "answer": "The merger closes in March."}
 
@@ -18,15 +18,6 @@ def confidential_api(client, db):
                                           headers={"Authorization": f"Bearer {token}"})
 
 
-def _wait_until_not_scoring(answer_id: int, timeout: float = 30.0) -> Answer:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        answer = Answer.objects.get(pk=answer_id)
-        if answer.status != "scoring":
-            return answer
-        time.sleep(0.1)
-    raise AssertionError("the answer is still scoring")
-
 
 def test_a_crashed_scoring_leaves_the_answer_to_reviewers_cleared_like_the_client(
         celery_worker, confidential_api, client, make_user, settings):
@@ -37,7 +28,7 @@ def test_a_crashed_scoring_leaves_the_answer_to_reviewers_cleared_like_the_clien
     try:
         response = confidential_api("/api/v1/answers", BODY)
         assert response.status_code == 202
-        answer = _wait_until_not_scoring(response.json()["id"])
+        answer = wait_scored(response.json()["id"])
     finally:
         get_provider.cache_clear()
 

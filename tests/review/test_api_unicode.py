@@ -1,11 +1,9 @@
 """Odd but valid Unicode through the API on the real worker: superscript and full-width digits, bidi marks,
 emoji. Intake takes it (202), scoring finishes without "automatic checking failed", /check answers 200."""
 
-import time
-
 import pytest
 
-from review.models import Answer
+from tests.conftest import wait_scored
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,15 +24,6 @@ ODD_ANSWERS = [
 ]
 
 
-def _wait_scored(answer_id: int, timeout: float = 60.0) -> Answer:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        answer = Answer.objects.get(pk=answer_id)
-        if answer.status != "scoring":
-            return answer
-        time.sleep(0.2)
-    raise AssertionError("answer was not scored in time")
-
 
 @pytest.fixture
 def office(publish):
@@ -49,7 +38,7 @@ def test_odd_unicode_answers_are_taken_and_scored(api, celery_worker, office):
         ids.append(response.json()["id"])
 
     for answer_id, text in zip(ids, ODD_ANSWERS, strict=True):
-        answer = _wait_scored(answer_id)
+        answer = wait_scored(answer_id)
         assert answer.text == text
         assert answer.score is not None, (text, answer.routing_reasons)
         assert not any("checking failed" in reason for reason in answer.routing_reasons), answer.routing_reasons
