@@ -1,11 +1,14 @@
 """Keeps `run_console`'s children (web, worker, beat) running: a child that dies is started again, with backoff.
 
 Each child leads its own process group, so stopping or replacing it also ends what it forked (gunicorn
-workers, the Celery pool) — a pool process orphaned by a killed worker would otherwise keep its task.
+workers, the Celery pool) — a pool process orphaned by a killed worker would otherwise keep its task. Each child
+also asks the kernel for SIGTERM when the supervisor dies, even by SIGKILL: an orphaned web server would keep the
+port and make the next `make run` fail.
 """
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import os
 import signal
@@ -65,7 +68,8 @@ class Supervisor:
             process.wait()
 
     def _spawn(self, child: Child) -> None:
-        child.process = subprocess.Popen(child.command, env=self.env, start_new_session=True)
+        child.process = subprocess.Popen(child.command, env=self.env, start_new_session=True,
+                                         preexec_fn=_terminate_with(os.getpid()))
         child.started_at = time.monotonic()
         child.restart_at = None
 
@@ -76,6 +80,21 @@ class Supervisor:
         child.restart_at = now + delay
         logger.error("%s (pid %s) exited with code %s; restarting it in %.0fs",
                      child.name, child.process.pid, child.process.returncode, delay)
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _terminate_with(parent_pid: int):
+    """Runs in the child between fork and exec: SIGTERM when the parent dies, or at once if it already has."""
+    def set_death_signal() -> None:
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        except (OSError, AttributeError):  # not Linux: children outlive a killed supervisor, as before
+            return
+        if os.getppid() != parent_pid:
+            os.kill(os.getpid(), signal.SIGTERM)
+    return set_death_signal
 
 
 def _signal_group(process: subprocess.Popen, signum: int) -> None:
