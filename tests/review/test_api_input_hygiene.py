@@ -210,3 +210,9 @@ def test_chunked_body_through_a_real_http_server_is_411(live_server, api_token, 
     assert response.status_code == 411
     assert response.json()["error"] == "length_required"
     assert not Answer.objects.exists()
+
+
+def test_openapi_lists_the_refusals_the_middleware_gives_before_a_route_runs(client):
+    responses = client.get("/api/openapi.json").json()["paths"]["/api/v1/answers"]["post"]["responses"]
+
+    assert {"411", "413"} <= set(responses)
