@@ -20,6 +20,7 @@ from django.utils import timezone
 from console import roles
 from console.audit import audit_record
 from console.dispatch import enqueue, enqueue_on_commit
+from console.redaction import redact
 from console.models import SecurityLevel, User
 from kb.chunking import chunk_markdown
 from kb.embeddings import content_hash, embed_texts, get_provider
@@ -413,7 +414,8 @@ def version_index_run(*, version_id: int, task_id: str = "") -> None:
 
 
 def version_index_fail(*, version_id: int, error: str, task_id: str = "") -> None:
-    _claimed(version_id, task_id).update(index_state=IndexState.FAILED, index_error=error[:2000])
+    # An embedding endpoint's error may name its URL, query-string key included.
+    _claimed(version_id, task_id).update(index_state=IndexState.FAILED, index_error=redact(error)[:2000])
 
 
 def version_index_release(*, version_id: int, task_id: str = "") -> None:

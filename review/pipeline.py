@@ -17,6 +17,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from console.models import SecurityLevel
+from console.redaction import redact
 from kb.embeddings import EmbeddingError, embed_texts, get_provider
 from kb.models import Chunk, ChunkUnit, DocumentVersion, TermEmbedding, VersionStatus
 from kb.search import chunks_search
@@ -262,7 +263,8 @@ def claim_check(
         try:
             external = checker.check(claim=claim_text, candidates=[evidence[0].candidate.for_checker()])
         except CheckerUnavailable as exc:
-            message = f"{checker.name} checker skipped: {exc}"
+            # Kept, logged and returned by /api/v1/check: what an endpoint answered may echo its credentials.
+            message = redact(f"{checker.name} checker skipped: {exc}")
             logger.warning(message)
             if message not in warnings:
                 warnings.append(message)
@@ -324,7 +326,7 @@ def answer_check(
         embedder.prime([s.text for s in spans])
         vectors = [embedder.vectors[s.text].tolist() for s in spans]
     except EmbeddingError as exc:
-        warnings.append(f"semantic similarity unavailable: {exc}")
+        warnings.append(redact(f"semantic similarity unavailable: {exc}"))
         embedder = None
 
     candidates = [
