@@ -34,6 +34,7 @@ from kb.models import (
     TermEmbedding,
     VersionStatus,
 )
+from kb.units import evidence_units_cut
 
 logger = logging.getLogger(__name__)
 
@@ -450,9 +451,7 @@ def embeddings_cached(*, texts: list[str], model_id: str) -> list[list[float]]:
 def _chunk_units(drafts: Sequence, *, model_id: str) -> list[list[dict]]:
     """Per chunk, its checker units (ChunkUnit fields) with their vectors; their words' vectors go to
     TermEmbedding. One embedding call for the units of the whole batch, one for its new words."""
-    from review.checking.units import evidence_units  # the checker's own cutting, so verdicts do not change
-
-    per_chunk = [evidence_units(d.text) for d in drafts]
+    per_chunk = [evidence_units_cut(d.text) for d in drafts]  # the checker's own cutting: verdicts do not change
     texts = [u.text for units in per_chunk for u in units]
     vectors = iter(embeddings_cached(texts=texts, model_id=model_id))
     terms_embed(terms={w for units in per_chunk for u in units for w in u.words}, model_id=model_id)
