@@ -454,6 +454,7 @@ def claim_review(*, claim: Claim, reviewer, state: str, note: str = "") -> Claim
     answer = Answer.objects.select_for_update().get(pk=claim.answer_id)
     _require_lease(answer, reviewer)
     claim = Claim.objects.get(pk=claim.pk, from_edit=False)
+    claim.answer = answer  # the locked row: the audit record reads its level from it, not from a query of its own
     overrides = state == ClaimReview.CONFIRMED and claim.correct_needs_note
     if overrides and not note:
         raise DecisionInvalid(f"The checker found claim {claim.ordinal + 1} {claim.get_verdict_display().lower()}: "
