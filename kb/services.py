@@ -20,8 +20,8 @@ from django.utils import timezone
 from console import roles
 from console.audit import audit_record
 from console.dispatch import enqueue, enqueue_on_commit
-from console.redaction import redact
 from console.models import SecurityLevel, User
+from console.redaction import redact
 from kb.chunking import chunk_markdown
 from kb.embeddings import content_hash, embed_texts, get_provider
 from kb.models import (

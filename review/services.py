@@ -357,7 +357,7 @@ def webhook_attempt(*, answer_id: int, attempt: int) -> bool:
         delivery.delivered = 200 <= response.status_code < 300
         if not delivery.delivered:
             # Redacted before it is cut short: a cut credential would no longer be recognised.
-            delivery.error = redact(f"HTTP {response.status_code}: {response.text[:2000]}", also=[secret])[:210]
+            delivery.error = f"HTTP {response.status_code}: {redact(response.text[:2000], also=[secret])[:200]}"
     except CallbackRefused as exc:
         delivery.error = redact(f"refused: callback_url {exc}", also=[secret])[:500]
     except httpx.HTTPError as exc:
