@@ -1,8 +1,10 @@
-"""Logging filters named in settings.LOGGING."""
+"""Logging filters named in settings.LOGGING, and the record factory that redacts credentials from every record."""
 
 from __future__ import annotations
 
 import logging
+
+from console.redaction import redact
 
 
 class ForbiddenWithoutTraceback(logging.Filter):
@@ -14,3 +16,34 @@ class ForbiddenWithoutTraceback(logging.Filter):
             record.exc_info = None
             record.exc_text = None
         return True
+
+
+def _redact_record(record: logging.LogRecord) -> None:
+    try:
+        message = record.getMessage()
+    except Exception:  # a bad format string: the handler reports it, with the record as it was
+        return
+    redacted = redact(message)
+    if redacted != message:
+        record.msg, record.args = redacted, ()
+    if record.exc_info and record.exc_info[0] is not None and not record.exc_text:
+        record.exc_text = redact(logging.Formatter().formatException(record.exc_info))  # what formatters print
+    if record.stack_info:
+        record.stack_info = redact(record.stack_info)
+
+
+def install_redacting_record_factory() -> None:
+    """Every log record leaves its logger with credentials redacted (console.redaction), whichever handler
+    writes it: a filter on LOGGING's handler would miss the ones Celery's worker puts in its place on the root
+    logger, and records of third-party loggers (httpx logs each request's URL, userinfo included)."""
+    previous = logging.getLogRecordFactory()
+    if getattr(previous, "redacts", False):
+        return
+
+    def redacting_factory(*args, **kwargs) -> logging.LogRecord:
+        record = previous(*args, **kwargs)
+        _redact_record(record)
+        return record
+
+    redacting_factory.redacts = True
+    logging.setLogRecordFactory(redacting_factory)

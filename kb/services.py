@@ -21,6 +21,7 @@ from console import roles
 from console.audit import audit_record
 from console.dispatch import enqueue, enqueue_on_commit
 from console.models import SecurityLevel, User
+from console.redaction import redact
 from kb.chunking import chunk_markdown
 from kb.embeddings import content_hash, embed_texts, get_provider
 from kb.models import (
@@ -33,6 +34,7 @@ from kb.models import (
     TermEmbedding,
     VersionStatus,
 )
+from kb.units import evidence_units_cut
 
 logger = logging.getLogger(__name__)
 
@@ -413,7 +415,8 @@ def version_index_run(*, version_id: int, task_id: str = "") -> None:
 
 
 def version_index_fail(*, version_id: int, error: str, task_id: str = "") -> None:
-    _claimed(version_id, task_id).update(index_state=IndexState.FAILED, index_error=error[:2000])
+    # An embedding endpoint's error may name its URL, query-string key included.
+    _claimed(version_id, task_id).update(index_state=IndexState.FAILED, index_error=redact(error)[:2000])
 
 
 def version_index_release(*, version_id: int, task_id: str = "") -> None:
@@ -448,9 +451,7 @@ def embeddings_cached(*, texts: list[str], model_id: str) -> list[list[float]]:
 def _chunk_units(drafts: Sequence, *, model_id: str) -> list[list[dict]]:
     """Per chunk, its checker units (ChunkUnit fields) with their vectors; their words' vectors go to
     TermEmbedding. One embedding call for the units of the whole batch, one for its new words."""
-    from review.checking.units import evidence_units  # the checker's own cutting, so verdicts do not change
-
-    per_chunk = [evidence_units(d.text) for d in drafts]
+    per_chunk = [evidence_units_cut(d.text) for d in drafts]  # the checker's own cutting: verdicts do not change
     texts = [u.text for units in per_chunk for u in units]
     vectors = iter(embeddings_cached(texts=texts, model_id=model_id))
     terms_embed(terms={w for units in per_chunk for u in units for w in u.words}, model_id=model_id)

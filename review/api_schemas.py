@@ -8,6 +8,7 @@ from typing import Annotated
 from django.conf import settings
 from ninja import Field, Schema
 from pydantic import AfterValidator, HttpUrl
+from pydantic_core import PydanticCustomError
 
 from console.text import text_problem
 from review.callbacks import CallbackRefused, callback_url_validate
@@ -27,9 +28,23 @@ def _clean_text(value: str) -> str:
     return value
 
 
+def _within_answer_length(answer: str) -> str:
+    """API_MAX_ANSWER_CHARS as it is set now (a Field max_length would keep the value read at import), with
+    pydantic's own error."""
+    limit = settings.API_MAX_ANSWER_CHARS
+    if len(answer) > limit:
+        raise PydanticCustomError("string_too_long", "String should have at most {max_length} characters",
+                                  {"max_length": limit})
+    return answer
+
+
+def _answer_length_schema(schema: dict) -> None:
+    schema["maxLength"] = settings.API_MAX_ANSWER_CHARS
+
+
 def _within_caps(answer: str) -> str:
     """An answer the worker can check in reasonable time: cost grows with its claims, so they are capped (its
-    length is capped by the field's max_length, API_MAX_ANSWER_CHARS, which the OpenAPI schema shows)."""
+    length is capped by API_MAX_ANSWER_CHARS, which the OpenAPI schema shows)."""
     claims = len(split_claims(answer))
     if claims > settings.API_MAX_CLAIMS:
         raise ValueError(f"has {claims} claims; the limit is {settings.API_MAX_CLAIMS} per answer (API_MAX_CLAIMS)")
@@ -48,6 +63,9 @@ def _callback_allowed(url: HttpUrl) -> HttpUrl:
 
 Text = Annotated[str, AfterValidator(_clean_text)]
 AnswerText = Annotated[str, AfterValidator(_clean_text), AfterValidator(_within_caps)]
+# The answer of /answers and /check: first within API_MAX_ANSWER_CHARS, as a max_length would be.
+AnswerBody = Annotated[str, AfterValidator(_within_answer_length), AfterValidator(_clean_text),
+                       AfterValidator(_within_caps)]
 CallbackUrl = Annotated[HttpUrl, AfterValidator(_callback_allowed)]
 
 
@@ -57,7 +75,7 @@ class CitationIn(Schema):
 
 class AnswerIn(Schema):
     question: Text = Field(min_length=1, max_length=20_000)
-    answer: AnswerText = Field(min_length=1, max_length=settings.API_MAX_ANSWER_CHARS)
+    answer: AnswerBody = Field(min_length=1, json_schema_extra=_answer_length_schema)
     external_id: Text = Field("", max_length=200)
     contexts: list[Text] = Field(default_factory=list, max_length=50)
     citations: list[CitationIn] = Field(default_factory=list, max_length=50)
@@ -65,7 +83,7 @@ class AnswerIn(Schema):
 
 
 class CheckIn(Schema):
-    answer: AnswerText = Field(min_length=1, max_length=settings.API_MAX_ANSWER_CHARS)
+    answer: AnswerBody = Field(min_length=1, json_schema_extra=_answer_length_schema)
     question: Text = Field("", max_length=20_000)
     contexts: list[Text] = Field(default_factory=list, max_length=50)
 

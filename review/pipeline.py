@@ -17,6 +17,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from console.models import SecurityLevel
+from console.redaction import redact
 from kb.embeddings import EmbeddingError, embed_texts, get_provider
 from kb.models import Chunk, ChunkUnit, DocumentVersion, TermEmbedding, VersionStatus
 from kb.search import chunks_search
@@ -26,7 +27,7 @@ from review.checking.claims import ClaimSpan, split_claims
 from review.checking.external import configured_checkers
 from review.checking.findings import Finding
 from review.checking.scoring import HOLDS_AGAINST_EXTERNAL
-from review.checking.verdicts import SUPPORTED_AT, UNCERTAIN_AT, verdict_for
+from review.checking.verdicts import supported_at, uncertain_at, verdict_for
 from review.models import Risk, Verdict
 
 logger = logging.getLogger(__name__)
@@ -229,7 +230,7 @@ def claim_check(
         if candidate is best:
             continue
         could_conflict = bool(
-            score >= SUPPORTED_AT and unflagged and candidate.chunk and best.chunk
+            score >= supported_at() and unflagged and candidate.chunk and best.chunk
             and candidate.chunk.version.document_id != best.chunk.version.document_id
             and not _version_flags(candidate.chunk.version)
         )
@@ -252,7 +253,7 @@ def claim_check(
             ))
             reasons.append(result.conflicts[-1].message)
         # Unrelated candidates (they share a few words at most) would only be noise beside the real source.
-        if conflicting or (len(evidence) < MAX_EVIDENCE_PER_CLAIM and other.score >= UNCERTAIN_AT):
+        if conflicting or (len(evidence) < MAX_EVIDENCE_PER_CLAIM and other.score >= uncertain_at()):
             evidence.append(_evidence(candidate, start=other.quote_start, end=other.quote_end, score=other.score,
                                       conflicting=conflicting))
     evidence[1:] = sorted(evidence[1:], key=lambda e: (not e.conflicting, -e.score))
@@ -262,7 +263,8 @@ def claim_check(
         try:
             external = checker.check(claim=claim_text, candidates=[evidence[0].candidate.for_checker()])
         except CheckerUnavailable as exc:
-            message = f"{checker.name} checker skipped: {exc}"
+            # Kept, logged and returned by /api/v1/check: what an endpoint answered may echo its credentials.
+            message = redact(f"{checker.name} checker skipped: {exc}")
             logger.warning(message)
             if message not in warnings:
                 warnings.append(message)
@@ -324,7 +326,7 @@ def answer_check(
         embedder.prime([s.text for s in spans])
         vectors = [embedder.vectors[s.text].tolist() for s in spans]
     except EmbeddingError as exc:
-        warnings.append(f"semantic similarity unavailable: {exc}")
+        warnings.append(redact(f"semantic similarity unavailable: {exc}"))
         embedder = None
 
     candidates = [

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from console.models import SecurityLevel
 from kb.models import Document, DocumentVersion
-from review.checking.verdicts import UNCERTAIN_AT
+from review.checking.verdicts import uncertain_at
 from review.models import Answer, AnswerStatus, Claim, Evidence, Risk, SelfTestRun, Verdict
 
 QUEUE_SORTS = {
@@ -131,7 +131,7 @@ def answers_citing_version(*, viewer, version, line: int | None = None) -> Query
     """Every answer the viewer may see that rests on this version (optionally: on the paragraph at `line`): a
     claim's best evidence is there and at least partly supports it. Weaker candidates shown to reviewers do not
     count. An answer citing this version may also cite a source above the viewer's clearance: it is left out."""
-    evidence = Evidence.objects.filter(chunk__version=version, rank=1, score__gte=UNCERTAIN_AT)
+    evidence = Evidence.objects.filter(chunk__version=version, rank=1, score__gte=uncertain_at())
     if line is not None:
         evidence = evidence.filter(chunk__line_start__lte=line, chunk__line_end__gte=line)
     return (

@@ -22,6 +22,7 @@ from django.utils import timezone
 from console import roles
 from console.audit import audit_record
 from console.dispatch import broker_unreachable, enqueue, enqueue_on_commit
+from console.redaction import redact
 from kb.models import Chunk, DocumentVersion
 from review.callbacks import CallbackRefused, callback_post
 from review.models import (
@@ -220,6 +221,7 @@ def answer_scoring_failed(*, answer_id: int, error: str) -> None:
     With no evidence found, the answer may rest on anything its client could see: only reviewers cleared
     like the client read it."""
     clearance = ApiClient.objects.filter(answers=answer_id).values_list("clearance", flat=True).get()
+    error = redact(error)  # exception text may carry a checker's key or an endpoint's URL with its token
     Answer.objects.filter(pk=answer_id, status=AnswerStatus.SCORING).update(
         status=AnswerStatus.PENDING_REVIEW, risk=Risk.HIGH, risk_order=RISK_ORDER[Risk.HIGH],
         routing_reasons=[f"automatic checking failed: {error[:500]}"], scoring_error=error[:2000],
@@ -342,21 +344,24 @@ def webhook_attempt(*, answer_id: int, attempt: int) -> bool:
     if answer.deliveries.filter(delivered=True).exists():
         return True  # a re-delivered task must not post twice
     body = webhook_payload(answer)
-    delivery = WebhookDelivery(answer=answer, url=answer.callback_url, attempt=attempt)
+    secret = answer.client.webhook_secret
+    # The delivery log keeps neither the URL's credentials nor what the receiver echoed of them.
+    delivery = WebhookDelivery(answer=answer, url=redact(answer.callback_url), attempt=attempt)
     try:
         response = callback_post(
             url=answer.callback_url, content=body, timeout=settings.WEBHOOK_TIMEOUT,
             headers={"Content-Type": "application/json",
-                     "X-Signature": webhook_signature(secret=answer.client.webhook_secret, body=body)},
+                     "X-Signature": webhook_signature(secret=secret, body=body)},
         )
         delivery.status_code = response.status_code
         delivery.delivered = 200 <= response.status_code < 300
         if not delivery.delivered:
-            delivery.error = f"HTTP {response.status_code}: {response.text[:200]}"
+            # Redacted before it is cut short: a cut credential would no longer be recognised.
+            delivery.error = f"HTTP {response.status_code}: {redact(response.text[:2000], also=[secret])[:200]}"
     except CallbackRefused as exc:
-        delivery.error = f"refused: callback_url {exc}"[:500]
+        delivery.error = redact(f"refused: callback_url {exc}", also=[secret])[:500]
     except httpx.HTTPError as exc:
-        delivery.error = f"{type(exc).__name__}: {exc}"[:500]
+        delivery.error = redact(f"{type(exc).__name__}: {exc}", also=[secret])[:500]
     delivery.save()
     return delivery.delivered
 
@@ -449,6 +454,7 @@ def claim_review(*, claim: Claim, reviewer, state: str, note: str = "") -> Claim
     answer = Answer.objects.select_for_update().get(pk=claim.answer_id)
     _require_lease(answer, reviewer)
     claim = Claim.objects.get(pk=claim.pk, from_edit=False)
+    claim.answer = answer  # the locked row: the audit record reads its level from it, not from a query of its own
     overrides = state == ClaimReview.CONFIRMED and claim.correct_needs_note
     if overrides and not note:
         raise DecisionInvalid(f"The checker found claim {claim.ordinal + 1} {claim.get_verdict_display().lower()}: "

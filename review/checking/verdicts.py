@@ -12,21 +12,27 @@ from django.conf import settings
 
 from review.checking.findings import Finding
 
-# Read once at import, like every setting: NeMo's fact-checking bands by default (0.6 and 0.4).
-SUPPORTED_AT: float = settings.REVIEW_SUPPORTED_AT
-UNCERTAIN_AT: float = settings.REVIEW_UNCERTAIN_AT
-
 SUPPORTED = "supported"
 UNCERTAIN = "uncertain"
 CONTRADICTED = "contradicted"
 NOT_FOUND = "not_found"
 
 
+# Read at each call, so a changed setting (or override_settings) applies at once: NeMo's fact-checking bands by
+# default (0.6 and 0.4).
+def supported_at() -> float:
+    return settings.REVIEW_SUPPORTED_AT
+
+
+def uncertain_at() -> float:
+    return settings.REVIEW_UNCERTAIN_AT
+
+
 def verdict_for(*, score: float | None, findings: Sequence[Finding], has_evidence: bool) -> str:
     if not has_evidence or score is None:
         return NOT_FOUND
-    if score >= SUPPORTED_AT:
+    if score >= supported_at():
         return SUPPORTED
-    if score >= UNCERTAIN_AT:
+    if score >= uncertain_at():
         return UNCERTAIN
     return CONTRADICTED if any(f.is_contradiction for f in findings) else NOT_FOUND

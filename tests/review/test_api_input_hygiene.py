@@ -117,6 +117,19 @@ def test_answer_longer_than_the_limit_is_400_naming_it(api, settings):
     assert response.json()["detail"] == f"body.answer: String should have at most {settings.API_MAX_ANSWER_CHARS} characters"
 
 
+@pytest.mark.parametrize("path", ["/api/v1/answers", "/api/v1/check"])
+def test_the_answer_length_limit_is_read_when_the_request_comes(api, client, settings, path):
+    settings.API_MAX_ANSWER_CHARS = 100
+
+    response = api.post(path, {**BODY, "answer": "Refunds are paid within 14 days. " * 4})
+
+    assert response.status_code == 400
+    assert response.json()["detail"] == "body.answer: String should have at most 100 characters"
+    schema = client.get("/api/openapi.json").json()["components"]["schemas"]
+    assert schema["AnswerIn"]["properties"]["answer"]["maxLength"] == 100
+    assert not Answer.objects.exists()
+
+
 def test_many_short_sentences_within_the_length_limit_are_refused_at_intake(api, settings):
     answer = " ".join(f"Fee {n} is {n} euros." for n in range(900))
     assert len(answer) < settings.API_MAX_ANSWER_CHARS

@@ -6,7 +6,7 @@ import pytest
 from review.checking.base import CheckOutcome, EvidenceCandidate
 from review.checking.builtin import check_claim
 from review.checking.findings import Finding, FindingKind
-from review.checking.verdicts import SUPPORTED_AT, UNCERTAIN_AT, verdict_for
+from review.checking.verdicts import supported_at, uncertain_at, verdict_for
 from tests.review.checker_inputs import bag_of_words_embed
 
 # These tests pin the rules (findings, quotes and the rules' own score); the fitted score on top of them is
@@ -51,12 +51,19 @@ def quote(outcome: CheckOutcome, *evidence: str) -> str:
 
 def test_verdict_bands():
     contradiction = Finding(FindingKind.QUANTITY_MISMATCH, "claim says 4.5 percent; evidence says 3.5 percent")
-    assert (SUPPORTED_AT, UNCERTAIN_AT) == (0.6, 0.4)
+    assert (supported_at(), uncertain_at()) == (0.6, 0.4)
     assert verdict_for(score=0.6, findings=[], has_evidence=True) == "supported"
     assert verdict_for(score=0.59, findings=[], has_evidence=True) == "uncertain"
     assert verdict_for(score=0.4, findings=[], has_evidence=True) == "uncertain"
     assert verdict_for(score=0.2, findings=[contradiction], has_evidence=True) == "contradicted"
     assert verdict_for(score=0.9, findings=[], has_evidence=False) == "not_found"
+
+
+def test_verdict_bands_are_the_settings_as_they_are_now(settings):
+    settings.REVIEW_SUPPORTED_AT = 0.8
+    assert verdict_for(score=0.7, findings=[], has_evidence=True) == "uncertain"
+    settings.REVIEW_UNCERTAIN_AT = 0.75
+    assert verdict_for(score=0.7, findings=[], has_evidence=True) == "not_found"
 
 
 def test_a_low_score_without_a_contradiction_is_not_found_not_contradicted():
@@ -74,21 +81,21 @@ def test_no_candidates_is_not_found():
 @pytest.mark.parametrize("embed", [None, bag_of_words_embed])
 def test_verbatim_claim_is_supported_and_quoted_exactly(embed):
     outcome = check("Average hourly earnings rose by 9 cents to $33.18.", REPORT, embed=embed)
-    assert outcome.score >= SUPPORTED_AT
+    assert outcome.score >= supported_at()
     assert quote(outcome, REPORT) == "Average hourly earnings rose by 9 cents to $33.18."
     assert "$33.18 matches evidence" in outcome.reasons
 
 
 def test_number_swap_is_contradicted_and_both_numbers_are_named():
     outcome = check("The unemployment rate was 4.5 percent in March.", REPORT)
-    assert outcome.score < UNCERTAIN_AT
+    assert outcome.score < uncertain_at()
     assert "claim says 4.5 percent; evidence says 3.5 percent" in outcome.reasons
     assert "3.5 percent" in quote(outcome, REPORT)
 
 
 def test_similarity_alone_never_passes_a_wrong_number():
     outcome = check("Total nonfarm payroll employment rose by 263,000 in March.", REPORT, embed=identical_embed)
-    assert outcome.score < UNCERTAIN_AT
+    assert outcome.score < uncertain_at()
     assert "claim says 263,000; evidence says 236,000" in outcome.reasons
 
 
@@ -112,40 +119,40 @@ def test_similarity_alone_never_passes_a_wrong_number():
 )
 def test_quantities_are_normalised(claim, evidence, matched):
     outcome = check(claim, evidence)
-    assert outcome.score >= SUPPORTED_AT, outcome.reasons
+    assert outcome.score >= supported_at(), outcome.reasons
     assert f"{matched} matches evidence" in outcome.reasons
 
 
 def test_table_rows_bind_numbers_to_their_row():
     supported = check("The Pro plan costs $12 per month.", PLANS)
-    assert supported.score >= SUPPORTED_AT
+    assert supported.score >= supported_at()
     assert quote(supported, PLANS) == "| Pro | $12 per month | 250 GB |"
 
     swapped = check("The Pro plan costs $18 per month.", PLANS)
-    assert swapped.score < UNCERTAIN_AT
+    assert swapped.score < uncertain_at()
     assert "claim says $18 per month; evidence says $12 per month" in swapped.reasons
 
     wrong_row = check("The Team plan includes 250 GB of storage.", PLANS)
-    assert wrong_row.score < UNCERTAIN_AT
+    assert wrong_row.score < uncertain_at()
     assert "claim says 250 GB; evidence says 1 TB" in wrong_row.reasons
 
 
 def test_hedged_numbers_match_at_their_written_precision():
-    assert check("Payrolls rose by about 240,000 in March.", REPORT).score >= SUPPORTED_AT
+    assert check("Payrolls rose by about 240,000 in March.", REPORT).score >= supported_at()
     outcome = check("A yearly plan saves roughly 16 percent.", "A yearly plan saves roughly 17 percent.")
-    assert outcome.score < UNCERTAIN_AT
+    assert outcome.score < uncertain_at()
     assert "claim says 16 percent; evidence says 17 percent" in outcome.reasons
 
 
 def test_frequency_must_agree():
     outcome = check("Sick leave accrues weekly.", "Sick leave: 15 days per year, accrued monthly.")
-    assert outcome.score < UNCERTAIN_AT
+    assert outcome.score < uncertain_at()
     assert "claim says weekly; evidence says monthly" in outcome.reasons
 
 
 def test_rate_period_must_agree():
     outcome = check("The Pro plan costs $12 per year.", PLANS)
-    assert outcome.score < UNCERTAIN_AT
+    assert outcome.score < uncertain_at()
     assert "claim says $12 per year; evidence says $12 per month" in outcome.reasons
 
 
@@ -159,15 +166,15 @@ def test_rate_period_must_agree():
 )
 def test_direction_flip_is_contradicted(claim, reason):
     outcome = check(claim, REPORT, POLICY)
-    assert outcome.score < UNCERTAIN_AT
+    assert outcome.score < uncertain_at()
     assert any(r.startswith(reason) for r in outcome.reasons), outcome.reasons
 
 
 def test_direction_words_without_numbers_must_agree():
     evidence = "Pluto is slightly less massive than Eris and much smaller than the inner planets."
-    assert check("Pluto is slightly less massive than Eris.", evidence).score >= SUPPORTED_AT
+    assert check("Pluto is slightly less massive than Eris.", evidence).score >= supported_at()
     flipped = check("Pluto is slightly more massive than Eris.", evidence)
-    assert flipped.score < UNCERTAIN_AT
+    assert flipped.score < uncertain_at()
     assert "claim says 'more'; evidence says 'less'" in flipped.reasons
 
 
@@ -181,26 +188,26 @@ def test_direction_words_without_numbers_must_agree():
 )
 def test_negation_mismatch_is_contradicted(claim):
     outcome = check(claim, PLANS, POLICY)
-    assert outcome.score < UNCERTAIN_AT, outcome.reasons
+    assert outcome.score < uncertain_at(), outcome.reasons
     assert any("negates" in r for r in outcome.reasons), outcome.reasons
 
 
 def test_matching_negation_is_supported():
-    assert check("SMS codes are not accepted as a second factor.", POLICY).score >= SUPPORTED_AT
-    assert check("SMS codes aren't accepted as a second factor.", POLICY).score >= SUPPORTED_AT
+    assert check("SMS codes are not accepted as a second factor.", POLICY).score >= supported_at()
+    assert check("SMS codes aren't accepted as a second factor.", POLICY).score >= supported_at()
 
 
 def test_entity_not_in_evidence_is_caught():
     outcome = check("The company is headquartered in Seattle.", POLICY)
-    assert outcome.score < UNCERTAIN_AT
+    assert outcome.score < uncertain_at()
     assert "'Seattle' not in evidence" in outcome.reasons
 
 
 def test_entity_in_the_wrong_role_is_caught():
     supported = check("The company has satellite offices in New York City and London.", POLICY)
-    assert supported.score >= SUPPORTED_AT
+    assert supported.score >= supported_at()
     swapped = check("The company is headquartered in New York City.", POLICY)
-    assert swapped.score < UNCERTAIN_AT
+    assert swapped.score < uncertain_at()
     assert "claim names 'New York City' where evidence names 'San Francisco'" in swapped.reasons
 
 
@@ -210,25 +217,25 @@ def test_hard_findings_hold_even_with_perfect_similarity():
         "SMS codes are accepted as a second factor.",
         "The company is headquartered in Seattle.",
     ):
-        assert check(claim, REPORT, POLICY, embed=identical_embed).score < UNCERTAIN_AT, claim
+        assert check(claim, REPORT, POLICY, embed=identical_embed).score < uncertain_at(), claim
 
 
 def test_unsupported_addition_lowers_the_score():
     addition = "Average hourly earnings rose by 9 cents to $33.18, driven by overtime bonuses."
     outcome = check(addition, REPORT)
-    assert outcome.score < SUPPORTED_AT
+    assert outcome.score < supported_at()
     assert any(r.startswith("not found in evidence:") and "overtime" in r for r in outcome.reasons)
 
     extra_number = check("Average hourly earnings rose by 9 cents to $33.18, a 4 percent gain.", REPORT)
-    assert extra_number.score < UNCERTAIN_AT
+    assert extra_number.score < uncertain_at()
     assert "4 percent not in evidence" in extra_number.reasons
 
 
 def test_wrong_date_is_contradicted():
     outcome = check("The spacecraft flew past the dwarf planet on July 14, 2016.", REPORT)
-    assert outcome.score < UNCERTAIN_AT
+    assert outcome.score < uncertain_at()
     assert "claim says July 14, 2016; evidence says July 14, 2015" in outcome.reasons
-    assert check("The spacecraft flew past the dwarf planet in July 2015.", REPORT).score >= SUPPORTED_AT
+    assert check("The spacecraft flew past the dwarf planet in July 2015.", REPORT).score >= supported_at()
 
 
 def test_best_candidate_is_pinned_and_quote_offsets_slice_the_text():
@@ -251,7 +258,7 @@ def test_embedder_is_called_once_per_claim():
 
 def test_empty_evidence_text_does_not_break():
     outcome = check("The rate was 3.5 percent.", "", "   ")
-    assert outcome.score < UNCERTAIN_AT
+    assert outcome.score < uncertain_at()
 
 
 LISTED = (
@@ -275,7 +282,7 @@ APPROVALS = (
     ],
 )
 def test_listed_values_bind_to_their_own_label(claim, evidence):
-    assert check(claim, evidence).score >= SUPPORTED_AT
+    assert check(claim, evidence).score >= supported_at()
 
 
 @pytest.mark.parametrize(
@@ -291,31 +298,31 @@ def test_listed_values_bind_to_their_own_label(claim, evidence):
 )
 def test_a_listed_value_under_another_label_is_contradicted(claim, evidence, reason):
     outcome = check(claim, evidence)
-    assert outcome.score < UNCERTAIN_AT
+    assert outcome.score < uncertain_at()
     assert reason in outcome.reasons
 
 
 def test_swapped_pairs_are_contradicted():
     evidence = "Full-disk encryption is mandatory: BitLocker on Windows and FileVault on macOS."
-    assert check("Full-disk encryption uses BitLocker on Windows.", evidence).score >= SUPPORTED_AT
+    assert check("Full-disk encryption uses BitLocker on Windows.", evidence).score >= supported_at()
     swapped = check("Full-disk encryption uses FileVault on Windows.", evidence)
-    assert swapped.score < UNCERTAIN_AT
+    assert swapped.score < uncertain_at()
     assert "claim pairs 'FileVault on Windows'; evidence pairs 'FileVault on macOS' and 'BitLocker on Windows'" \
         in swapped.reasons
 
 
 def test_an_appended_unsupported_phrase_cannot_pass():
     evidence = "Paris has a nightly hotel cap of €230. London hotels are capped at £220 per night."
-    assert check("Paris has a nightly hotel cap of €230.", evidence).score >= SUPPORTED_AT
+    assert check("Paris has a nightly hotel cap of €230.", evidence).score >= supported_at()
     added = check("Paris has a nightly hotel cap of €230, which includes breakfast.", evidence)
-    assert added.score < SUPPORTED_AT
+    assert added.score < supported_at()
     assert "'which includes breakfast' not in evidence" in added.reasons
 
 
 def test_an_invented_superlative_cannot_pass():
     evidence = "The labor force participation rate, at 62.6 percent, continued to trend up in March."
     outcome = check("The participation rate rose to 62.6 percent in March, its highest level.", evidence)
-    assert outcome.score < SUPPORTED_AT
+    assert outcome.score < supported_at()
     assert "'highest' not in evidence" in outcome.reasons
 
 
@@ -325,27 +332,27 @@ def test_heading_words_count_as_the_chunks_but_are_never_quoted():
     plain = rules_check(claim=claim, candidates=[EvidenceCandidate(text)], embed=bag_of_words_embed)
     headed_candidate = EvidenceCandidate(text, heading="Benefits > Retirement savings plan")
     headed = rules_check(claim=claim, candidates=[headed_candidate], embed=bag_of_words_embed)
-    assert plain.score < SUPPORTED_AT <= headed.score
+    assert plain.score < supported_at() <= headed.score
     assert text[headed.quote_start : headed.quote_end] == text[2:]
 
 
 def test_headings_never_vouch_for_values():
     candidate = EvidenceCandidate("The report covers the month.", heading="Jobs report > March 2023")
     outcome = rules_check(claim="The report covers March 2024.", candidates=[candidate], embed=bag_of_words_embed)
-    assert outcome.score < UNCERTAIN_AT
+    assert outcome.score < uncertain_at()
 
 
 def test_negating_one_member_of_a_list_is_contradicted():
     evidence = "* Coverage includes medical, dental, and vision."
     outcome = check("Health coverage does not include vision.", evidence)
-    assert outcome.score < UNCERTAIN_AT
+    assert outcome.score < uncertain_at()
     assert "claim negates 'vision'; evidence does not" in outcome.reasons
 
 
 def test_paraphrased_light_verbs_are_not_substitutions():
     evidence = "The New Horizons mission made a flyby on July 14, 2015, taking detailed measurements and observations."
     outcome = check("New Horizons took detailed measurements and observations during its flyby.", evidence)
-    assert outcome.score >= SUPPORTED_AT
+    assert outcome.score >= supported_at()
     assert not any(r.startswith("claim says '") for r in outcome.reasons), outcome.reasons
 
 
@@ -354,7 +361,7 @@ GRIEVANCE = "If a dispute arises, the employee must follow the company's grievan
 
 def test_a_word_swapped_between_the_same_neighbours_is_contradicted():
     outcome = check("If a dispute arises, the employee must follow the company's arbitration procedure.", GRIEVANCE)
-    assert outcome.score < UNCERTAIN_AT
+    assert outcome.score < uncertain_at()
     assert "claim says 'company's arbitration procedure'; evidence says 'company's grievance procedure'" \
         in outcome.reasons
 
@@ -362,7 +369,7 @@ def test_a_word_swapped_between_the_same_neighbours_is_contradicted():
 def test_the_last_list_member_swapped_is_contradicted():
     evidence = "* Audits are used to check invoices, contracts, and travel receipts."
     outcome = check("Audits are used to check invoices, contracts, and expense reports.", evidence)
-    assert outcome.score < UNCERTAIN_AT
+    assert outcome.score < uncertain_at()
     assert "claim says 'contracts , and expense reports'; evidence says 'contracts , and travel receipts'" \
         in outcome.reasons
 
@@ -371,7 +378,7 @@ def test_a_slot_reworded_in_similar_words_is_no_swap():
     # identical_embed says the two words mean the same: a rewording, as "individual file" / "single file"
     outcome = check("If a dispute arises, the employee must follow the company's arbitration procedure.", GRIEVANCE,
                     embed=identical_embed)
-    assert outcome.score >= SUPPORTED_AT
+    assert outcome.score >= supported_at()
 
 
 def test_a_reworded_verb_is_no_slot_swap():
@@ -384,7 +391,7 @@ MOONS = "The planet Vega has three moons: Ardo, Bex, and Corin. Vega and Ardo ar
 
 def test_a_name_moved_in_from_another_sentence_is_contradicted():
     outcome = check("Vega and Bex are sometimes considered a double system.", MOONS)
-    assert outcome.score < UNCERTAIN_AT
+    assert outcome.score < uncertain_at()
     assert "claim names 'Bex' where evidence names 'Ardo'" in outcome.reasons
 
 
@@ -393,7 +400,7 @@ def test_names_listed_together_share_a_role_given_by_a_pronoun():
                 "prevents them from colliding.")
     outcome = check("A stable resonance prevents Ardo and Corin from colliding.", evidence)
     assert not any(r.startswith("claim names") for r in outcome.reasons), outcome.reasons
-    assert outcome.score >= SUPPORTED_AT
+    assert outcome.score >= supported_at()
 
 
 FILES = "Free accounts can attach files of up to 25 MB each. On every paid plan a single file can be up to 2 GB."
@@ -411,7 +418,7 @@ PER_DIEM = "The domestic per diem is $65 per day and the international per diem 
 ])
 def test_an_opposite_in_the_same_slot_is_contradicted(claim, evidence, reason):
     outcome = check(claim, evidence)
-    assert outcome.score < UNCERTAIN_AT
+    assert outcome.score < uncertain_at()
     assert reason in outcome.reasons
 
 
@@ -422,7 +429,7 @@ def test_an_opposite_in_the_same_slot_is_contradicted(claim, evidence, reason):
 ])
 def test_an_opposite_elsewhere_in_the_evidence_is_no_contradiction(claim, evidence):
     outcome = check(claim, evidence)
-    assert outcome.score >= SUPPORTED_AT, outcome.reasons
+    assert outcome.score >= supported_at(), outcome.reasons
 
 
 MEALS = "When a meal is provided by a client, the per diem is reduced by $15 for lunch and $25 for dinner."
@@ -434,7 +441,7 @@ MEALS = "When a meal is provided by a client, the per diem is reduced by $15 for
 ])
 def test_listed_values_in_each_others_places_are_a_role_swap(claim):
     outcome = check(claim, MEALS, PER_DIEM)
-    assert outcome.score < UNCERTAIN_AT
+    assert outcome.score < uncertain_at()
     assert any(f.kind is FindingKind.ROLE_SWAP for f in outcome.findings), outcome.reasons
 
 
@@ -444,7 +451,7 @@ def test_listed_values_in_each_others_places_are_a_role_swap(claim):
 ])
 def test_a_reordered_list_keeps_its_roles(claim):
     outcome = check(claim, MEALS, PER_DIEM)
-    assert outcome.score >= SUPPORTED_AT, outcome.reasons
+    assert outcome.score >= supported_at(), outcome.reasons
 
 
 @pytest.mark.parametrize(("heading", "supported"), [
@@ -456,7 +463,7 @@ def test_a_missing_fact_is_joined_only_from_the_same_section(heading, supported)
                   EvidenceCandidate("The office was founded in 2019 near the river.", heading=heading)]
     outcome = rules_check(claim="Lumen Labs is headquartered in Lisbon, Portugal, and was founded in 2019.",
                           candidates=candidates, embed=bag_of_words_embed)
-    assert (outcome.score >= SUPPORTED_AT) is supported, outcome.reasons
+    assert (outcome.score >= supported_at()) is supported, outcome.reasons
 
 
 REPORTS = ("Reports submitted more than 60 days after the trip are not reimbursed. Approved expenses are paid with "
@@ -467,7 +474,7 @@ def test_a_negation_ends_where_and_starts_another_clause():
     joined = ("Reports submitted more than 60 days after the trip are not reimbursed and approved expenses are paid "
               "with the next monthly payroll run.")
     outcome = check(joined, REPORTS)
-    assert outcome.score >= SUPPORTED_AT, outcome.reasons
+    assert outcome.score >= supported_at(), outcome.reasons
     # without a verb of its own, what follows "and" is another member of the negated list
     listed = check("Coverage does not include dental and vision.", "* Coverage includes medical, dental, and vision.")
     assert "claim negates 'dental vision'; evidence does not" in listed.reasons, listed.reasons
@@ -482,7 +489,7 @@ COBRA = "ABC Company will provide information about COBRA benefits to employees 
 ])
 def test_two_names_in_each_others_places_are_a_role_swap(claim, evidence):
     outcome = check(claim, evidence)
-    assert outcome.score < UNCERTAIN_AT
+    assert outcome.score < uncertain_at()
     assert any(f.kind is FindingKind.ROLE_SWAP for f in outcome.findings), outcome.reasons
 
 
@@ -493,4 +500,4 @@ def test_two_names_in_each_others_places_are_a_role_swap(claim, evidence):
 def test_names_in_their_own_places_are_no_role_swap(claim, evidence):
     outcome = check(claim, evidence)
     assert not any(f.kind is FindingKind.ROLE_SWAP for f in outcome.findings), outcome.reasons
-    assert outcome.score >= SUPPORTED_AT, outcome.reasons
+    assert outcome.score >= supported_at(), outcome.reasons

@@ -21,7 +21,7 @@ from review import evaluation, selectors
 from review.checking import training
 from review.checking.model import MODEL_PATH
 from review.checking.training import LabelledItem, Row
-from review.checking.verdicts import SUPPORTED_AT
+from review.checking.verdicts import supported_at
 from review.pipeline import answer_check
 from review.selftest import claims_synthesize
 
@@ -75,8 +75,8 @@ class Command(BaseCommand):
         for set_name in dict.fromkeys(r.item.set_name for r in rows):
             members = [k for k, r in enumerate(rows) if r.item.set_name == set_name]
             subset = [rows[k] for k in members]
-            rules = training.figures(subset, [rule_scores[k] for k in members], threshold=SUPPORTED_AT)
-            fitted = training.figures(subset, [cv_scores[k] for k in members], threshold=SUPPORTED_AT)
+            rules = training.figures(subset, [rule_scores[k] for k in members], threshold=supported_at())
+            fitted = training.figures(subset, [cv_scores[k] for k in members], threshold=supported_at())
             report[set_name] = {"items": len(subset), "rules_balanced": round(rules.balanced, 3),
                                 "supported_kept": round(fitted.supported_accepted, 3),
                                 "unsupported_caught": round(fitted.unsupported_caught, 3),

@@ -1,0 +1,38 @@
+"""The knowledge base does not depend on review: indexing gets the checker's unit cutting through kb.units."""
+
+import ast
+from pathlib import Path
+
+import kb
+from kb.units import evidence_units_cut
+from review.checking.units import evidence_units
+
+# The version page shows the latest self-test of the checker beside the version: page composition, not logic.
+PAGES_SHOWING_REVIEW = {"views.py"}
+
+
+def _imported_modules(path: Path) -> set[str]:
+    modules = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            modules.add(node.module)
+        elif isinstance(node, ast.Import):
+            modules.update(alias.name for alias in node.names)
+    return modules
+
+
+def test_kb_modules_import_nothing_from_review():
+    root = Path(kb.__file__).parent
+    importing = {
+        str(path.relative_to(root)) for path in root.rglob("*.py")
+        if path.name not in PAGES_SHOWING_REVIEW
+        and any(m == "review" or m.startswith("review.") for m in _imported_modules(path))
+    }
+    assert importing == set()
+
+
+def test_indexing_cuts_units_the_way_the_checker_does():
+    text = "- Breakfast: 15 euros\n- Dinner: 40 euros\n\nBook economy class for flights under 6 hours."
+
+    assert evidence_units_cut(text) == evidence_units(text)
+    assert [u.text for u in evidence_units_cut(text)][:2] == ["Breakfast: 15 euros", "Dinner: 40 euros"]
