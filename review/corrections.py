@@ -89,8 +89,8 @@ def source_correction_resolve(*, correction: SourceCorrection, user, status: str
         raise DecisionInvalid("Mark the entry fixed or dismissed.")
     if status == SourceCorrection.Status.DISMISSED and not note:
         raise DecisionInvalid("Say why you dismiss it: the reviewer will read it in the audit log.")
-    locked = SourceCorrection.objects.select_for_update().select_related(
-        "wrong_version__document", "right_version__document", "claim", "answer__client").get(pk=correction.pk)
+    locked = SourceCorrection.objects.select_for_update(of=("self",)).select_related(
+        "wrong_version__document", "answer__client").get(pk=correction.pk)
     if locked.status != SourceCorrection.Status.OPEN:
         raise CorrectionClosed(f"This entry is {locked.get_status_display().lower()} already.")
     locked.status = status
