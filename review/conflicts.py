@@ -55,10 +55,16 @@ def _pieces(text: str, tokens: list[re.Match[str]], differing: list[tuple[int, i
 
 
 def _value(text: str, tokens: list[re.Match[str]], first: int, last: int) -> str:
-    """The differing run as a value: a number keeps the unit that follows it ("30" → "30 days")."""
-    following = tokens[last].group() if last < len(tokens) else ""
-    if _NUMBER.match(tokens[last - 1].group()) and following.isalpha() and following.lower() not in _NOT_A_UNIT:
-        last += 1
+    """The differing run as a value: a number keeps the unit that follows it ("30" → "30 days", "30-day")."""
+    def word_at(index: int) -> str:
+        return tokens[index].group() if index < len(tokens) else ""
+
+    if _NUMBER.match(tokens[last - 1].group()):
+        if (word_at(last) == "-" and word_at(last + 1).isalpha()
+                and tokens[last - 1].end() == tokens[last].start() and tokens[last].end() == tokens[last + 1].start()):
+            last += 2
+        elif word_at(last).isalpha() and word_at(last).lower() not in _NOT_A_UNIT:
+            last += 1
     return text[tokens[first].start():tokens[last - 1].end()]
 
 

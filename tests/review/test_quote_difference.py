@@ -33,8 +33,12 @@ def test_a_word_is_a_value_too_and_a_preposition_is_no_unit():
                             second="Support is open Monday through Saturday.")
     money = quote_difference(first="The per diem is $65 per day.", second="The per diem is $70 per day.")
 
+    hyphenated = quote_difference(first="Annual plans have a 30-day refund window.",
+                                  second="Annual plans have a 45-day refund window.")
+
     assert (days.first_says, days.second_says) == ("Friday", "Saturday")
     assert (money.first_says, money.second_says) == ("$65", "$70")
+    assert (hyphenated.first_says, hyphenated.second_says) == ("30-day", "45-day")
 
 
 def test_reworded_quotes_mark_only_the_numbers_one_lacks():
