@@ -100,6 +100,7 @@ def _answer_page(request: HttpRequest, answer: Answer, *, form: DecisionForm | N
         "form": form or DecisionForm(initial={"edited_text": answer.text}),
         "decisions": answer.decisions.select_related("reviewer"),
         "marked_claims": [c for c in claims if c.review_state != ClaimReview.OPEN],
+        "settled_conflicts": [(c, pair) for c in claims for pair in c.conflict_pairs if pair.recorded],
         "edited_claims": selectors.edited_claims(answer=answer) if decided_by_edit else [],
         "position": selectors.queue_position(user=request.user, answer=answer),
     }, status=status)

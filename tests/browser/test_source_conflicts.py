@@ -66,6 +66,16 @@ def test_a_held_conflict_is_settled_by_the_reviewer_and_fixed_by_the_owner(page,
     entry = SourceCorrection.objects.get()
     assert (entry.wrong_version.document.key, entry.note) == ("refund-policy", "the contract says 30 days")
 
+    claim_card = page.locator("[data-claim-card].selected")  # still this claim: it is not marked yet
+    assert claim_card.get_attribute("id") == f"claim-{entry.claim_id}"
+    page.keyboard.press("c")
+    page.wait_for_selector(f"#claim-{entry.claim_id}.review-confirmed")
+    page.wait_for_selector("#approve-button:not([disabled])")
+    page.locator("input[name=then]").uncheck()
+    page.keyboard.press("a")
+    page.wait_for_selector(".msg-success:has-text('approved and sent')")
+    assert Answer.objects.get(pk=answer.pk).status == "approved"
+
     owner_context = browser.new_context(base_url=live_server.url, viewport={"width": 1400, "height": 900})
     owner_page = owner_context.new_page()
     owner_page.goto("/login/")

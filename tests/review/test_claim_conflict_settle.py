@@ -42,6 +42,7 @@ def test_the_review_page_shows_the_recorded_choice_to_a_reader(client, reviewer,
     page = client.get(conflicting_answer.get_absolute_url()).content.decode()
 
     assert "recorded: <strong>Neither / can&#x27;t tell</strong>" in page
+    assert "Claim 1, which source is right: “Neither / can&#x27;t tell” — rita" in page
     assert 'class="conflict-settle"' not in page  # reading takes no lease: no form
 
 
