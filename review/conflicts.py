@@ -156,9 +156,8 @@ def conflict_pairs(claim: Claim) -> list[ConflictPair]:
                      else SUPPORTING_RIGHT if recorded.right_version_id == supporting.chunk.version_id
                      else CONFLICTING_RIGHT)
         difference = quote_difference(first=supporting.quote, second=conflicting.quote)
-        pairs.append(ConflictPair(
-            supporting=supporting, conflicting=conflicting, difference=difference, recorded=recorded, right=right,
-            sentence=disagreement_sentence(first_source=version_label(supporting.chunk.version),
-                                           second_source=version_label(conflicting.chunk.version), difference=difference),
-        ))
+        sentence = disagreement_sentence(first_source=version_label(supporting.chunk.version),
+                                         second_source=version_label(conflicting.chunk.version), difference=difference)
+        pairs.append(ConflictPair(supporting=supporting, conflicting=conflicting, difference=difference,
+                                  sentence=sentence, recorded=recorded, right=right))
     return pairs
