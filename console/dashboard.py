@@ -18,7 +18,7 @@ from console.models import User
 from kb.models import IndexState, VersionStatus
 from kb.selectors import versions_awaiting_approval, versions_expiring_soon, versions_visible_to
 from review.models import AnswerStatus, Claim, ClaimReview, Decision, Risk, Verdict, WebhookState
-from review.selectors import answers_visible_to, review_queue
+from review.selectors import answers_visible_to, review_queue, sources_to_fix_count
 
 CHART_DAYS = 14
 WINDOW_DAYS = 30
@@ -227,3 +227,11 @@ def approvals_context(request: HttpRequest) -> dict[str, object]:
     if user is None or not user.is_authenticated or not user.has_role(roles.APPROVER):
         return {"approvals_waiting": 0}
     return {"approvals_waiting": SimpleLazyObject(lambda: versions_awaiting_approval(user=user).count())}
+
+
+def sources_to_fix_context(request: HttpRequest) -> dict[str, object]:
+    """The nav's "Sources to fix" count: entries reviewers left on this user's documents. Lazy, like the above."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"sources_to_fix_waiting": 0}
+    return {"sources_to_fix_waiting": SimpleLazyObject(lambda: sources_to_fix_count(user=user))}

@@ -77,6 +77,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "console.roles.roles_context",
                 "console.dashboard.approvals_context",
+                "console.dashboard.sources_to_fix_context",
             ],
         },
     },

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from console.models import SecurityLevel
+from review.conflicts import ConflictPair, QuoteDifference, conflict_pairs, quote_difference
 
 
 class ApiClient(models.Model):
@@ -210,6 +211,11 @@ class Claim(models.Model):
         return [e for e in list(self.evidence.all())[1:] if e.is_conflicting]
 
     @cached_property
+    def conflict_pairs(self) -> list[ConflictPair]:
+        """Conflicting sources beside the supporting one, with what differs and the reviewer's word on them."""
+        return conflict_pairs(self)
+
+    @cached_property
     def finding_rows(self) -> list[dict]:
         """Findings as the review page lists them: effect (for the badge's colour), a readable kind, message."""
         return [{"effect": f["effect"], "kind": f["kind"].replace("_", " "), "message": f["message"]}
@@ -334,3 +340,55 @@ class SelfTestRun(models.Model):
     def kinds(self) -> list[tuple[str, int, int]]:
         """(kind, correct, total), weakest kind first: where the checker needs help shows at the top."""
         return sorted(((kind, c, t) for kind, (c, t) in self.per_kind.items()), key=lambda k: (k[1] / k[2], k[0]))
+
+
+class SourceCorrection(models.Model):
+    """A reviewer's word on two approved sources that disagree about a claim: `wrong_version` needs fixing by its
+    document's owner. `right_version` is the other source when the reviewer found it right; empty for "neither /
+    can't tell" (then each of the two versions gets its own entry)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "To fix"
+        FIXED = "fixed", "Fixed"
+        DISMISSED = "dismissed", "Dismissed"
+        WITHDRAWN = "withdrawn", "Withdrawn by the reviewer"  # replaced by their later choice for the same claim
+
+    answer = models.ForeignKey(Answer, on_delete=models.PROTECT, related_name="source_corrections")
+    claim = models.ForeignKey(Claim, on_delete=models.PROTECT, related_name="source_corrections")
+    wrong_version = models.ForeignKey("kb.DocumentVersion", on_delete=models.PROTECT, related_name="corrections")
+    other_version = models.ForeignKey("kb.DocumentVersion", on_delete=models.PROTECT, related_name="+",
+                                      help_text="The approved source it disagrees with.")
+    right_version = models.ForeignKey("kb.DocumentVersion", null=True, blank=True, on_delete=models.PROTECT,
+                                      related_name="+")
+    # What each source says (its quote when the reviewer decided): the entry reads the same after a new version.
+    wrong_quote = models.TextField()
+    other_quote = models.TextField()
+    reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    note = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    resolved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="+")
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolution_note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["status", "wrong_version"], name="source_correction_open")]
+
+    def __str__(self) -> str:
+        verdict = "marked wrong" if self.right_version_id else "questioned (neither / can't tell)"
+        return f"{self.wrong_version.document.title} v{self.wrong_version.number} {verdict} on claim {self.claim_id}"
+
+    @property
+    def audit_security_level(self) -> str:
+        return self.answer.audit_security_level
+
+    @property
+    def neither(self) -> bool:
+        return self.right_version_id is None
+
+    @cached_property
+    def difference(self) -> QuoteDifference:
+        """What this version says differently from the other (first: this one's quote)."""
+        return quote_difference(first=self.wrong_quote, second=self.other_quote)

@@ -11,10 +11,11 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 
+from console import roles
 from console.models import SecurityLevel
 from kb.models import Document, DocumentVersion
 from review.checking.verdicts import uncertain_at
-from review.models import Answer, AnswerStatus, Claim, Evidence, Risk, SelfTestRun, Verdict
+from review.models import Answer, AnswerStatus, Claim, Evidence, Risk, SelfTestRun, SourceCorrection, Verdict
 
 QUEUE_SORTS = {
     "risk": ("risk_order", "created_at"),
@@ -74,7 +75,9 @@ def claims_with_evidence() -> QuerySet[Claim]:
     return Claim.objects.order_by("ordinal").select_related("reviewed_by").prefetch_related(
         Prefetch("evidence", queryset=Evidence.objects.order_by("rank").select_related(
             "chunk__version__document__owner", "chunk__version__approved_by",
-        ))
+        )),
+        Prefetch("source_corrections", queryset=SourceCorrection.objects.exclude(
+            status=SourceCorrection.Status.WITHDRAWN).select_related("reviewer")),
     )
 
 
@@ -187,3 +190,39 @@ def recheck_rows(*, check: dict) -> Recheck:
             url=reverse("kb:version_detail", args=[evidence["document_key"], evidence["version"]]) if named else "",
         ))
     return Recheck(risk=check["risk"], reasons=check["reasons"], claims=rows)
+
+
+# Sources to fix -------------------------------------------------------------------------------------------
+
+
+def source_corrections_visible_to(user) -> QuerySet[SourceCorrection]:
+    """Entries about answers the user may see, between two documents within their clearance."""
+    levels = SecurityLevel.up_to(user.clearance)
+    return SourceCorrection.objects.filter(
+        answer__in=answers_visible_to(user), wrong_version__document__security_level__in=levels,
+        other_version__document__security_level__in=levels,
+    )
+
+
+def sources_to_fix_may_view(user) -> bool:
+    """Curators and approvers keep the knowledge base; anyone else who owns a document sees what to fix in it."""
+    return user.has_role(roles.CURATOR, roles.APPROVER) or Document.objects.filter(owner=user).exists()
+
+
+def sources_to_fix(*, user, mine: bool = False, closed: bool = False) -> QuerySet[SourceCorrection]:
+    """Versions reviewers marked wrong (or questioned), newest first: those still to fix, or those fixed or
+    dismissed; `mine`: only documents the user owns."""
+    statuses = ([SourceCorrection.Status.FIXED, SourceCorrection.Status.DISMISSED] if closed
+                else [SourceCorrection.Status.OPEN])
+    entries = source_corrections_visible_to(user).filter(status__in=statuses).select_related(
+        "answer", "claim", "reviewer", "resolved_by", "wrong_version__document__owner", "other_version__document",
+        "right_version",
+    )
+    if mine:
+        entries = entries.filter(wrong_version__document__owner=user)
+    return entries.order_by("-created_at", "-pk")
+
+
+def sources_to_fix_count(*, user) -> int:
+    """Open entries on the user's own documents: the nav's count."""
+    return sources_to_fix(user=user, mine=True).count()

@@ -15,6 +15,10 @@ urlpatterns = [
     path("answers/<int:answer_id>/lease/release/", views.lease_release, name="lease_release"),
     path("answers/<int:answer_id>/decide/", views.answer_decide, name="answer_decide"),
     path("claims/<int:claim_id>/review/", views.claim_review, name="claim_review"),
+    path("claims/<int:claim_id>/conflict/", views.claim_conflict_settle, name="claim_conflict_settle"),
+    path("sources-to-fix/", views.sources_to_fix, name="sources_to_fix"),
+    path("sources-to-fix/<int:correction_id>/resolve/", views.source_correction_resolve,
+         name="source_correction_resolve"),
     path("claims/<int:claim_id>/trace/", views.claim_trace, name="claim_trace"),
     path("sources/<slug:key>/v<int:number>/", views.version_citations, name="version_citations"),
 ]

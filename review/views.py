@@ -13,7 +13,7 @@ from console import roles
 from console.roles import role_required
 from console.text import text_problem
 from kb.selectors import get_version_for_user
-from review import selectors, services
+from review import corrections, selectors, services
 from review.forms import DecisionForm, EditedTextForm, QueueFilterForm
 from review.models import Answer, AnswerStatus, Claim, ClaimReview, Decision, Risk
 
@@ -100,6 +100,7 @@ def _answer_page(request: HttpRequest, answer: Answer, *, form: DecisionForm | N
         "form": form or DecisionForm(initial={"edited_text": answer.text}),
         "decisions": answer.decisions.select_related("reviewer"),
         "marked_claims": [c for c in claims if c.review_state != ClaimReview.OPEN],
+        "settled_conflicts": [(c, pair) for c in claims for pair in c.conflict_pairs if pair.recorded],
         "edited_claims": selectors.edited_claims(answer=answer) if decided_by_edit else [],
         "position": selectors.queue_position(user=request.user, answer=answer),
     }, status=status)
@@ -180,6 +181,34 @@ def claim_review(request: HttpRequest, claim_id: int) -> HttpResponse:
         return HttpResponse(f"The note {problem}.", status=400)
     try:
         services.claim_review(claim=claim, reviewer=request.user, state=state, note=note)
+    except (services.DecisionConflict, services.DecisionInvalid) as exc:
+        status = 409 if isinstance(exc, services.DecisionConflict) else 400
+        if request.htmx:
+            return _claim_card(request, claim, error=str(exc), status=status)
+        messages.error(request, str(exc))
+        return redirect(f"{claim.answer.get_absolute_url()}#claim-{claim.pk}")
+    if not request.htmx:
+        return redirect(f"{claim.answer.get_absolute_url()}#claim-{claim.pk}")
+    return _claim_card(request, claim)
+
+
+@require_POST
+@role_required(*REVIEWERS)
+def claim_conflict_settle(request: HttpRequest, claim_id: int) -> HttpResponse:
+    """Which of two conflicting approved sources is right (or neither): the wrong one goes to its owner's list."""
+    claim = get_object_or_404(Claim.objects.select_related("answer"), pk=claim_id, from_edit=False,
+                              answer__in=selectors.answers_visible_to(request.user))
+    conflicting_id = request.POST.get("conflicting", "")
+    conflicting = claim.evidence.select_related("chunk__version").filter(
+        pk=int(conflicting_id) if conflicting_id.isdigit() else None).first()
+    if conflicting is None:
+        return HttpResponse("conflicting must name a conflicting source of this claim", status=400)
+    note = request.POST.get("note", "").strip()[:2000]
+    if problem := text_problem(note):
+        return HttpResponse(f"The note {problem}.", status=400)
+    try:
+        corrections.source_conflict_settle(claim=claim, reviewer=request.user, conflicting=conflicting,
+                                           right=request.POST.get("right", ""), note=note)
     except (services.DecisionConflict, services.DecisionInvalid) as exc:
         status = 409 if isinstance(exc, services.DecisionConflict) else 400
         if request.htmx:
@@ -302,3 +331,44 @@ def version_citations(request: HttpRequest, key: str, number: int) -> HttpRespon
         "version": version, "document": version.document, "line": line, "page": page,
         "query": f"line={line}" if line else "",
     })
+
+
+def _sources_to_fix_page(request: HttpRequest, *, error: str = "", error_for: int | None = None,
+                         status: int = 200) -> HttpResponse:
+    mine, closed = request.GET.get("mine") == "1", request.GET.get("status") == "closed"
+    entries = selectors.sources_to_fix(user=request.user, mine=mine, closed=closed)
+    page = Paginator(entries, 25).get_page(request.GET.get("page"))
+    for entry in page:
+        entry.may_resolve = corrections.source_correction_may_resolve(correction=entry, user=request.user)
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(request, "review/sources_to_fix.html", {
+        "page": page, "mine": mine, "closed": closed, "query": query.urlencode(), "error": error,
+        "error_for": error_for,
+    }, status=status)
+
+
+@require_GET
+def sources_to_fix(request: HttpRequest) -> HttpResponse:
+    if not selectors.sources_to_fix_may_view(request.user):
+        raise PermissionDenied("Sources to fix are for curators, approvers and document owners.")
+    return _sources_to_fix_page(request)
+
+
+@require_POST
+def source_correction_resolve(request: HttpRequest, correction_id: int) -> HttpResponse:
+    if not selectors.sources_to_fix_may_view(request.user):
+        raise PermissionDenied("Sources to fix are for curators, approvers and document owners.")
+    correction = get_object_or_404(selectors.source_corrections_visible_to(request.user), pk=correction_id)
+    note = request.POST.get("note", "").strip()[:2000]
+    if problem := text_problem(note):
+        return _sources_to_fix_page(request, error=f"The note {problem}.", error_for=correction.pk, status=400)
+    try:
+        resolved = corrections.source_correction_resolve(correction=correction, user=request.user,
+                                                         status=request.POST.get("status", ""), note=note)
+    except corrections.CorrectionClosed as exc:
+        return _sources_to_fix_page(request, error=str(exc), error_for=correction.pk, status=409)
+    except services.DecisionInvalid as exc:
+        return _sources_to_fix_page(request, error=str(exc), error_for=correction.pk, status=400)
+    messages.success(request, f"{resolved}: {resolved.get_status_display().lower()}.")
+    return redirect(f"{reverse('review:sources_to_fix')}?{request.GET.urlencode()}")

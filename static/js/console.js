@@ -152,12 +152,18 @@
 
   // Remember what a claim said before it is marked, so u can put it back once the mark is in.
   var pendingMark = null;
+  // Saying which conflicting source is right is no claim mark: the claim stays selected, still to be marked.
+  var settlingConflictOn = null;
 
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
     // The queue refresh must not wipe the audit samples a reviewer is ticking.
     if (elt.id === "queue-rows" && elt.querySelector("[data-audit-sample]:checked")) {
       event.preventDefault();
+      return;
+    }
+    if (elt.matches && elt.matches("form.conflict-settle")) {
+      settlingConflictOn = elt.closest("[data-claim-card]").id;
       return;
     }
     if (!elt.matches || !elt.matches("form.claim-actions")) return;
@@ -190,6 +196,11 @@
     if (mark && mark.cardId === card.id && !card.classList.contains("has-error")) {
       undoStack.push(mark);
       showUndo();
+    }
+    if (settlingConflictOn === card.id) {
+      settlingConflictOn = null;
+      card.classList.add("selected");
+      if (!card.classList.contains("has-error")) return;
     }
     if (card.classList.contains("has-error")) {
       select(card);

@@ -4,6 +4,7 @@ and on the review page the decision buttons are in view at 1024×768 without scr
 import pytest
 
 from kb.models import Chunk
+from tests.conflict_sources import FAQ, REFUND_POLICY, conflicting_answer_rows
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -33,8 +34,8 @@ def _no_sideways_scroll(page, where: str) -> None:
 
 
 @pytest.fixture
-def pages(publish, make_answer, admin_user):
-    from review import services
+def pages(publish, make_answer, admin_user, api_token):
+    from review import corrections, services
 
     version = publish(POLICY, key="expense-policy")
     publish(POLICY.replace("30 days", "45 days"), key="expense-policy", approve=False)  # a diff and a pending v2
@@ -49,10 +50,16 @@ def pages(publish, make_answer, admin_user):
     )
     services.answer_lease_take(answer=answer, reviewer=admin_user)  # the decision panel is the reviewer's
     claim = answer.claims.first()
+    conflict = conflicting_answer_rows(client=api_token[0], faq_version=publish(FAQ, key="product-faq"),
+                                       policy_version=publish(REFUND_POLICY, key="refund-policy"))
+    conflict_claim = conflict.claims.get()
+    corrections.source_conflict_settle(claim=conflict_claim, reviewer=admin_user, right="neither",
+                                       conflicting=conflict_claim.evidence.get(rank=2))  # both listed to fix
     return answer, [
         "/", "/kb/", "/kb/new/", version.get_absolute_url(), "/kb/expense-policy/v2/", "/kb/expense-policy/upload/",
         "/kb/expense-policy/diff/?from=1&to=2", "/kb/search/?q=per+diem", "/review/", answer.get_absolute_url(),
         f"/review/claims/{claim.pk}/trace/", "/review/sources/expense-policy/v1/", "/audit/",
+        conflict.get_absolute_url(), "/review/sources-to-fix/",
     ]
 
 
