@@ -2,13 +2,18 @@
 
 Passages are cut into units the way a reader quotes them: sentences of prose paragraphs and list items (the
 shared splitter, kb/sentences.py), and single table rows (matched together with the table's header row). Each
-unit is scored by the question's key terms it contains, rarer terms weighing more; the best unit opens the
-answer, and further units join only while they cover key terms not yet covered (at most ASK_MAX_SENTENCES).
+unit is scored by the question's key terms it contains (rarer terms weighing more), times how close its meaning
+is to the question's (embeddings through the checker's embedder; without them, by terms alone). The best unit
+opens the answer; further units join while they add key terms not yet covered, worth at least half the first's
+score (at most ASK_MAX_SENTENCES); a chosen unit's heading path counts as covered ("business" in the title of a
+business-travel policy needs no sentence of its own).
+A sentence that only announces a table or list ("... depends on the plan:") states nothing and is never quoted.
 Every claim is a verbatim quote, so its offsets are offsets into the version's text, like Evidence's.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 from dataclasses import dataclass
@@ -16,6 +21,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from ask.gate import KeyTerm
+from kb.embeddings import EmbeddingError, get_provider
 from kb.models import Chunk
 from kb.search import SearchHit
 from kb.sentences import sentence_spans, strip_span
@@ -25,6 +31,9 @@ from review.checking.windows import stem_found
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d+[.)])\s+")
 _TABLE_RULE = re.compile(r"\|?\s*:?-{3,}")
 _HEADING_WEIGHT = 0.5  # a term found only in the passage's heading path counts for half
+_JOIN_AT = 0.3  # a further unit joins only if it adds at least this share of the first unit's score
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -59,7 +68,7 @@ class _Unit:
     start: int
     end: int
     rank: int
-    stems: frozenset[str]
+    stems: frozenset[str]  # a table row's include its header's: the column names say what its cells are
     heading_stems: frozenset[str]
 
 
@@ -106,7 +115,7 @@ def passage_units(chunk: Chunk, *, rank: int) -> list[_Unit]:
             header = _stems(text, *lines[0], table=True)
             for a, b in lines[1:]:
                 if not _TABLE_RULE.match(text, a):
-                    units.append(_Unit(chunk, a, b, rank, _stems(text, a, b, table=True), heading | header))
+                    units.append(_Unit(chunk, a, b, rank, _stems(text, a, b, table=True) | header, heading))
             continue
         items = [a for a, _ in lines if _LIST_MARKER.match(text, a)] or [lines[0][0]]
         items = sorted({lines[0][0], *items})
@@ -114,6 +123,8 @@ def passage_units(chunk: Chunk, *, rank: int) -> list[_Unit]:
             marker = _LIST_MARKER.match(text, item_start)
             body_start = marker.end() if marker else item_start
             for a, b in sentence_spans(text, body_start, item_end):
+                if text[b - 1] == ":":
+                    continue  # announces what follows; states nothing itself
                 units.append(_Unit(chunk, a, b, rank, _stems(text, a, b, table=False), heading))
     return units
 
@@ -122,6 +133,19 @@ def _weights(terms: list[KeyTerm], units: list[_Unit]) -> dict[str, float]:
     """Rarer terms among the candidate units weigh more (inverse document frequency)."""
     count = len(units) or 1
     return {t.stem: math.log(1 + count / (1 + sum(stem_found(t.stem, u.stems) > 0 for u in units))) for t in terms}
+
+
+def _closeness(question: str, units: list[_Unit]) -> list[float]:
+    """1 + cosine similarity of each unit to the question (1 for all when no embeddings can be had)."""
+    from review.pipeline import _CachedEmbedder
+
+    texts = [" ".join(u.chunk.version.text[u.start:u.end].split()) for u in units]
+    try:
+        vectors = _CachedEmbedder(model_id=get_provider().model_id)([question, *texts])
+    except EmbeddingError as exc:
+        logger.warning("composer: ranking by key terms only: %s", exc)
+        return [1.0] * len(units)
+    return [1.0 + max(0.0, float(value)) for value in vectors[1:] @ vectors[0]]
 
 
 def _gain(unit: _Unit, weights: dict[str, float], covered: set[str]) -> float:
@@ -134,20 +158,25 @@ def _gain(unit: _Unit, weights: dict[str, float], covered: set[str]) -> float:
     return gain
 
 
-def answer_compose(*, terms: list[KeyTerm], hits: list[SearchHit], max_sentences: int | None = None) -> Composition:
+def answer_compose(*, question: str, terms: list[KeyTerm], hits: list[SearchHit],
+                   max_sentences: int | None = None) -> Composition:
     """The best-covering sentences of the qualified passages, best first, each a verbatim quote."""
     max_sentences = max_sentences or settings.ASK_MAX_SENTENCES
     units = [unit for rank, hit in enumerate(hits, start=1) for unit in passage_units(hit.chunk, rank=rank)]
     weights = _weights(terms, units)
+    closeness = dict(zip(units, _closeness(question, units), strict=True)) if units else {}
     chosen: list[_Unit] = []
     covered: set[str] = set()
+    first = 0.0
     while len(chosen) < max_sentences:
-        scored = [(_gain(u, weights, covered), -u.rank, -u.start, u) for u in units if u not in chosen]
+        scored = [(_gain(u, weights, covered) * closeness[u], -u.rank, -u.start, u) for u in units if u not in chosen]
         best = max(scored, default=None, key=lambda row: row[:3])
-        if best is None or best[0] <= 0:
+        if best is None or best[0] <= 0 or (chosen and best[0] < _JOIN_AT * first):
             break
+        first = first if chosen else best[0]
         unit = best[3]
         chosen.append(unit)
-        covered |= {stem for stem in weights if stem_found(stem, set(unit.stems))}
+        covered |= {stem for stem in weights if stem_found(stem, set(unit.stems | unit.heading_stems))}
     claims = [ComposedClaim(chunk=u.chunk, quote_start=u.start, quote_end=u.end, rank=u.rank) for u in chosen]
-    return Composition(answer=" ".join(claim.text for claim in claims), claims=claims)
+    # The answer reads as prose: the quotes' hard line breaks are not part of it (the claims keep them).
+    return Composition(answer=" ".join(" ".join(claim.text.split()) for claim in claims), claims=claims)

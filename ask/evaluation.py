@@ -234,7 +234,7 @@ def regressions(*, previous: list[dict], current: list[dict]) -> list[Regression
             if rank is None and then["required_ranks"].get(key) is not None:
                 found.append(Regression(now["id"], f"required source {key} no longer recalled "
                                                    f"(was rank {then['required_ranks'][key]})"))
-        if then["status"] == AskStatus.INSUFFICIENT_EVIDENCE and now["status"] != then["status"]:
+        if then["status_correct"] and not now["status_correct"] and then["status"] == AskStatus.INSUFFICIENT_EVIDENCE:
             found.append(Regression(now["id"], f"refusal became {now['status']}"))
         elif then["status_correct"] and not now["status_correct"]:
             found.append(Regression(now["id"], f"status {then['status']} became {now['status']}"))

@@ -31,14 +31,17 @@ logger = logging.getLogger(__name__)
 # Words that ask rather than name what is asked about ("how long", "how much", "is there", "tell me").
 QUESTION_WORDS = frozenset(
     """what which who whom whose when where why how long much many often far soon there anyone anybody someone
-    somebody anything something tell explain know possible true please exist exists existing""".split()
+    somebody anything something tell explain know possible true please exist exists existing ahead""".split()
 )
+# "how long", "how quickly", "how far": the word after "how" asks for a degree; it names nothing to look up.
+_DEGREE_ASKER = "how"
 
 
 @dataclass(frozen=True)
 class KeyTerm:
     word: str  # as the question wrote it (lower-case)
     stem: str
+    phrase: int = 0  # key terms written side by side ("chief executive officer") share a phrase number
 
 
 @dataclass
@@ -57,12 +60,18 @@ class GateDecision:
 
 
 def key_terms(question: str) -> list[KeyTerm]:
-    """The question's content words, one per word family, in the order asked."""
+    """The question's content words, one per word family, in the order asked; adjacent ones form a phrase."""
     terms: dict[str, KeyTerm] = {}
+    phrase, previous_key, previous = 0, False, ""
     for token in tokenize(question, 0, len(question), table=False):
-        if not is_content(token) or token.lower in QUESTION_WORDS or token.stem in LIGHT_STEMS:
-            continue
-        terms.setdefault(token.stem, KeyTerm(word=token.lower, stem=token.stem))
+        key = (is_content(token) and token.lower not in QUESTION_WORDS and token.stem not in LIGHT_STEMS
+               and previous != _DEGREE_ASKER)
+        previous = token.lower
+        if key and not previous_key:
+            phrase += 1
+        previous_key = key
+        if key:
+            terms.setdefault(token.stem, KeyTerm(word=token.lower, stem=token.stem, phrase=phrase))
     return list(terms.values())
 
 
@@ -74,16 +83,30 @@ def qualified_hits(hits: list[SearchHit], *, min_similarity: float) -> list[Sear
     return [hit for hit in hits if hit.similarity is not None and hit.similarity >= min_similarity]
 
 
-def evidence_words(hits: list[SearchHit]) -> dict[str, str]:
-    """Stem -> a word of the qualified passages (their text and heading path)."""
-    words: dict[str, str] = {}
+def evidence_words(hits: list[SearchHit]) -> list[dict[str, str]]:
+    """Per qualified passage (its text and heading path): stem -> a word of it."""
+    passages = []
     for hit in hits:
+        words: dict[str, str] = {}
         chunk = hit.chunk
         for text, table in ((chunk.text, True), (chunk.heading_path, False)):
             for token in tokenize(text, 0, len(text), table=table):
                 if token.kind == "word":
                     words.setdefault(token.stem, token.lower)
-    return words
+        passages.append(words)
+    return passages
+
+
+def _uncovered(terms: list[KeyTerm], passages: list[set[str]]) -> list[KeyTerm]:
+    """Terms no passage covers; a phrase's words count only where one passage covers several of them (the
+    passage covering most of the phrase): "chief ... officer" here and "executives" elsewhere is not a chief
+    executive officer."""
+    missing = []
+    for phrase in sorted({term.phrase for term in terms}):
+        words = [term for term in terms if term.phrase == phrase]
+        best = max(passages, default=set(), key=lambda stems: sum(stem_found(t.stem, stems) > 0 for t in words))
+        missing += [term for term in words if not stem_found(term.stem, best)]
+    return missing
 
 
 def _similar_terms(missing: list[KeyTerm], vocabulary: list[str], *, at: float) -> set[str]:
@@ -108,12 +131,12 @@ def gate_decide(
     term_similarity = settings.ASK_GATE_TERM_SIMILARITY if term_similarity is None else term_similarity
     terms = key_terms(question)
     qualified = qualified_hits(hits, min_similarity=min_similarity)
-    words = evidence_words(qualified)
-    stems = set(words)
-    missing = [term for term in terms if not stem_found(term.stem, stems)]
+    passages = evidence_words(qualified)
+    missing = _uncovered(terms, [set(words) for words in passages])
     warnings: list[str] = []
     if missing and qualified and term_similarity > 0:
-        vocabulary = sorted({word for stem, word in words.items() if len(word) > 2 and stem not in LIGHT_STEMS})
+        vocabulary = sorted({word for words in passages for stem, word in words.items()
+                             if len(word) > 2 and stem not in LIGHT_STEMS})
         try:
             paraphrased = _similar_terms(missing, vocabulary, at=term_similarity)
             missing = [term for term in missing if term.stem not in paraphrased]

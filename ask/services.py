@@ -113,7 +113,7 @@ def _generate(draft: AskDraft) -> None:
                 return
             draft.composition = composition
             return
-    draft.composition = answer_compose(terms=draft.gate.key_terms, hits=qualified)
+    draft.composition = answer_compose(question=draft.question, terms=draft.gate.key_terms, hits=qualified)
     if not draft.composition.claims:
         draft.status = AskStatus.INSUFFICIENT_EVIDENCE
 

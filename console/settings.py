@@ -248,7 +248,7 @@ WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 6, minimum=1)
 WEBHOOK_ALLOWED_HOSTS = env_list("WEBHOOK_ALLOWED_HOSTS")
 
 # Ask: grounded answering behind an evidence gate (ask/, README "Asking questions")
-ASK_GATE_MIN_SIMILARITY = env_float("ASK_GATE_MIN_SIMILARITY", 0.35)  # a vector hit this close qualifies as evidence
+ASK_GATE_MIN_SIMILARITY = env_float("ASK_GATE_MIN_SIMILARITY", 0.25)  # a vector hit this close qualifies as evidence
 ASK_GATE_MIN_TERM_COVERAGE = env_float("ASK_GATE_MIN_TERM_COVERAGE", 1.0)  # share of key terms evidence must cover
 ASK_GATE_TERM_SIMILARITY = env_float("ASK_GATE_TERM_SIMILARITY", 0.0)  # >0: word embeddings this close cover a term
 ASK_MAX_SENTENCES = env_int("ASK_MAX_SENTENCES", 3, minimum=1)
