@@ -79,13 +79,19 @@ def regression_lines(previous, found: list[Regression]) -> list[str]:
     return [head, *(f"  [{r.question_id}] {r.what}" for r in found)] if found else [f"{head} none"]
 
 
-def questions_command(*, path: str, clearance: str, k: int, sweep: bool, stdout) -> QuestionsReport:
-    questions = evaluation.questions_load(Path(path))
-    fixtures = sorted({fixture for q in questions for fixture in q.fixtures})
-    if fixtures:
-        from review.evaluation import documents_index
+def _knowledge_ready(*, paths: list[str], stdout) -> None:
+    """Import the given Markdown files and the questions' fixtures; index whatever waits for indexing."""
+    from kb.models import DocumentVersion, IndexState
+    from review.evaluation import documents_index
 
-        documents_index(paths=fixtures, stdout=stdout)
+    if paths or DocumentVersion.objects.exclude(index_state=IndexState.READY).exists():
+        documents_index(paths=paths, stdout=stdout)
+
+
+def questions_command(*, path: str, documents: list[str], clearance: str, k: int, sweep: bool,
+                      stdout) -> QuestionsReport:
+    questions = evaluation.questions_load(Path(path))
+    _knowledge_ready(paths=[*documents, *sorted({f for q in questions for f in q.fixtures})], stdout=stdout)
     report = evaluation.questions_evaluate(questions=questions, clearance=clearance, k=k, sweep=sweep)
     key = str(Path(path))
     previous = evaluation.previous_run(questions_file=key)

@@ -95,8 +95,8 @@ class Command(BaseCommand):
 
         allow_local_model()
         try:
-            evaluation.documents_index(paths=documents, stdout=self.stdout)
-            questions_command(path=path, clearance=clearance, k=k, sweep=sweep, stdout=self.stdout)
+            questions_command(path=path, documents=documents, clearance=clearance, k=k, sweep=sweep,
+                              stdout=self.stdout)
         except (QuestionsError, evaluation.DatasetError) as exc:
             raise CommandError(str(exc)) from None
 
