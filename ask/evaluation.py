@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import time
 from collections import defaultdict
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
@@ -246,7 +246,3 @@ def regressions(*, previous: list[dict], current: list[dict]) -> list[Regression
         for point in set(now["forbidden_present"]) - set(then["forbidden_present"]):
             found.append(Regression(now["id"], f"forbidden point appeared: {point!r}"))
     return found
-
-
-def regression_dicts(items: list[Regression]) -> list[dict]:
-    return [asdict(item) for item in items]

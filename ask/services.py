@@ -118,10 +118,10 @@ def _generate(draft: AskDraft) -> None:
         draft.status = AskStatus.INSUFFICIENT_EVIDENCE
 
 
-def ask_draft(*, question: str, clearance: str, k: int = 5, gate_options: dict | None = None) -> AskDraft:
+def ask_draft(*, question: str, clearance: str, k: int = 5) -> AskDraft:
     """Retrieve within `clearance`, gate, compose and check; nothing is stored or sent."""
     search = chunks_search(query=question, clearance=clearance, k=k)
-    gate = gate_decide(question=question, hits=search.hits, **(gate_options or {}))
+    gate = gate_decide(question=question, hits=search.hits)
     draft = AskDraft(question=question, clearance=clearance, status=gate.status, hits=search.hits, gate=gate,
                      warnings=[*search.warnings, *gate.warnings])
     if gate.status != AskStatus.ANSWERED:
