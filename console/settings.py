@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "console",
     "kb",
     "review",
+    "ask",
 ]
 
 MIDDLEWARE = [
@@ -246,3 +247,14 @@ WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 6, minimum=1)
 # Hosts a callback_url may name although they are not public addresses (e.g. a receiver on this machine);
 # every other callback must resolve to public addresses only.
 WEBHOOK_ALLOWED_HOSTS = env_list("WEBHOOK_ALLOWED_HOSTS")
+
+# Ask: grounded answering behind an evidence gate (ask/, README "Asking questions")
+ASK_GATE_MIN_SIMILARITY = env_float("ASK_GATE_MIN_SIMILARITY", 0.25)  # a vector hit this close qualifies as evidence
+ASK_GATE_MIN_TERM_COVERAGE = env_float("ASK_GATE_MIN_TERM_COVERAGE", 1.0)  # share of key terms evidence must cover
+ASK_GATE_TERM_SIMILARITY = env_float("ASK_GATE_TERM_SIMILARITY", 0.0)  # >0: word embeddings this close cover a term
+ASK_MAX_SENTENCES = env_int("ASK_MAX_SENTENCES", 3, minimum=1)
+ASK_SCORING_WAIT_SECONDS = env_float("ASK_SCORING_WAIT_SECONDS", 15.0)  # /api/v1/ask waits this long for the risk
+ASK_LLM_URL = env_str("ASK_LLM_URL")  # OpenAI-compatible base URL, e.g. http://host/v1; empty: extractive composer
+ASK_LLM_MODEL = env_str("ASK_LLM_MODEL", "gpt-4o-mini")
+ASK_LLM_API_KEY = env_str("ASK_LLM_API_KEY")
+ASK_LLM_TIMEOUT = env_float("ASK_LLM_TIMEOUT", 30.0)

@@ -161,3 +161,10 @@ def alignscore(request: HttpRequest) -> HttpResponse:
         return JsonResponse({"error": "unavailable", "detail": str(exc)}, status=503,
                             headers={"Retry-After": str(settings.API_RETRY_AFTER_SECONDS)})
     return JsonResponse({"alignscore": report["score"] or 0.0})
+
+
+
+# Last: ask.api builds on this API's schemas and handlers (its route shares tokens, errors and the OpenAPI document).
+from ask.api import router as ask_router  # noqa: E402
+
+api.add_router("/v1", ask_router)

@@ -4,6 +4,7 @@ Three sources of claims (see review/evaluation.py for the figures):
 - `--dataset FILE`: JSON lines with "claim" (or "answer"), "label", optional "question", "kind", "contexts";
   retrieval over the knowledge base supplies evidence.
 - `--dataset FILE --contexts-from-file`: the shared external format ("evidence" is the only context; no retrieval).
+- `--questions FILE`: a question set asked through the evidence gate and the composer (ask/evaluation.py).
 - `--synthesize [--document KEY ...]`: claims synthesised from approved documents (review/selftest.py), checked
   against the whole knowledge base; each version's result is stored and shown on its page.
 """
@@ -27,6 +28,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--dataset", help="labelled JSON lines")
+        parser.add_argument("--questions", help="question set (JSON lines): ask each and report three layers per kind")
+        parser.add_argument("--k", type=int, default=5, help="with --questions: passages retrieved per question")
+        parser.add_argument("--no-sweep", action="store_true", help="with --questions: skip the gate sweep")
         parser.add_argument("--contexts-from-file", action="store_true",
                             help='each item\'s "evidence" is its only context; no retrieval (shared external format)')
         parser.add_argument("--synthesize", action="store_true",
@@ -43,7 +47,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, dataset: str | None, contexts_from_file: bool, synthesize: bool, document: list[str],
                seed: int, per_kind: int, documents: list[str], clearance: str, output: str | None, show_errors: int,
-               **options) -> None:
+               questions: str | None = None, k: int = 5, no_sweep: bool = False, **options) -> None:
+        if questions:
+            self._questions(path=questions, documents=documents, clearance=clearance, k=k, sweep=not no_sweep)
+            return
         if bool(dataset) == synthesize:
             raise CommandError("give either --dataset FILE or --synthesize")
         if contexts_from_file and not dataset:
@@ -81,6 +88,17 @@ class Command(BaseCommand):
                 score = "-" if r["weakest"] is None else f"{r['weakest']:.2f}"
                 self.stdout.write(f"  [{r.get('kind', '-')}] label={r['label']} score={score}: {r['claim']}")
                 self.stdout.write(f"      {'; '.join(r['reasons'])[:300]}")
+
+    def _questions(self, *, path: str, documents: list[str], clearance: str, k: int, sweep: bool) -> None:
+        from ask.evaluation import QuestionsError
+        from ask.evaluation_report import questions_command
+
+        allow_local_model()
+        try:
+            questions_command(path=path, documents=documents, clearance=clearance, k=k, sweep=sweep,
+                              stdout=self.stdout)
+        except (QuestionsError, evaluation.DatasetError) as exc:
+            raise CommandError(str(exc)) from None
 
     def _synthesize(self, *, keys: list[str], clearance: str, seed: int, per_kind: int) -> list[dict]:
         live = list(selectors.selftest_versions())

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class AskConfig(AppConfig):
+    name = "ask"
+    verbose_name = "Grounded answering"

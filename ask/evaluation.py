@@ -1,0 +1,248 @@
+"""A fixed question set, asked through the real retrieval, gate, composer and checker, scored in three layers.
+
+A question file is JSON lines: "id", "question", "kind", "expected_status" (answered / insufficient_evidence /
+conflict), "required_sources" (document keys), "required_points" and "forbidden_points" (short strings the answer,
+or for a conflict the two sources' texts, must or must not contain), optionally "fixtures" (Markdown files,
+relative to the question file, imported as public documents before the run: a second source for a conflict).
+
+Layers, per question and per kind:
+- retrieval: recall of the required sources within the top k, the rank of each, passages from other documents
+  in the top k, and passages of versions that may not be evidence (expired, retired, unapproved: always 0 when
+  retrieval filters them as it must);
+- generation: the status as expected (refusals included), every claim supported by the checker scoring uses, the
+  required points present and the forbidden ones absent, the reply's claims well-formed (quotes inside their
+  chunk, equal to the version's text);
+- business: held for a person (risk medium or high) or released automatically (risk low), seconds per question.
+
+Nothing is sent to review: `ask_draft` composes and checks without storing an answer. Each run is stored
+(QuestionRun) so the next run of the same file reports what got worse.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings
+
+from ask.gate import gate_decide
+from ask.models import AskStatus, QuestionRun
+from ask.services import AskDraft, ask_draft
+from kb.models import DocumentVersion
+from review.models import Risk, Verdict
+
+KINDS = ("direct", "synonym", "synthesis", "condition", "unanswerable", "conflict")
+SWEEP_SIMILARITIES = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
+SWEEP_COVERAGES = (0.5, 0.75, 1.0)
+
+
+class QuestionsError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    question: str
+    kind: str
+    expected_status: str
+    required_sources: list[str] = field(default_factory=list)
+    required_points: list[str] = field(default_factory=list)
+    forbidden_points: list[str] = field(default_factory=list)
+    fixtures: list[str] = field(default_factory=list)  # absolute paths once loaded
+
+
+def questions_load(path: Path) -> list[Question]:
+    if not path.exists():
+        raise QuestionsError(f"no question file at {path}")
+    questions, seen = [], set()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+            question = Question(**{**raw, "fixtures": [str(path.parent / f) for f in raw.get("fixtures", [])]})
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise QuestionsError(f"{path}:{number}: {exc}") from None
+        if not question.question.strip() or question.expected_status not in AskStatus.values:
+            raise QuestionsError(f"{path}:{number}: needs a question and an expected_status in {AskStatus.values}")
+        if question.id in seen:
+            raise QuestionsError(f"{path}:{number}: id {question.id!r} repeats")
+        seen.add(question.id)
+        questions.append(question)
+    if not questions:
+        raise QuestionsError(f"{path} holds no questions")
+    return questions
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def _schema_valid(draft: AskDraft) -> bool:
+    for claim in draft.claims:
+        chunk = claim.chunk
+        if not (chunk.char_start <= claim.quote_start < claim.quote_end <= chunk.char_end) or not claim.text.strip():
+            return False
+        if claim.as_dict()["text"] != chunk.version.text[claim.quote_start:claim.quote_end]:
+            return False
+    return draft.answer is None or bool(draft.claims)
+
+
+def question_evaluate(*, question: Question, clearance: str, k: int) -> dict:
+    """One question through ask_draft; every figure the report and the regression comparison need."""
+    started = time.perf_counter()
+    draft = ask_draft(question=question.question, clearance=clearance, k=k)
+    seconds = time.perf_counter() - started
+    keys = [hit.chunk.version.document.key for hit in draft.hits]
+    usable = set(DocumentVersion.objects.usable_as_evidence(clearance=clearance).values_list("pk", flat=True))
+    ranks = {key: (keys.index(key) + 1 if key in keys else None) for key in question.required_sources}
+    said = _normal(" ".join([draft.answer or ""] + [s["text"] for c in draft.conflicts for s in c["sources"]]))
+    report = draft.report
+    return {
+        "id": question.id, "kind": question.kind, "question": question.question,
+        "expected_status": question.expected_status, "status": draft.status,
+        "status_correct": draft.status == question.expected_status,
+        "required_ranks": ranks,
+        "irrelevant_in_top_k": sum(key not in question.required_sources for key in keys)
+        if question.required_sources else None,
+        "unusable_in_top_k": sum(hit.chunk.version_id not in usable for hit in draft.hits),
+        "similarities": [None if h.similarity is None else round(h.similarity, 4) for h in draft.hits],
+        "missing_terms": draft.gate.missing_terms,
+        "answer": draft.answer,
+        "claims_supported": None if report is None else all(c.verdict == Verdict.SUPPORTED for c in report.claims),
+        "verdicts": [] if report is None else [c.verdict for c in report.claims],
+        "points_present": {p: _normal(p) in said for p in question.required_points},
+        "forbidden_present": [p for p in question.forbidden_points if _normal(p) in said],
+        "schema_valid": _schema_valid(draft),
+        "risk": None if report is None else report.risk,
+        "held": None if report is None else report.risk != Risk.LOW,
+        "conflict_sources": sorted({s["document_key"] for c in draft.conflicts for s in c["sources"]}),
+        "generator": draft.generator,
+        "seconds": round(seconds, 3),
+        "_hits": draft.hits,  # for the gate sweep; dropped before storing
+    }
+
+
+@dataclass
+class QuestionsReport:
+    k: int
+    clearance: str
+    results: list[dict]
+    sweep: list[dict]
+    gate_settings: dict
+
+    def serialisable(self) -> dict:
+        return {"k": self.k, "clearance": self.clearance, "gate_settings": self.gate_settings, "sweep": self.sweep,
+                "summary": summary_by_kind(self.results), "results": self.results}
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def summary_by_kind(results: list[dict]) -> dict[str, dict]:
+    groups: dict[str, list[dict]] = defaultdict(list)
+    for result in results:
+        groups[result["kind"]].append(result)
+    groups["all"] = list(results)
+    summary = {}
+    for kind, rows in groups.items():
+        ranks = [rank for r in rows for rank in r["required_ranks"].values()]
+        checked = [r for r in rows if r["claims_supported"] is not None]
+        points = [present for r in rows for present in r["points_present"].values()]
+        summary[kind] = {
+            "questions": len(rows),
+            "recall_at_k": _mean([rank is not None for rank in ranks]),
+            "mean_rank": _mean([rank for rank in ranks if rank is not None]),
+            "irrelevant_in_top_k": _mean([r["irrelevant_in_top_k"] for r in rows if r["irrelevant_in_top_k"] is not None]),
+            "unusable_in_top_k": sum(r["unusable_in_top_k"] for r in rows),
+            "status_correct": sum(r["status_correct"] for r in rows),
+            "refusals_correct": sum(r["status"] == r["expected_status"] == AskStatus.INSUFFICIENT_EVIDENCE for r in rows),
+            "refusals_expected": sum(r["expected_status"] == AskStatus.INSUFFICIENT_EVIDENCE for r in rows),
+            "claims_supported": sum(bool(r["claims_supported"]) for r in checked), "checked": len(checked),
+            "points_present": sum(points), "points": len(points),
+            "forbidden_absent": sum(not r["forbidden_present"] for r in rows),
+            "schema_valid": sum(r["schema_valid"] for r in rows),
+            "held": sum(bool(r["held"]) for r in checked), "released": sum(r["held"] is False for r in checked),
+            "seconds": _mean([r["seconds"] for r in rows]),
+        }
+    return summary
+
+
+def gate_sweep(results: list[dict]) -> list[dict]:
+    """Refusal accuracy (unanswerable questions refused) and answer coverage (the others let through) by gate
+    setting, over the hits already retrieved: only the gate is re-run."""
+    rows = []
+    for coverage in SWEEP_COVERAGES:
+        for similarity in SWEEP_SIMILARITIES:
+            refused_right = let_through = unanswerable = answerable = 0
+            for r in results:
+                decision = gate_decide(question=r["question"], hits=r["_hits"], min_similarity=similarity,
+                                       min_coverage=coverage)
+                if r["expected_status"] == AskStatus.INSUFFICIENT_EVIDENCE:
+                    unanswerable += 1
+                    refused_right += decision.status == AskStatus.INSUFFICIENT_EVIDENCE
+                else:
+                    answerable += 1
+                    let_through += decision.status == AskStatus.ANSWERED
+            rows.append({"min_term_coverage": coverage, "min_similarity": similarity,
+                         "refusal_accuracy": [refused_right, unanswerable], "answer_coverage": [let_through, answerable]})
+    return rows
+
+
+def questions_evaluate(*, questions: list[Question], clearance: str, k: int = 5, sweep: bool = True) -> QuestionsReport:
+    results = [question_evaluate(question=q, clearance=clearance, k=k) for q in questions]
+    sweep_rows = gate_sweep(results) if sweep else []
+    for result in results:
+        result.pop("_hits")
+    gate_settings = {name: getattr(settings, name) for name in (
+        "ASK_GATE_MIN_SIMILARITY", "ASK_GATE_MIN_TERM_COVERAGE", "ASK_GATE_TERM_SIMILARITY", "ASK_MAX_SENTENCES")}
+    return QuestionsReport(k=k, clearance=clearance, results=results, sweep=sweep_rows, gate_settings=gate_settings)
+
+
+def run_store(*, questions_file: str, report: QuestionsReport) -> QuestionRun:
+    data = report.serialisable()
+    return QuestionRun.objects.create(questions_file=questions_file, clearance=report.clearance,
+                                      gate_settings=report.gate_settings, summary=data["summary"],
+                                      results=report.results)
+
+
+def previous_run(*, questions_file: str) -> QuestionRun | None:
+    return QuestionRun.objects.filter(questions_file=questions_file).order_by("-created_at", "-pk").first()
+
+
+@dataclass(frozen=True)
+class Regression:
+    question_id: str
+    what: str
+
+
+def regressions(*, previous: list[dict], current: list[dict]) -> list[Regression]:
+    """What got worse since the previous run: a required source no longer recalled, a refusal that became an
+    answer (or an answer a refusal), a status no longer right, a point lost, claims no longer supported."""
+    before = {r["id"]: r for r in previous}
+    found: list[Regression] = []
+    for now in current:
+        then = before.get(now["id"])
+        if then is None:
+            continue
+        for key, rank in now["required_ranks"].items():
+            if rank is None and then["required_ranks"].get(key) is not None:
+                found.append(Regression(now["id"], f"required source {key} no longer recalled "
+                                                   f"(was rank {then['required_ranks'][key]})"))
+        if then["status_correct"] and not now["status_correct"] and then["status"] == AskStatus.INSUFFICIENT_EVIDENCE:
+            found.append(Regression(now["id"], f"refusal became {now['status']}"))
+        elif then["status_correct"] and not now["status_correct"]:
+            found.append(Regression(now["id"], f"status {then['status']} became {now['status']}"))
+        for point, present in now["points_present"].items():
+            if not present and then["points_present"].get(point):
+                found.append(Regression(now["id"], f"point lost: {point!r}"))
+        if then["claims_supported"] and now["claims_supported"] is False:
+            found.append(Regression(now["id"], "claims no longer all supported"))
+        for point in set(now["forbidden_present"]) - set(then["forbidden_present"]):
+            found.append(Regression(now["id"], f"forbidden point appeared: {point!r}"))
+    return found

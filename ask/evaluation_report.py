@@ -1,0 +1,105 @@
+"""`evaluate --questions FILE`: run the question set, store the run, print the three layers per kind, the gate
+sweep and what got worse since the previous run of the same file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ask import evaluation
+from ask.evaluation import KINDS, QuestionsReport, Regression
+
+
+def _ratio(hits: int, total: int) -> str:
+    return f"{hits}/{total}" if total else "-"
+
+
+def _number(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def layer_lines(report: QuestionsReport) -> list[str]:
+    summary = report.serialisable()["summary"]
+    kinds = [kind for kind in (*KINDS, *sorted(set(summary) - {*KINDS, "all"})) if kind in summary] + ["all"]
+    retrieval = [f"retrieval (top {report.k})",
+                 f"  {'kind':<13}{'n':>3} {'recall@k':>9} {'mean rank':>10} {'other docs/k':>13} {'unusable':>9}"]
+    generation = ["generation",
+                  f"  {'kind':<13}{'status ok':>10} {'refusals':>9} {'supported':>10} {'points':>8} "
+                  f"{'no forbidden':>13} {'schema ok':>10}"]
+    business = ["business", f"  {'kind':<13}{'held':>6} {'released':>9} {'s/question':>11}"]
+    for kind in kinds:
+        row = summary[kind]
+        n = row["questions"]
+        retrieval.append(f"  {kind:<13}{n:>3} {_number(row['recall_at_k']):>9} {_number(row['mean_rank']):>10} "
+                         f"{_number(row['irrelevant_in_top_k']):>13} {row['unusable_in_top_k']:>9}")
+        generation.append(
+            f"  {kind:<13}{_ratio(row['status_correct'], n):>10} "
+            f"{_ratio(row['refusals_correct'], row['refusals_expected']):>9} "
+            f"{_ratio(row['claims_supported'], row['checked']):>10} {_ratio(row['points_present'], row['points']):>8} "
+            f"{_ratio(row['forbidden_absent'], n):>13} {_ratio(row['schema_valid'], n):>10}")
+        business.append(f"  {kind:<13}{_ratio(row['held'], row['checked']):>6} "
+                        f"{_ratio(row['released'], row['checked']):>9} {_number(row['seconds']):>11}")
+    return [*retrieval, "", *generation, "", *business]
+
+
+def sweep_lines(report: QuestionsReport) -> list[str]:
+    if not report.sweep:
+        return []
+    lines = ["gate sweep (refusal accuracy = unanswerable refused; answer coverage = the others let through)",
+             f"  {'min coverage':>12} {'min similarity':>15} {'refusal accuracy':>17} {'answer coverage':>16}"]
+    current = (report.gate_settings["ASK_GATE_MIN_TERM_COVERAGE"], report.gate_settings["ASK_GATE_MIN_SIMILARITY"])
+    for row in report.sweep:
+        mark = "  <- current" if (row["min_term_coverage"], row["min_similarity"]) == current else ""
+        lines.append(f"  {row['min_term_coverage']:>12.2f} {row['min_similarity']:>15.2f} "
+                     f"{_ratio(*row['refusal_accuracy']):>17} {_ratio(*row['answer_coverage']):>16}{mark}")
+    return lines
+
+
+def failure_lines(report: QuestionsReport) -> list[str]:
+    lines = []
+    for r in report.results:
+        problems = []
+        if not r["status_correct"]:
+            problems.append(f"status {r['status']} (expected {r['expected_status']})"
+                            + (f", missing {', '.join(r['missing_terms'])}" if r["missing_terms"] else ""))
+        problems += [f"{key} not in top {report.k}" for key, rank in r["required_ranks"].items() if rank is None]
+        if r["claims_supported"] is False:
+            problems.append(f"claims {', '.join(r['verdicts'])}")
+        if r["status_correct"] and r["expected_status"] != "insufficient_evidence":
+            problems += [f"point missing: {p!r}" for p, present in r["points_present"].items() if not present]
+        problems += [f"forbidden point present: {p!r}" for p in r["forbidden_present"]]
+        if problems:
+            lines.append(f"  [{r['id']}] {r['question']}: {'; '.join(problems)}")
+    return ["questions with a problem:", *lines] if lines else ["every question as expected"]
+
+
+def regression_lines(previous, found: list[Regression]) -> list[str]:
+    if previous is None:
+        return ["regressions: none to compare (first run of this file)"]
+    head = f"regressions since run {previous.pk} ({previous.created_at:%Y-%m-%d %H:%M}):"
+    return [head, *(f"  [{r.question_id}] {r.what}" for r in found)] if found else [f"{head} none"]
+
+
+def _knowledge_ready(*, paths: list[str], stdout) -> None:
+    """Import the given Markdown files and the questions' fixtures; index whatever waits for indexing."""
+    from kb.models import DocumentVersion, IndexState
+    from review.evaluation import documents_index
+
+    if paths or DocumentVersion.objects.exclude(index_state=IndexState.READY).exists():
+        documents_index(paths=paths, stdout=stdout)
+
+
+def questions_command(*, path: str, documents: list[str], clearance: str, k: int, sweep: bool,
+                      stdout) -> QuestionsReport:
+    questions = evaluation.questions_load(Path(path))
+    _knowledge_ready(paths=[*documents, *sorted({f for q in questions for f in q.fixtures})], stdout=stdout)
+    report = evaluation.questions_evaluate(questions=questions, clearance=clearance, k=k, sweep=sweep)
+    key = str(Path(path))
+    previous = evaluation.previous_run(questions_file=key)
+    found = evaluation.regressions(previous=previous.results, current=report.results) if previous else []
+    run = evaluation.run_store(questions_file=key, report=report)
+    settings_line = ", ".join(f"{name}={value}" for name, value in report.gate_settings.items())
+    lines = [f"\n{len(questions)} questions from {path} (run {run.pk}, clearance {clearance}; {settings_line})", "",
+             *layer_lines(report), "", *sweep_lines(report), "", *failure_lines(report), "",
+             *regression_lines(previous, found)]
+    stdout.write("\n".join(lines))
+    return report

@@ -1,0 +1,150 @@
+"""The evidence gate: may the question be answered from what retrieval found?
+
+Retrieval scoring well is not evidence that the question can be answered ("Can the knowledge base be downloaded
+publicly?" finds "the knowledge base is not public", which answers nothing about *downloading*). The gate keeps
+the hits that qualify as evidence (cosine similarity at least ASK_GATE_MIN_SIMILARITY, or a full-text match when
+vector search is unavailable) and asks whether they cover the question's key terms: its content words (entities,
+actions, qualifiers), less stop-words, question words and light verbs. A term is covered by the same word family
+(the checker's stemming, synonyms and related stems) and, when ASK_GATE_TERM_SIMILARITY is above 0, by an
+evidence word whose embedding is that close (indexed word vectors, review.pipeline's embedder). Fewer covered
+than ASK_GATE_MIN_TERM_COVERAGE of the terms: `insufficient_evidence`, with the terms missing.
+
+Conflicts are the third outcome, decided on the composed answer by the checker itself (ask/services.py): two
+effective sources stating different values about the same subject are what review.pipeline already detects.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import numpy as np
+from django.conf import settings
+
+from kb.embeddings import EmbeddingError, get_provider
+from kb.search import SearchHit
+from review.checking.text import LIGHT_STEMS, is_content, tokenize
+from review.checking.windows import stem_found
+
+logger = logging.getLogger(__name__)
+
+# Words that ask rather than name what is asked about ("how long", "how much", "is there", "tell me").
+QUESTION_WORDS = frozenset(
+    """what which who whom whose when where why how long much many often far soon there anyone anybody someone
+    somebody anything something tell explain know possible true please exist exists existing ahead""".split()
+)
+# "how long", "how quickly", "how far": the word after "how" asks for a degree; it names nothing to look up.
+_DEGREE_ASKER = "how"
+
+
+@dataclass(frozen=True)
+class KeyTerm:
+    word: str  # as the question wrote it (lower-case)
+    stem: str
+    phrase: int = 0  # key terms written side by side ("chief executive officer") share a phrase number
+
+
+@dataclass
+class GateDecision:
+    status: str  # "answered" (the evidence covers the question) or "insufficient_evidence"
+    qualified: list[SearchHit]
+    key_terms: list[KeyTerm]
+    missing_terms: list[str]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def coverage(self) -> float:
+        if not self.key_terms:
+            return 0.0
+        return 1 - len(self.missing_terms) / len(self.key_terms)
+
+
+def key_terms(question: str) -> list[KeyTerm]:
+    """The question's content words, one per word family, in the order asked; adjacent ones form a phrase."""
+    terms: dict[str, KeyTerm] = {}
+    phrase, previous_key, previous = 0, False, ""
+    for token in tokenize(question, 0, len(question), table=False):
+        key = (is_content(token) and token.lower not in QUESTION_WORDS and token.stem not in LIGHT_STEMS
+               and previous != _DEGREE_ASKER)
+        previous = token.lower
+        if key and not previous_key:
+            phrase += 1
+        previous_key = key
+        if key:
+            terms.setdefault(token.stem, KeyTerm(word=token.lower, stem=token.stem, phrase=phrase))
+    return list(terms.values())
+
+
+def qualified_hits(hits: list[SearchHit], *, min_similarity: float) -> list[SearchHit]:
+    """Hits close enough to count as evidence. Without vectors (the embedding worker is down) every full-text
+    match qualifies: the term rule alone then decides."""
+    if hits and all(hit.similarity is None for hit in hits):
+        return [hit for hit in hits if hit.fulltext_rank]
+    return [hit for hit in hits if hit.similarity is not None and hit.similarity >= min_similarity]
+
+
+def evidence_words(hits: list[SearchHit]) -> list[dict[str, str]]:
+    """Per qualified passage (its text and heading path): stem -> a word of it."""
+    passages = []
+    for hit in hits:
+        words: dict[str, str] = {}
+        chunk = hit.chunk
+        for text, table in ((chunk.text, True), (chunk.heading_path, False)):
+            for token in tokenize(text, 0, len(text), table=table):
+                if token.kind == "word":
+                    words.setdefault(token.stem, token.lower)
+        passages.append(words)
+    return passages
+
+
+def _uncovered(terms: list[KeyTerm], passages: list[set[str]]) -> list[KeyTerm]:
+    """Terms no passage covers; a phrase's words count only where one passage covers several of them (the
+    passage covering most of the phrase): "chief ... officer" here and "executives" elsewhere is not a chief
+    executive officer."""
+    missing = []
+    for phrase in sorted({term.phrase for term in terms}):
+        words = [term for term in terms if term.phrase == phrase]
+        best = max(passages, default=set(), key=lambda stems: sum(stem_found(t.stem, stems) > 0 for t in words))
+        missing += [term for term in words if not stem_found(term.stem, best)]
+    return missing
+
+
+def _similar_terms(missing: list[KeyTerm], vocabulary: list[str], *, at: float) -> set[str]:
+    """Stems of missing terms that a word of the evidence paraphrases (cosine of word embeddings >= `at`)."""
+    from review.pipeline import _CachedEmbedder
+
+    embed = _CachedEmbedder(model_id=get_provider().model_id)
+    words = [term.word for term in missing]
+    vectors = embed(words + vocabulary)
+    similarity = vectors[: len(words)] @ vectors[len(words):].T
+    best = similarity.max(axis=1) if vocabulary else np.zeros(len(words))
+    return {term.stem for term, value in zip(missing, best, strict=True) if value >= at}
+
+
+def gate_decide(
+    *, question: str, hits: list[SearchHit], min_similarity: float | None = None,
+    min_coverage: float | None = None, term_similarity: float | None = None,
+) -> GateDecision:
+    """answered or insufficient_evidence (with the key terms no qualified passage covers)."""
+    min_similarity = settings.ASK_GATE_MIN_SIMILARITY if min_similarity is None else min_similarity
+    min_coverage = settings.ASK_GATE_MIN_TERM_COVERAGE if min_coverage is None else min_coverage
+    term_similarity = settings.ASK_GATE_TERM_SIMILARITY if term_similarity is None else term_similarity
+    terms = key_terms(question)
+    qualified = qualified_hits(hits, min_similarity=min_similarity)
+    passages = evidence_words(qualified)
+    missing = _uncovered(terms, [set(words) for words in passages])
+    warnings: list[str] = []
+    if missing and qualified and term_similarity > 0:
+        vocabulary = sorted({word for words in passages for stem, word in words.items()
+                             if len(word) > 2 and stem not in LIGHT_STEMS})
+        try:
+            paraphrased = _similar_terms(missing, vocabulary, at=term_similarity)
+            missing = [term for term in missing if term.stem not in paraphrased]
+        except EmbeddingError as exc:
+            logger.warning("gate: word similarity unavailable: %s", exc)
+            warnings.append(f"word similarity unavailable ({exc}); key terms matched by word family only")
+    decision = GateDecision(status="answered", qualified=qualified, key_terms=terms,
+                            missing_terms=[term.word for term in missing], warnings=warnings)
+    if not terms or not qualified or decision.coverage < min_coverage:
+        decision.status = "insufficient_evidence"
+    return decision
