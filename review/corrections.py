@@ -12,7 +12,8 @@ from console.audit import audit_record
 from review.conflicts import CONFLICTING_RIGHT, NEITHER, RIGHT_CHOICES, SUPPORTING_RIGHT, version_label
 from review.models import Answer, Claim, Evidence, SourceCorrection
 # The same lease rules as marking a claim: only the reviewer holding the answer writes about it.
-from review.services import DecisionInvalid, _lease_set, _require_lease
+from review.leases import answer_lease_hold, answer_require_lease
+from review.services import DecisionInvalid
 
 
 class CorrectionClosed(Exception):
@@ -36,7 +37,7 @@ def source_conflict_settle(
     "neither"). The wrong one (both, for "neither") becomes an entry in its owner's "sources to fix"; a choice
     made earlier for the same pair that nobody has acted on yet is withdrawn."""
     answer = Answer.objects.select_for_update().get(pk=claim.answer_id)
-    _require_lease(answer, reviewer)
+    answer_require_lease(answer, reviewer)
     if right not in RIGHT_CHOICES:
         raise DecisionInvalid("Say which source is right: the supporting one, the conflicting one, or neither.")
     supporting = claim.evidence.select_related("chunk__version__document").order_by("rank").first()
@@ -71,7 +72,7 @@ def source_conflict_settle(
         audit_record(verb="source_correction.record", obj=correction, actor=reviewer, note=note,
                      after=_audit_after(correction))
         created.append(correction)
-    _lease_set(answer, reviewer)  # activity keeps the lease alive
+    answer_lease_hold(answer, reviewer)  # activity keeps the lease alive
     return created
 
 

@@ -19,12 +19,12 @@ from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from console import roles
 from console.audit import audit_record
 from console.dispatch import broker_unreachable, enqueue, enqueue_on_commit
 from console.redaction import redact
 from kb.models import Chunk, DocumentVersion
 from review.callbacks import CallbackRefused, callback_post
+from review.leases import DecisionConflict, answer_lease_hold, answer_require_lease
 from review.models import (
     RISK_ORDER, Answer, AnswerStatus, ApiClient, Claim, ClaimReview, Decision, Evidence, Risk, SelfTestRun,
     WebhookDelivery, WebhookState,
@@ -369,82 +369,8 @@ def webhook_attempt(*, answer_id: int, attempt: int) -> bool:
 # Review: leases and decisions ------------------------------------------------------------------------------
 
 
-class LeaseHeld(Exception):
-    """Another reviewer holds the lease on this answer."""
-
-
-class DecisionConflict(Exception):
-    """The answer was decided already (or is leased by someone else): this decision lost."""
-
-
 class DecisionInvalid(ValueError):
     """The decision is not allowed as asked (e.g. high risk with unconfirmed claims, override without reason)."""
-
-
-def _lease_until():
-    return timezone.now() + timedelta(minutes=settings.REVIEW_LEASE_MINUTES)
-
-
-def _lease_free_for(reviewer) -> Q:
-    return Q(lease_holder__isnull=True) | Q(lease_expires_at__lte=timezone.now()) | Q(lease_holder=reviewer)
-
-
-@transaction.atomic
-def answer_lease_next(*, reviewer, queryset, skipped: frozenset[int] = frozenset()) -> Answer | None:
-    """Lease the oldest highest-risk pending answer nobody else holds. `queryset`: answers the reviewer may see;
-    `skipped`: answers the reviewer skipped, passed over."""
-    answer = (
-        queryset.filter(_lease_free_for(reviewer), status=AnswerStatus.PENDING_REVIEW, escalated=False)
-        .exclude(pk__in=skipped)
-        .order_by("risk_order", "created_at")
-        .select_for_update(skip_locked=True, of=("self",))
-        .first()
-    )
-    if answer is None:
-        return None
-    return _lease_set(answer, reviewer)
-
-
-def _lease_set(answer: Answer, reviewer) -> Answer:
-    renewing = answer.lease_holder_id == reviewer.pk
-    answer.lease_holder = reviewer
-    answer.lease_expires_at = _lease_until()
-    answer.save(update_fields=["lease_holder", "lease_expires_at"])
-    if not renewing:
-        audit_record(verb="answer.lease", obj=answer, actor=reviewer, after={"until": answer.lease_expires_at.isoformat()})
-    return answer
-
-
-@transaction.atomic
-def answer_lease_take(*, answer: Answer, reviewer) -> Answer:
-    """Take (or renew) the lease; LeaseHeld when another reviewer's lease is still running."""
-    locked = Answer.objects.select_for_update().get(pk=answer.pk)
-    if locked.status != AnswerStatus.PENDING_REVIEW or not answer_may_decide(answer=locked, reviewer=reviewer):
-        return locked  # nothing to lease: a reviewer who may not decide must not block the admin either
-    if locked.lease_is_held_by_other(reviewer):
-        raise LeaseHeld(f"{locked.lease_holder} is reviewing this answer until "
-                        f"{timezone.localtime(locked.lease_expires_at):%H:%M}.")
-    return _lease_set(locked, reviewer)
-
-
-@transaction.atomic
-def answer_lease_release(*, answer: Answer, reviewer) -> None:
-    Answer.objects.filter(pk=answer.pk, lease_holder=reviewer).update(lease_holder=None, lease_expires_at=None)
-
-
-def answer_may_decide(*, answer: Answer, reviewer) -> bool:
-    """An escalated answer waits for an admin: only admins decide it or review its claims."""
-    return not answer.escalated or reviewer.has_role(roles.ADMIN)
-
-
-def _require_lease(answer: Answer, reviewer) -> None:
-    if answer.status != AnswerStatus.PENDING_REVIEW:
-        raise DecisionConflict(f"This answer was already {answer.get_status_display().lower()}"
-                               + (f" by {answer.decided_by}" if answer.decided_by_id else "") + ".")
-    if not answer_may_decide(answer=answer, reviewer=reviewer):
-        raise PermissionDenied("This answer was escalated to an admin: only an admin can decide it.")
-    if answer.lease_is_held_by_other(reviewer):
-        raise DecisionConflict(f"{answer.lease_holder} holds the lease on this answer.")
 
 
 @transaction.atomic
@@ -452,7 +378,7 @@ def claim_review(*, claim: Claim, reviewer, state: str, note: str = "") -> Claim
     """Mark a claim correct or wrong (or open again: undo). Correct against the checker needs a note and is an
     override."""
     answer = Answer.objects.select_for_update().get(pk=claim.answer_id)
-    _require_lease(answer, reviewer)
+    answer_require_lease(answer, reviewer)
     claim = Claim.objects.get(pk=claim.pk, from_edit=False)
     claim.answer = answer  # the locked row: the audit record reads its level from it, not from a query of its own
     overrides = state == ClaimReview.CONFIRMED and claim.correct_needs_note
@@ -469,7 +395,7 @@ def claim_review(*, claim: Claim, reviewer, state: str, note: str = "") -> Claim
     claim.save(update_fields=["review_state", "review_note", "overrides_checker", "reviewed_by", "reviewed_at"])
     audit_record(verb=f"claim.{state}", obj=claim, actor=reviewer, before=before, note=claim.review_note,
                  after={"review": claim.get_review_state_display(), "overrides_checker": overrides})
-    _lease_set(answer, reviewer)  # activity keeps the lease alive
+    answer_lease_hold(answer, reviewer)  # activity keeps the lease alive
     return claim
 
 
@@ -538,7 +464,7 @@ def answer_decide(
     """Approve & send, edit & send, reject or escalate. Exactly one decision wins (row lock + status check).
     `edited_check`: the re-check of `edited_text` (review.api_schemas.report_to_dict), stored with the edit."""
     locked = Answer.objects.select_for_update().get(pk=answer.pk)
-    _require_lease(locked, reviewer)
+    answer_require_lease(locked, reviewer)
     claims = list(locked.claims.filter(from_edit=False))
     reason = reason.strip()
 

@@ -13,7 +13,7 @@ from console import roles
 from console.roles import role_required
 from console.text import text_problem
 from kb.selectors import get_version_for_user
-from review import corrections, selectors, services
+from review import corrections, leases, selectors, services
 from review.forms import DecisionForm, EditedTextForm, QueueFilterForm
 from review.models import Answer, AnswerStatus, Claim, ClaimReview, Decision, Risk
 
@@ -57,7 +57,7 @@ SKIPPED = "review_skipped"  # session key: answers this reviewer skipped, passed
 
 def _lease_next_or_queue(request: HttpRequest) -> HttpResponse:
     skipped = frozenset(request.session.get(SKIPPED, []))
-    answer = services.answer_lease_next(reviewer=request.user, queryset=selectors.answers_visible_to(request.user),
+    answer = leases.answer_lease_next(reviewer=request.user, queryset=selectors.answers_visible_to(request.user),
                                         skipped=skipped)
     if answer is not None:
         return redirect(answer)
@@ -90,7 +90,7 @@ def _answer_page(request: HttpRequest, answer: Answer, *, form: DecisionForm | N
                  status: int = 200) -> HttpResponse:
     claims = list(answer.claims.all())
     held_by_other = answer.lease_is_held_by_other(request.user)
-    for_admin = not services.answer_may_decide(answer=answer, reviewer=request.user)
+    for_admin = not leases.answer_may_decide(answer=answer, reviewer=request.user)
     context = _decision_context(request, answer, claims)
     decided_by_edit = answer.status == AnswerStatus.APPROVED and bool(answer.edited_text)
     return render(request, "review/answer_detail.html", {
@@ -119,8 +119,8 @@ def answer_detail(request: HttpRequest, answer_id: int) -> HttpResponse:
 def review_start(request: HttpRequest, answer_id: int) -> HttpResponse:
     answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
     try:
-        services.answer_lease_take(answer=answer, reviewer=request.user)
-    except services.LeaseHeld as exc:
+        leases.answer_lease_take(answer=answer, reviewer=request.user)
+    except leases.LeaseHeld as exc:
         messages.warning(request, f"{exc} You can read it, but not decide.")
     return redirect(answer)
 
@@ -130,8 +130,8 @@ def review_start(request: HttpRequest, answer_id: int) -> HttpResponse:
 def lease_renew(request: HttpRequest, answer_id: int) -> HttpResponse:
     answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
     try:
-        answer = services.answer_lease_take(answer=answer, reviewer=request.user)
-    except services.LeaseHeld as exc:
+        answer = leases.answer_lease_take(answer=answer, reviewer=request.user)
+    except leases.LeaseHeld as exc:
         return render(request, "review/_lease.html", {"answer": answer, "error": str(exc)}, status=409)
     return render(request, "review/_lease.html", {"answer": answer})
 
@@ -141,7 +141,7 @@ def lease_renew(request: HttpRequest, answer_id: int) -> HttpResponse:
 def lease_release(request: HttpRequest, answer_id: int) -> HttpResponse:
     """Release to the queue; `quiet` is the page's beacon when it closes: nothing to show anyone."""
     answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
-    services.answer_lease_release(answer=answer, reviewer=request.user)
+    leases.answer_lease_release(answer=answer, reviewer=request.user)
     if request.POST.get("quiet"):
         return HttpResponse(status=204)
     messages.info(request, f"Released answer {answer.pk} back to the queue.")
@@ -153,7 +153,7 @@ def lease_release(request: HttpRequest, answer_id: int) -> HttpResponse:
 def answer_skip(request: HttpRequest, answer_id: int) -> HttpResponse:
     """Put the answer back for someone else and take the next one; it does not come back until the rest are done."""
     answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
-    services.answer_lease_release(answer=answer, reviewer=request.user)
+    leases.answer_lease_release(answer=answer, reviewer=request.user)
     request.session[SKIPPED] = [*request.session.get(SKIPPED, []), answer.pk][-500:]
     messages.info(request, f"Skipped answer {answer.pk}.")
     return _lease_next_or_queue(request)
@@ -181,8 +181,8 @@ def claim_review(request: HttpRequest, claim_id: int) -> HttpResponse:
         return HttpResponse(f"The note {problem}.", status=400)
     try:
         services.claim_review(claim=claim, reviewer=request.user, state=state, note=note)
-    except (services.DecisionConflict, services.DecisionInvalid) as exc:
-        status = 409 if isinstance(exc, services.DecisionConflict) else 400
+    except (leases.DecisionConflict, services.DecisionInvalid) as exc:
+        status = 409 if isinstance(exc, leases.DecisionConflict) else 400
         if request.htmx:
             return _claim_card(request, claim, error=str(exc), status=status)
         messages.error(request, str(exc))
@@ -209,8 +209,8 @@ def claim_conflict_settle(request: HttpRequest, claim_id: int) -> HttpResponse:
     try:
         corrections.source_conflict_settle(claim=claim, reviewer=request.user, conflicting=conflicting,
                                            right=request.POST.get("right", ""), note=note)
-    except (services.DecisionConflict, services.DecisionInvalid) as exc:
-        status = 409 if isinstance(exc, services.DecisionConflict) else 400
+    except (leases.DecisionConflict, services.DecisionInvalid) as exc:
+        status = 409 if isinstance(exc, leases.DecisionConflict) else 400
         if request.htmx:
             return _claim_card(request, claim, error=str(exc), status=status)
         messages.error(request, str(exc))
@@ -247,7 +247,7 @@ def answer_recheck(request: HttpRequest, answer_id: int) -> HttpResponse:
 @role_required(*REVIEWERS)
 def answer_decide(request: HttpRequest, answer_id: int) -> HttpResponse:
     answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
-    if not services.answer_may_decide(answer=answer, reviewer=request.user):  # before re-checking an edit
+    if not leases.answer_may_decide(answer=answer, reviewer=request.user):  # before re-checking an edit
         raise PermissionDenied("This answer was escalated to an admin: only an admin can decide it.")
     form = DecisionForm(request.POST)
     if not form.is_valid():
@@ -275,7 +275,7 @@ def answer_decide(request: HttpRequest, answer_id: int) -> HttpResponse:
         services.answer_decide(answer=answer, reviewer=request.user, action=action,
                                reason=form.cleaned_data["reason"], edited_text=form.cleaned_data["edited_text"],
                                edited_check=edited_check)
-    except services.DecisionConflict as exc:
+    except leases.DecisionConflict as exc:
         return _conflict(request, answer, str(exc))
     except services.DecisionInvalid as exc:
         form.add_error(None, str(exc))

@@ -35,7 +35,7 @@ def _no_sideways_scroll(page, where: str) -> None:
 
 @pytest.fixture
 def pages(publish, make_answer, admin_user, api_token):
-    from review import corrections, services
+    from review import corrections, leases
 
     version = publish(POLICY, key="expense-policy")
     publish(POLICY.replace("30 days", "45 days"), key="expense-policy", approve=False)  # a diff and a pending v2
@@ -48,7 +48,7 @@ def pages(publish, make_answer, admin_user, api_token):
                 ("The per diem is $65 per day.", "supported", 0.8),
                 ("Receipts are needed for every meal.", "uncertain", 0.5)],
     )
-    services.answer_lease_take(answer=answer, reviewer=admin_user)  # the decision panel is the reviewer's
+    leases.answer_lease_take(answer=answer, reviewer=admin_user)  # the decision panel is the reviewer's
     claim = answer.claims.first()
     conflict = conflicting_answer_rows(client=api_token[0], faq_version=publish(FAQ, key="product-faq"),
                                        policy_version=publish(REFUND_POLICY, key="refund-policy"))

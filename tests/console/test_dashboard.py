@@ -49,9 +49,9 @@ def test_dashboard_index_jobs_show_only_documents_within_the_viewers_clearance(c
 
 
 def _decide(answer, reviewer, action, reason=""):
-    from review import services
+    from review import leases, services
 
-    services.answer_lease_take(answer=answer, reviewer=reviewer)
+    leases.answer_lease_take(answer=answer, reviewer=reviewer)
     return services.answer_decide(answer=answer, reviewer=reviewer, action=action, reason=reason)
 
 
@@ -88,13 +88,13 @@ def test_released_fallback_and_rejected_are_counted_apart(client, admin_user, re
 
 
 def test_agreement_counts_how_often_reviewers_overrule_each_verdict(client, admin_user, reviewer, make_answer):
-    from review import services
+    from review import leases, services
     from review.models import ClaimReview
 
     answer = make_answer(claims=[("Refunds take 14 days.", "supported", 0.9),
                                  ("Refunds need a receipt.", "contradicted", 0.1),
                                  ("Refunds go to the card.", "supported", 0.9)])
-    services.answer_lease_take(answer=answer, reviewer=reviewer)
+    leases.answer_lease_take(answer=answer, reviewer=reviewer)
     wrong, right, agreed = answer.claims.order_by("ordinal")
     services.claim_review(claim=wrong, reviewer=reviewer, state=ClaimReview.REJECTED, note="policy says 30 days")
     services.claim_review(claim=right, reviewer=reviewer, state=ClaimReview.CONFIRMED, note="receipt rule changed")

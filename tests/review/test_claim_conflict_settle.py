@@ -3,7 +3,7 @@
 import pytest
 from django.test import Client
 
-from review import services
+from review import leases
 from review.models import Answer, SourceCorrection
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +36,7 @@ def test_the_review_page_shows_the_recorded_choice_to_a_reader(client, reviewer,
                                                                conflicting_answer):
     client.force_login(reviewer)
     client.post(_url(conflicting_answer), {"conflicting": _conflicting_id(conflicting_answer), "right": "neither"})
-    services.answer_lease_release(answer=conflicting_answer, reviewer=reviewer)
+    leases.answer_lease_release(answer=conflicting_answer, reviewer=reviewer)
     client.force_login(second_reviewer)
 
     page = client.get(conflicting_answer.get_absolute_url()).content.decode()
@@ -47,7 +47,7 @@ def test_the_review_page_shows_the_recorded_choice_to_a_reader(client, reviewer,
 
 
 def test_another_reviewers_lease_is_a_409_shown_in_the_card(client, reviewer, second_reviewer, conflicting_answer):
-    services.answer_lease_take(answer=conflicting_answer, reviewer=second_reviewer)
+    leases.answer_lease_take(answer=conflicting_answer, reviewer=second_reviewer)
     client.force_login(reviewer)
 
     response = client.post(_url(conflicting_answer), {"conflicting": _conflicting_id(conflicting_answer),

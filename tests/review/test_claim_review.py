@@ -4,7 +4,7 @@ queries of its own."""
 import pytest
 
 from console.models import AuditEvent
-from review import services
+from review import leases, services
 from review.models import Answer
 
 pytestmark = pytest.mark.django_db
@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 def test_marking_a_claim_reads_its_answer_once_and_audits_at_the_answers_level(
         reviewer, make_answer, django_assert_num_queries):
     answer = make_answer(claims=[("Refunds are paid within 14 days.", "supported", 0.9)], evidence_level="internal")
-    services.answer_lease_take(answer=answer, reviewer=reviewer)
+    leases.answer_lease_take(answer=answer, reviewer=reviewer)
     claim = answer.claims.get()
 
     with django_assert_num_queries(7) as captured:

@@ -4,7 +4,7 @@ owner, audited; a changed mind withdraws the earlier entry; the lease rules of c
 import pytest
 
 from console.models import AuditEvent
-from review import corrections, services
+from review import corrections, leases, services
 from review.models import SourceCorrection
 
 pytestmark = pytest.mark.django_db
@@ -69,14 +69,14 @@ def test_saying_the_same_again_writes_nothing(conflicting_answer, reviewer):
 
 def test_another_reviewers_lease_or_a_decided_answer_refuses(conflicting_answer, reviewer, second_reviewer):
     claim, conflicting = _pair(conflicting_answer)
-    services.answer_lease_take(answer=conflicting_answer, reviewer=second_reviewer)
+    leases.answer_lease_take(answer=conflicting_answer, reviewer=second_reviewer)
 
-    with pytest.raises(services.DecisionConflict, match="holds the lease"):
+    with pytest.raises(leases.DecisionConflict, match="holds the lease"):
         corrections.source_conflict_settle(claim=claim, reviewer=reviewer, conflicting=conflicting, right="neither")
 
     conflicting_answer.__class__.objects.filter(pk=conflicting_answer.pk).update(status="approved",
                                                                                  lease_holder=None)
-    with pytest.raises(services.DecisionConflict, match="already approved"):
+    with pytest.raises(leases.DecisionConflict, match="already approved"):
         corrections.source_conflict_settle(claim=claim, reviewer=second_reviewer, conflicting=conflicting,
                                            right="neither")
     assert not SourceCorrection.objects.exists()
