@@ -76,6 +76,10 @@ class AskResult:
     generation_error: str = ""
     warnings: list[str] = field(default_factory=list)
 
+    @property
+    def status_label(self) -> str:
+        return AskStatus(self.status).label
+
 
 def _source(evidence) -> dict:
     version = evidence.candidate.chunk.version

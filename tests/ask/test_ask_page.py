@@ -51,6 +51,7 @@ def test_the_askers_clearance_limits_retrieval(client, reviewer, celery_worker, 
                        headers={"HX-Request": "true"}).content.decode()
 
     assert 'data-ask-status="insufficient_evidence"' in page
+    assert ">Insufficient evidence</span>" in page  # the readable label, not the stored value
     assert "9 days" not in page
 
 
