@@ -91,3 +91,14 @@ def test_people_with_no_curation_role_and_no_document_are_refused(client, review
         assert client.get("/review/sources-to-fix/").status_code == 403, user
     client.force_login(approver)
     assert client.get("/review/sources-to-fix/").status_code == 200
+
+
+def test_the_nav_marks_sources_to_fix_as_the_current_page_not_the_review_queue(client, admin_user, marked_wrong):
+    Document.objects.filter(key="refund-policy").update(owner=admin_user)  # an admin holds every role
+    client.force_login(admin_user)
+
+    page = client.get("/review/sources-to-fix/").content.decode()
+
+    assert 'class="nav-count" aria-current="page"' in page
+    assert '<a href="/review/" aria-current="page">Review queue' not in page
+    assert '<a href="/review/" >Review queue' in page
