@@ -19,9 +19,29 @@ import numpy as np
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from kb import onnx_model
+
 logger = logging.getLogger(__name__)
 
-EMBED_BATCH_SIZE = 32  # texts per forward pass, for both local runtimes
+EMBED_BATCH_SIZE = 32  # texts per forward pass at most, for both local runtimes
+# A batch is padded to its longest text: a new batch starts when the next (longer) text would exceed its
+# shortest by this factor. Indexing sends a version's chunks (~250 tokens), units (~30) and words (~3) in one
+# call; in batches of 32 by length alone the chunks padded the longest units to 256 tokens, and embedding
+# per version took twice as long as the same texts in one call (docs/performance.md).
+EMBED_LENGTH_SPREAD = 1.3
+
+
+def length_batches(lengths: list[int]) -> list[list[int]]:
+    """Indices of the texts in forward passes: sorted by length, at most EMBED_BATCH_SIZE, little padding."""
+    batches: list[list[int]] = []
+    for k in sorted(range(len(lengths)), key=lengths.__getitem__):
+        batch = batches[-1] if batches else None
+        if batch is None or len(batch) >= EMBED_BATCH_SIZE or lengths[k] > EMBED_LENGTH_SPREAD * max(
+                lengths[batch[0]], 8):
+            batches.append([k])
+        else:
+            batch.append(k)
+    return batches
 
 
 class EmbeddingError(Exception):
@@ -35,7 +55,7 @@ class EmbeddingProvider(Protocol):
 
 
 class TorchProvider:
-    """sentence-transformers on torch: the reference implementation (KB_EMBEDDING_RUNTIME=torch, optional extra)."""
+    """sentence-transformers on torch: the reference implementation (KB_EMBEDDING_RUNTIME=torch)."""
 
     model_id = "local:all-MiniLM-L6-v2"
 
@@ -54,8 +74,7 @@ class TorchProvider:
                     from sentence_transformers import SentenceTransformer
                 except ImportError as exc:
                     raise ImproperlyConfigured(
-                        "KB_EMBEDDING_RUNTIME=torch needs torch and sentence-transformers: "
-                        "pip install -r requirements-torch.txt"
+                        "KB_EMBEDDING_RUNTIME=torch needs torch and sentence-transformers (requirements.txt)"
                     ) from exc
 
                 # Workers run several processes side by side; more than a thread or two each oversubscribes
@@ -68,17 +87,22 @@ class TorchProvider:
     def embed(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
-        vectors = self._load().encode(texts, batch_size=EMBED_BATCH_SIZE, normalize_embeddings=True,
-                                      show_progress_bar=False)
-        return vectors.tolist()
+        model = self._load()
+        vectors: list[list[float]] = [[]] * len(texts)
+        for batch in length_batches([len(text) for text in texts]):
+            encoded = model.encode([texts[k] for k in batch], batch_size=EMBED_BATCH_SIZE, normalize_embeddings=True,
+                                   show_progress_bar=False)
+            for k, vector in zip(batch, encoded.tolist(), strict=True):
+                vectors[k] = vector
+        return vectors
 
 
 class OnnxProvider:
-    """The same model as an int8 ONNX graph on onnxruntime (kb/onnx_model.py): no torch, ~2x faster on CPU.
-    Its vectors differ slightly from torch's (cosine 0.996 on average), hence its own model id: stored vectors
-    of one are never mixed with the other's (see KB_EMBEDDING_RUNTIME in the README)."""
+    """The same model as an int8 ONNX graph on onnxruntime (kb/onnx_model.py): no torch.
+    Its vectors differ slightly from torch's (cosine >= 0.99 on the eval texts), hence its own model id: the
+    embedding cache, word vectors and the checker's stored units of one runtime are never used by the other."""
 
-    model_id = "onnx-int8:all-MiniLM-L6-v2"
+    model_id = f"onnx-int8-v{onnx_model.BUILD_VERSION}:all-MiniLM-L6-v2"
 
     def __init__(self) -> None:
         self._session = None
@@ -91,8 +115,6 @@ class OnnxProvider:
                 import onnxruntime
                 from tokenizers import Tokenizer
 
-                from kb import onnx_model
-
                 path = onnx_model.quantized_model_path(settings.KB_ONNX_CACHE_DIR)
                 options = onnxruntime.SessionOptions()
                 options.intra_op_num_threads = settings.KB_EMBEDDING_THREADS  # one per process: see TorchProvider
@@ -100,7 +122,7 @@ class OnnxProvider:
                 self._session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
                 tokenizer = Tokenizer.from_file(str(onnx_model.model_dir() / "tokenizer.json"))
                 tokenizer.enable_truncation(onnx_model.MAX_SEQ_LENGTH)
-                tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the longest text of each batch
+                tokenizer.no_padding()  # tokenizer.json pads to 128; embed() pads each batch to its longest
                 self._tokenizer = tokenizer
         return self._session, self._tokenizer
 
@@ -108,14 +130,15 @@ class OnnxProvider:
         if not texts:
             return []
         session, tokenizer = self._load()
-        # Batches of similar length pad little (what sentence-transformers does too).
-        order = sorted(range(len(texts)), key=lambda k: len(texts[k]))
+        token_ids = [encoding.ids for encoding in tokenizer.encode_batch(texts)]
         vectors: list[list[float]] = [[]] * len(texts)
-        for start in range(0, len(order), EMBED_BATCH_SIZE):
-            batch = order[start : start + EMBED_BATCH_SIZE]
-            encoded = tokenizer.encode_batch([texts[k] for k in batch])
-            ids = np.array([e.ids for e in encoded], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        for batch in length_batches([len(ids) for ids in token_ids]):
+            width = max(len(token_ids[k]) for k in batch)
+            ids = np.zeros((len(batch), width), dtype=np.int64)  # [PAD] is 0
+            mask = np.zeros((len(batch), width), dtype=np.int64)
+            for row, k in enumerate(batch):
+                ids[row, : len(token_ids[k])] = token_ids[k]
+                mask[row, : len(token_ids[k])] = 1
             output = session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
             for k, vector in zip(batch, output.tolist(), strict=True):
                 vectors[k] = vector
