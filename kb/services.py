@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Sequence
 from datetime import datetime
 from pathlib import PurePath
 
@@ -39,7 +38,7 @@ from kb.units import evidence_units_cut
 logger = logging.getLogger(__name__)
 
 MARKDOWN_EXTENSIONS = {".md", ".markdown"}
-EMBED_BATCH = 32
+EMBED_BATCH = 32  # chunks per embedding call and transaction; with their units and words, a few hundred texts
 # Statuses a version never leaves for evidence again: its chunks stay (evidence pins them) but the checker's
 # units of them are dropped (a client citing such a chunk gets it checked by embedding at check time).
 NEVER_EVIDENCE_AGAIN = frozenset({VersionStatus.REJECTED, VersionStatus.SUPERSEDED, VersionStatus.RETIRED,
@@ -378,11 +377,18 @@ def version_index_run(*, version_id: int, task_id: str = "") -> None:
             raise IndexClaimLost(f"{version} is no longer claimed by this task")
         Chunk.objects.filter(version=version).delete()
 
+    keeps_units = version.status not in NEVER_EVIDENCE_AGAIN
     for start in range(0, len(drafts), EMBED_BATCH):
         batch = drafts[start : start + EMBED_BATCH]
         inputs = [_embedding_input(d.heading_path, d.text) for d in batch]
-        vectors = embeddings_cached(texts=inputs, model_id=provider.model_id)
-        unit_rows = _chunk_units(batch, model_id=provider.model_id)
+        per_chunk = [evidence_units_cut(d.text) if keeps_units else [] for d in batch]
+        # One embedding call for the batch's chunks, units and new words: the model sorts them by length
+        # into full batches, where three calls per batch left three part-filled ones.
+        vectors = embeddings_cached(
+            texts=inputs + [u.text for units in per_chunk for u in units], model_id=provider.model_id,
+            terms={w for units in per_chunk for u in units for w in u.words},
+        )
+        chunk_vectors, unit_vectors = vectors[: len(batch)], iter(vectors[len(batch) :])
         with transaction.atomic():
             if not _claimed(version_id, task_id).update(
                 index_done=F("index_done") + len(batch), index_heartbeat_at=timezone.now()
@@ -394,12 +400,14 @@ def version_index_run(*, version_id: int, task_id: str = "") -> None:
                     char_start=d.char_start, char_end=d.char_end, line_start=d.line_start, line_end=d.line_end,
                     paragraphs=[list(p) for p in d.paragraphs], content_hash=content_hash(text), embedding=vector,
                 )
-                for d, text, vector in zip(batch, inputs, vectors, strict=True)
+                for d, text, vector in zip(batch, inputs, chunk_vectors, strict=True)
             )
-            if version.status not in NEVER_EVIDENCE_AGAIN:
-                ChunkUnit.objects.bulk_create(
-                    ChunkUnit(chunk=chunk, **row) for chunk, rows in zip(chunks, unit_rows, strict=True) for row in rows
-                )
+            ChunkUnit.objects.bulk_create(
+                ChunkUnit(chunk=chunk, ordinal=k, text=u.text, char_start=d.char_start + u.start,
+                          char_end=d.char_start + u.end,
+                          embedding=np.asarray(next(unit_vectors), dtype=np.float32).tobytes())
+                for chunk, d, units in zip(chunks, batch, per_chunk, strict=True) for k, u in enumerate(units)
+            )
 
     with transaction.atomic():
         Chunk.objects.filter(version=version).update(
@@ -430,51 +438,34 @@ def _embedding_input(heading_path: str, text: str) -> str:
     return f"{heading_path}\n\n{text}" if heading_path else text
 
 
-def embeddings_cached(*, texts: list[str], model_id: str) -> list[list[float]]:
-    """Vectors for `texts`, computing only those not already cached for this model."""
+def embeddings_cached(*, texts: list[str], model_id: str, terms: set[str] = frozenset()) -> list[list[float]]:
+    """Vectors for `texts`, computing only those not already cached for this model. The `terms` (the checker's
+    evidence words) not yet in TermEmbedding are embedded in the same call and stored there."""
     hashes = [content_hash(text) for text in texts]
     cached = {
         row.content_hash: row.embedding
         for row in EmbeddingCache.objects.filter(model_id=model_id, content_hash__in=set(hashes))
     }
     missing = {h: t for h, t in zip(hashes, texts, strict=True) if h not in cached}
-    if missing:
-        fresh = embed_texts(list(missing.values()))
-        EmbeddingCache.objects.bulk_create(
-            [EmbeddingCache(content_hash=h, model_id=model_id, embedding=v) for h, v in zip(missing, fresh, strict=True)],
-            ignore_conflicts=True,
-        )
-        cached.update(zip(missing, fresh, strict=True))
-    return [list(cached[h]) for h in hashes]
-
-
-def _chunk_units(drafts: Sequence, *, model_id: str) -> list[list[dict]]:
-    """Per chunk, its checker units (ChunkUnit fields) with their vectors; their words' vectors go to
-    TermEmbedding. One embedding call for the units of the whole batch, one for its new words."""
-    per_chunk = [evidence_units_cut(d.text) for d in drafts]  # the checker's own cutting: verdicts do not change
-    texts = [u.text for units in per_chunk for u in units]
-    vectors = iter(embeddings_cached(texts=texts, model_id=model_id))
-    terms_embed(terms={w for units in per_chunk for u in units for w in u.words}, model_id=model_id)
-    return [
-        [{"ordinal": k, "text": u.text, "char_start": d.char_start + u.start, "char_end": d.char_start + u.end,
-          "embedding": np.asarray(next(vectors), dtype=np.float32).tobytes()}
-         for k, u in enumerate(units)]
-        for d, units in zip(drafts, per_chunk, strict=True)
-    ]
-
-
-def terms_embed(*, terms: set[str], model_id: str) -> None:
-    """Embed the words not yet in TermEmbedding for this model."""
     terms = {t for t in terms if len(t) <= _MAX_TERM_CHARS}
-    known = set(TermEmbedding.objects.filter(model_id=model_id, term__in=terms).values_list("term", flat=True))
-    missing = sorted(terms - known)
-    if not missing:
-        return
-    TermEmbedding.objects.bulk_create(
-        [TermEmbedding(model_id=model_id, term=term, embedding=np.asarray(vector, dtype=np.float32).tobytes())
-         for term, vector in zip(missing, embed_texts(missing), strict=True)],
+    known_terms = set(TermEmbedding.objects.filter(model_id=model_id, term__in=terms).values_list("term", flat=True))
+    missing_terms = sorted(terms - known_terms)
+    if not missing and not missing_terms:
+        return [list(cached[h]) for h in hashes]
+    fresh = embed_texts(list(missing.values()) + missing_terms)
+    fresh_texts, fresh_terms = fresh[: len(missing)], fresh[len(missing) :]
+    EmbeddingCache.objects.bulk_create(
+        [EmbeddingCache(content_hash=h, model_id=model_id, embedding=v)
+         for h, v in zip(missing, fresh_texts, strict=True)],
         ignore_conflicts=True,
     )
+    TermEmbedding.objects.bulk_create(
+        [TermEmbedding(model_id=model_id, term=term, embedding=np.asarray(vector, dtype=np.float32).tobytes())
+         for term, vector in zip(missing_terms, fresh_terms, strict=True)],
+        ignore_conflicts=True,
+    )
+    cached.update(zip(missing, fresh_texts, strict=True))
+    return [list(cached[h]) for h in hashes]
 
 
 def chunk_units_drop(*, version: DocumentVersion) -> int:

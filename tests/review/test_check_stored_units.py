@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from kb import services
-from kb.embeddings import LocalProvider, get_provider
+from kb.embeddings import get_provider, local_provider
 from kb.models import ChunkUnit
 from review import pipeline
 from review.checking.analysis import analyze_claim
@@ -48,7 +48,7 @@ class _EmbeddingEndpoint:
 
     def __init__(self) -> None:
         self.texts: list[str] = []
-        model = LocalProvider()
+        model = local_provider()
         endpoint = self
 
         class Handler(BaseHTTPRequestHandler):
