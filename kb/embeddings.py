@@ -74,7 +74,8 @@ class TorchProvider:
                     from sentence_transformers import SentenceTransformer
                 except ImportError as exc:
                     raise ImproperlyConfigured(
-                        "KB_EMBEDDING_RUNTIME=torch needs torch and sentence-transformers (requirements.txt)"
+                        "KB_EMBEDDING_RUNTIME=torch needs torch and sentence-transformers (requirements-dev.txt; "
+                        "`make test` installs them, `make run` does not)"
                     ) from exc
 
                 # Workers run several processes side by side; more than a thread or two each oversubscribes
