@@ -3,7 +3,10 @@
 A question file is JSON lines: "id", "question", "kind", "expected_status" (answered / insufficient_evidence /
 conflict), "required_sources" (document keys), "required_points" and "forbidden_points" (short strings the answer,
 or for a conflict the two sources' texts, must or must not contain), optionally "fixtures" (Markdown files,
-relative to the question file, imported as public documents before the run: a second source for a conflict).
+relative to the question file, whose stems are document keys: a second source for a conflict). `evaluate
+--questions FILE --load-fixtures` imports them as public documents first; otherwise, and always in a saved set's
+run, a question whose fixture documents are not usable evidence is "not applicable": reported as such, left out
+of the figures, never a regression.
 
 Layers, per question and per kind:
 - retrieval: recall of the required sources within the top k, the rank of each, passages from other documents
@@ -15,7 +18,7 @@ Layers, per question and per kind:
 - business: held for a person (risk medium or high) or released automatically (risk low), seconds per question.
 
 Nothing is sent to review: `ask_draft` composes and checks without storing an answer. Each run is stored
-(QuestionRun) so the next run of the same file reports what got worse.
+(QuestionRun) so the next run of the same file (or saved set, ask/regression.py) reports what got worse.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from django.conf import settings
 from ask.gate import gate_decide
 from ask.models import AskStatus, QuestionRun
 from ask.services import AskDraft, ask_draft
+from console.text import text_problem
 from kb.models import DocumentVersion
 from review.models import Risk, Verdict
 
@@ -52,30 +56,78 @@ class Question:
     required_sources: list[str] = field(default_factory=list)
     required_points: list[str] = field(default_factory=list)
     forbidden_points: list[str] = field(default_factory=list)
-    fixtures: list[str] = field(default_factory=list)  # absolute paths once loaded
+    fixtures: list[str] = field(default_factory=list)  # Markdown files; their stems are document keys
+
+    @property
+    def fixture_keys(self) -> list[str]:
+        return [Path(name).stem for name in self.fixtures]
+
+
+_TEXT_FIELDS = ("id", "question", "kind", "expected_status")
+_LIST_FIELDS = ("required_sources", "required_points", "forbidden_points", "fixtures")
+
+
+def _question_from(raw: object) -> Question:
+    """One parsed line as a Question, or QuestionsError saying which field is wrong."""
+    if not isinstance(raw, dict):
+        raise QuestionsError("each line must be a JSON object")
+    unknown = sorted(set(raw) - {*_TEXT_FIELDS, *_LIST_FIELDS})
+    if unknown:
+        raise QuestionsError(f"unknown field {unknown[0]!r}")
+    missing = [name for name in _TEXT_FIELDS if not isinstance(raw.get(name), str) or not raw[name].strip()]
+    if missing:
+        raise QuestionsError(f"needs {', '.join(repr(m) for m in missing)} (non-empty text)")
+    for name in _LIST_FIELDS:
+        if not isinstance(raw.get(name, []), list) or not all(isinstance(v, str) for v in raw.get(name, [])):
+            raise QuestionsError(f"{name!r} must be a list of strings")
+    for value in [raw[name] for name in _TEXT_FIELDS] + [v for name in _LIST_FIELDS for v in raw.get(name, [])]:
+        problem = text_problem(value)
+        if problem:
+            raise QuestionsError(f"a value {problem}")
+    if raw["expected_status"] not in AskStatus.values:
+        raise QuestionsError(f"needs a question and an expected_status in {AskStatus.values}")
+    return Question(**raw)
+
+
+def questions_parse(*, text: str, source: str) -> list[Question]:
+    """The questions of a JSON-lines text; QuestionsError naming the line of the first problem."""
+    questions, seen = [], set()
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            question = _question_from(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise QuestionsError(f"{source}:{number}: not JSON ({exc})") from None
+        except QuestionsError as exc:
+            raise QuestionsError(f"{source}:{number}: {exc}") from None
+        if question.id in seen:
+            raise QuestionsError(f"{source}:{number}: id {question.id!r} repeats")
+        seen.add(question.id)
+        questions.append(question)
+    if not questions:
+        raise QuestionsError(f"{source} holds no questions")
+    return questions
 
 
 def questions_load(path: Path) -> list[Question]:
     if not path.exists():
         raise QuestionsError(f"no question file at {path}")
-    questions, seen = [], set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            raw = json.loads(line)
-            question = Question(**{**raw, "fixtures": [str(path.parent / f) for f in raw.get("fixtures", [])]})
-        except (json.JSONDecodeError, TypeError) as exc:
-            raise QuestionsError(f"{path}:{number}: {exc}") from None
-        if not question.question.strip() or question.expected_status not in AskStatus.values:
-            raise QuestionsError(f"{path}:{number}: needs a question and an expected_status in {AskStatus.values}")
-        if question.id in seen:
-            raise QuestionsError(f"{path}:{number}: id {question.id!r} repeats")
-        seen.add(question.id)
-        questions.append(question)
-    if not questions:
-        raise QuestionsError(f"{path} holds no questions")
-    return questions
+    return questions_parse(text=path.read_text(encoding="utf-8"), source=str(path))
+
+
+def questions_from_rows(rows: list[dict]) -> list[Question]:
+    """A saved set's stored questions (validated when saved)."""
+    return [Question(**row) for row in rows]
+
+
+def fixtures_missing(*, question: Question, clearance: str) -> list[str]:
+    """The question's fixture documents that are not usable evidence within `clearance`."""
+    if not question.fixtures:
+        return []
+    present = set(DocumentVersion.objects.usable_as_evidence(clearance=clearance)
+                  .filter(document__key__in=question.fixture_keys).values_list("document__key", flat=True))
+    return [key for key in question.fixture_keys if key not in present]
 
 
 def _normal(text: str) -> str:
@@ -144,11 +196,22 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
+def applicable(results: list[dict]) -> list[dict]:
+    return [r for r in results if not r.get("not_applicable")]
+
+
 def summary_by_kind(results: list[dict]) -> dict[str, dict]:
+    """Figures per kind and for "all", over the applicable questions; "not_applicable" counts the others."""
     groups: dict[str, list[dict]] = defaultdict(list)
+    skipped: dict[str, int] = defaultdict(int)
     for result in results:
-        groups[result["kind"]].append(result)
-    groups["all"] = list(results)
+        groups[result["kind"]]  # a kind whose questions are all not applicable still has its row
+        if result.get("not_applicable"):
+            skipped[result["kind"]] += 1
+            skipped["all"] += 1
+        else:
+            groups[result["kind"]].append(result)
+    groups["all"] = applicable(results)
     summary = {}
     for kind, rows in groups.items():
         ranks = [rank for r in rows for rank in r["required_ranks"].values()]
@@ -169,6 +232,7 @@ def summary_by_kind(results: list[dict]) -> dict[str, dict]:
             "schema_valid": sum(r["schema_valid"] for r in rows),
             "held": sum(bool(r["held"]) for r in checked), "released": sum(r["held"] is False for r in checked),
             "seconds": _mean([r["seconds"] for r in rows]),
+            "not_applicable": skipped[kind],
         }
     return summary
 
@@ -180,7 +244,7 @@ def gate_sweep(results: list[dict]) -> list[dict]:
     for coverage in SWEEP_COVERAGES:
         for similarity in SWEEP_SIMILARITIES:
             refused_right = let_through = unanswerable = answerable = 0
-            for r in results:
+            for r in applicable(results):
                 decision = gate_decide(question=r["question"], hits=r["_hits"], min_similarity=similarity,
                                        min_coverage=coverage)
                 if r["expected_status"] == AskStatus.INSUFFICIENT_EVIDENCE:
@@ -194,25 +258,33 @@ def gate_sweep(results: list[dict]) -> list[dict]:
     return rows
 
 
+def question_not_applicable(*, question: Question, missing: list[str]) -> dict:
+    return {"id": question.id, "kind": question.kind, "question": question.question,
+            "expected_status": question.expected_status, "not_applicable": True, "missing_documents": missing}
+
+
 def questions_evaluate(*, questions: list[Question], clearance: str, k: int = 5, sweep: bool = True) -> QuestionsReport:
-    results = [question_evaluate(question=q, clearance=clearance, k=k) for q in questions]
+    """Each question whose fixture documents are evidence, asked and scored; the others not applicable."""
+    results = []
+    for question in questions:
+        missing = fixtures_missing(question=question, clearance=clearance)
+        results.append(question_not_applicable(question=question, missing=missing) if missing
+                       else question_evaluate(question=question, clearance=clearance, k=k))
     sweep_rows = gate_sweep(results) if sweep else []
     for result in results:
-        result.pop("_hits")
-    gate_settings = {name: getattr(settings, name) for name in (
+        result.pop("_hits", None)
+    return QuestionsReport(k=k, clearance=clearance, results=results, sweep=sweep_rows,
+                           gate_settings=gate_settings_now())
+
+
+def gate_settings_now() -> dict:
+    return {name: getattr(settings, name) for name in (
         "ASK_GATE_MIN_SIMILARITY", "ASK_GATE_MIN_TERM_COVERAGE", "ASK_GATE_TERM_SIMILARITY", "ASK_MAX_SENTENCES")}
-    return QuestionsReport(k=k, clearance=clearance, results=results, sweep=sweep_rows, gate_settings=gate_settings)
-
-
-def run_store(*, questions_file: str, report: QuestionsReport) -> QuestionRun:
-    data = report.serialisable()
-    return QuestionRun.objects.create(questions_file=questions_file, clearance=report.clearance,
-                                      gate_settings=report.gate_settings, summary=data["summary"],
-                                      results=report.results)
 
 
 def previous_run(*, questions_file: str) -> QuestionRun | None:
-    return QuestionRun.objects.filter(questions_file=questions_file).order_by("-created_at", "-pk").first()
+    return (QuestionRun.objects.filter(questions_file=questions_file, question_set=None)
+            .order_by("-created_at", "-pk").first())
 
 
 @dataclass(frozen=True)
@@ -223,10 +295,11 @@ class Regression:
 
 def regressions(*, previous: list[dict], current: list[dict]) -> list[Regression]:
     """What got worse since the previous run: a required source no longer recalled, a refusal that became an
-    answer (or an answer a refusal), a status no longer right, a point lost, claims no longer supported."""
-    before = {r["id"]: r for r in previous}
+    answer (or an answer a refusal), a status no longer right, a point lost, claims no longer supported, an answer
+    held for a person that is now released automatically. A question not applicable in either run is skipped."""
+    before = {r["id"]: r for r in applicable(previous)}
     found: list[Regression] = []
-    for now in current:
+    for now in applicable(current):
         then = before.get(now["id"])
         if then is None:
             continue
@@ -234,10 +307,13 @@ def regressions(*, previous: list[dict], current: list[dict]) -> list[Regression
             if rank is None and then["required_ranks"].get(key) is not None:
                 found.append(Regression(now["id"], f"required source {key} no longer recalled "
                                                    f"(was rank {then['required_ranks'][key]})"))
-        if then["status_correct"] and not now["status_correct"] and then["status"] == AskStatus.INSUFFICIENT_EVIDENCE:
-            found.append(Regression(now["id"], f"refusal became {now['status']}"))
-        elif then["status_correct"] and not now["status_correct"]:
-            found.append(Regression(now["id"], f"status {then['status']} became {now['status']}"))
+        if then["status_correct"] and not now["status_correct"]:
+            if then["status"] == AskStatus.INSUFFICIENT_EVIDENCE:
+                found.append(Regression(now["id"], f"refusal became {now['status']}"))
+            elif now["status"] == AskStatus.INSUFFICIENT_EVIDENCE:
+                found.append(Regression(now["id"], f"{then['status']} became a refusal"))
+            else:
+                found.append(Regression(now["id"], f"status {then['status']} became {now['status']}"))
         for point, present in now["points_present"].items():
             if not present and then["points_present"].get(point):
                 found.append(Regression(now["id"], f"point lost: {point!r}"))
@@ -245,4 +321,6 @@ def regressions(*, previous: list[dict], current: list[dict]) -> list[Regression
             found.append(Regression(now["id"], "claims no longer all supported"))
         for point in set(now["forbidden_present"]) - set(then["forbidden_present"]):
             found.append(Regression(now["id"], f"forbidden point appeared: {point!r}"))
+        if then.get("held") is True and now.get("held") is False:
+            found.append(Regression(now["id"], "routing changed: held for a person before, released automatically now"))
     return found

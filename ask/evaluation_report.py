@@ -1,12 +1,15 @@
 """`evaluate --questions FILE`: run the question set, store the run, print the three layers per kind, the gate
-sweep and what got worse since the previous run of the same file."""
+sweep and what got worse since the previous run of the same file (or, with `--save NAME`, of the saved set)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ask import evaluation
+from django.utils import timezone
+
+from ask import evaluation, regression
 from ask.evaluation import KINDS, QuestionsReport, Regression
+from ask.models import RunTrigger
 
 
 def _ratio(hits: int, total: int) -> str:
@@ -56,7 +59,7 @@ def sweep_lines(report: QuestionsReport) -> list[str]:
 
 def failure_lines(report: QuestionsReport) -> list[str]:
     lines = []
-    for r in report.results:
+    for r in evaluation.applicable(report.results):
         problems = []
         if not r["status_correct"]:
             problems.append(f"status {r['status']} (expected {r['expected_status']})"
@@ -72,6 +75,15 @@ def failure_lines(report: QuestionsReport) -> list[str]:
     return ["questions with a problem:", *lines] if lines else ["every question as expected"]
 
 
+def not_applicable_lines(report: QuestionsReport) -> list[str]:
+    skipped = [r for r in report.results if r.get("not_applicable")]
+    if not skipped:
+        return []
+    return [f"not applicable ({len(skipped)}; their fixture documents are not in the knowledge base: "
+            "--load-fixtures imports them):",
+            *(f"  [{r['id']}] needs {', '.join(r['missing_documents'])}" for r in skipped), ""]
+
+
 def regression_lines(previous, found: list[Regression]) -> list[str]:
     if previous is None:
         return ["regressions: none to compare (first run of this file)"]
@@ -80,7 +92,7 @@ def regression_lines(previous, found: list[Regression]) -> list[str]:
 
 
 def _knowledge_ready(*, paths: list[str], stdout) -> None:
-    """Import the given Markdown files and the questions' fixtures; index whatever waits for indexing."""
+    """Import the given Markdown files (and fixtures when asked); index whatever waits for indexing."""
     from kb.models import DocumentVersion, IndexState
     from review.evaluation import documents_index
 
@@ -88,18 +100,32 @@ def _knowledge_ready(*, paths: list[str], stdout) -> None:
         documents_index(paths=paths, stdout=stdout)
 
 
-def questions_command(*, path: str, documents: list[str], clearance: str, k: int, sweep: bool,
-                      stdout) -> QuestionsReport:
+def questions_command(*, path: str, documents: list[str], clearance: str, k: int, sweep: bool, stdout,
+                      load_fixtures: bool = False, save: str | None = None) -> QuestionsReport:
     questions = evaluation.questions_load(Path(path))
-    _knowledge_ready(paths=[*documents, *sorted({f for q in questions for f in q.fixtures})], stdout=stdout)
+    fixtures = sorted({str(Path(path).parent / f) for q in questions for f in q.fixtures}) if load_fixtures else []
+    _knowledge_ready(paths=[*documents, *fixtures], stdout=stdout)
+    question_set = None
+    if save:
+        # Kept first (a bad name stops here); the run below is the set's first, or its next, run.
+        question_set, _ = regression.question_set_save(
+            name=save, text=Path(path).read_text(encoding="utf-8"), source_filename=Path(path).name,
+            clearance=clearance, user=None, trigger=None)
+    started_at = timezone.now()
     report = evaluation.questions_evaluate(questions=questions, clearance=clearance, k=k, sweep=sweep)
     key = str(Path(path))
-    previous = evaluation.previous_run(questions_file=key)
+    previous = None if save else evaluation.previous_run(questions_file=key)
     found = evaluation.regressions(previous=previous.results, current=report.results) if previous else []
-    run = evaluation.run_store(questions_file=key, report=report)
+    run = regression.question_run_record(report=report, questions_file=key, question_set=question_set,
+                                         started_at=started_at,
+                                         trigger=RunTrigger.MANUAL if save else RunTrigger.COMMAND)
+    if save:
+        previous = run.compared_with
+        found = [Regression(r["question_id"], r["what"]) for r in run.regressions]
     settings_line = ", ".join(f"{name}={value}" for name, value in report.gate_settings.items())
+    saved_line = [f"saved as the question set “{question_set.name}”: it re-runs on every change", ""] if save else []
     lines = [f"\n{len(questions)} questions from {path} (run {run.pk}, clearance {clearance}; {settings_line})", "",
-             *layer_lines(report), "", *sweep_lines(report), "", *failure_lines(report), "",
-             *regression_lines(previous, found)]
+             *saved_line, *layer_lines(report), "", *sweep_lines(report), "", *not_applicable_lines(report),
+             *failure_lines(report), "", *regression_lines(previous, found)]
     stdout.write("\n".join(lines))
     return report

@@ -49,19 +49,108 @@ class Ask(models.Model):
         return self.clearance
 
 
+class QuestionSet(models.Model):
+    """A question set the console keeps and re-runs whenever approved knowledge or a checker or gate setting
+    changes (ask/regression.py). Its questions are the JSON lines of the file it came from, as dicts; their
+    `fixtures` only name documents (by file stem = document key): a saved set never imports anything."""
+
+    name = models.CharField(max_length=100, unique=True)
+    slug = models.SlugField(max_length=100, unique=True)
+    questions = models.JSONField(default=list)
+    source_filename = models.CharField(max_length=255)
+    # Retrieval runs at this clearance, and only people cleared for it see the runs (they quote its documents).
+    clearance = models.CharField(max_length=16, choices=SecurityLevel.choices)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    active = models.BooleanField(default=True, help_text="Inactive sets are kept with their runs but not re-run.")
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("ask:question_set_detail", args=[self.slug])
+
+    @property
+    def audit_security_level(self) -> str:
+        return self.clearance
+
+
+class RunState(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class RunTrigger(models.TextChoices):
+    VERSION_APPROVED = "version_approved", "Version approved"
+    VERSION_RETIRED = "version_retired", "Version retired"
+    VERSION_EXPIRED = "version_expired", "Version expired"
+    SETTINGS_CHANGED = "settings_changed", "Settings changed"
+    MANUAL = "manual", "Run by hand"
+    SEED = "seed", "Demo seed"
+    COMMAND = "command", "evaluate --questions"
+
+
 class QuestionRun(models.Model):
-    """One `evaluate --questions FILE` run: per-question results, kept so the next run can say what got worse."""
+    """One run of a question set: `evaluate --questions FILE` (done when stored) or a saved set's run, queued on a
+    change and run by a worker. Per-question results are kept so the next run can say what got worse."""
 
     questions_file = models.CharField(max_length=500, db_index=True)
+    question_set = models.ForeignKey(QuestionSet, null=True, blank=True, on_delete=models.CASCADE,
+                                     related_name="runs")
     clearance = models.CharField(max_length=16, choices=SecurityLevel.choices)
+    state = models.CharField(max_length=12, choices=RunState.choices, default=RunState.DONE)
+    trigger = models.CharField(max_length=20, choices=RunTrigger.choices, default=RunTrigger.COMMAND)
+    # The versions whose approval, retirement or expiry asked for this run (several when changes coalesced).
+    trigger_versions = models.ManyToManyField("kb.DocumentVersion", blank=True, related_name="question_runs")
+    changed_settings = models.JSONField(default=list, blank=True)
+    # What the run ran against: digests of the checker and gate settings (ask/regression.py settings_digests).
+    fingerprint = models.CharField(max_length=64, blank=True)
+    settings_digests = models.JSONField(default=dict, blank=True)
     gate_settings = models.JSONField(default=dict)
     summary = models.JSONField(default=dict)
     results = models.JSONField(default=list)
+    compared_with = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    regressions = models.JSONField(default=list, blank=True)  # [{"question_id", "what"}] since compared_with
+    task_id = models.CharField(max_length=64, blank=True)
+    error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    requested_at = models.DateTimeField(null=True, blank=True)  # the last time a worker was asked for it
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["questions_file", "-created_at"])]
+        indexes = [models.Index(fields=["questions_file", "-created_at"]),
+                   models.Index(fields=["question_set", "state"])]
+        constraints = [
+            # Coalescing: while a run of a set waits for a worker, further changes join it.
+            models.UniqueConstraint(fields=["question_set"], condition=models.Q(state="queued"),
+                                    name="one_queued_run_per_question_set"),
+        ]
 
     def __str__(self) -> str:
-        return f"question run {self.pk} of {self.questions_file}"
+        return f"question run {self.pk} of {self.question_set or self.questions_file}"
+
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("ask:question_run_detail", args=[self.pk])
+
+    @property
+    def seconds(self) -> float | None:
+        if self.started_at and self.finished_at:
+            return (self.finished_at - self.started_at).total_seconds()
+        return None
+
+    @property
+    def not_applicable(self) -> list[dict]:
+        return [r for r in self.results if r.get("not_applicable")]

@@ -13,6 +13,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 
+from ask import selectors as ask_selectors
 from console import roles
 from console.models import User
 from kb.models import IndexState, VersionStatus
@@ -217,7 +218,17 @@ def dashboard_data(*, user: User) -> dict:
         "index_failed": versions.filter(index_state=IndexState.FAILED).count(),
         "chart": _stacked_bars(per_day, days=days, keys=["high", "medium", "low", "scoring"]),
         "depth_max": max(depth.values(), default=0) or 1,
+        **_question_sets(user=user),
     }
+
+
+def _question_sets(*, user: User) -> dict:
+    """The saved question sets' latest runs, for those who may read runs (None: the card is not shown)."""
+    if not user.has_role(*ask_selectors.RUN_READERS):
+        return {"question_sets": None}
+    statuses = ask_selectors.question_sets_status(user=user)
+    worse = sum(len(s.last_done.regressions) for s in statuses if s.last_done)
+    return {"question_sets": statuses, "question_sets_worse": worse}
 
 
 def approvals_context(request: HttpRequest) -> dict[str, object]:

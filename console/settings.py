@@ -176,6 +176,9 @@ CELERY_BEAT_SCHEDULE = {
     "kb-versions-housekeeping": {"task": "kb.tasks.versions_housekeeping", "schedule": HOUSEKEEPING_INTERVAL_SECONDS},
     "review-answers-housekeeping": {"task": "review.tasks.answers_housekeeping",
                                     "schedule": HOUSEKEEPING_INTERVAL_SECONDS},
+    # Saved question sets: runs never started or whose worker died, and a run when a checked setting changed.
+    "ask-question-runs-housekeeping": {"task": "ask.tasks.question_runs_housekeeping",
+                                       "schedule": HOUSEKEEPING_INTERVAL_SECONDS},
 }
 # Each worker writes a heartbeat every third of this; one silent for this long is no longer listed as live.
 WORKER_HEARTBEAT_MAX_AGE = env_int("WORKER_HEARTBEAT_MAX_AGE", 90, minimum=3)

@@ -33,6 +33,7 @@ from kb.models import (
     TermEmbedding,
     VersionStatus,
 )
+from kb.signals import evidence_changed_send
 from kb.units import evidence_units_cut
 
 logger = logging.getLogger(__name__)
@@ -213,6 +214,7 @@ def version_approve(
     # Not yet indexed: the version before stays evidence until indexing finishes (version_index_run).
     if _takes_over(approved):
         _supersede_older(approved)
+    evidence_changed_send(version=approved, change="approved")
     return approved
 
 
@@ -228,12 +230,17 @@ def version_reject(*, version: DocumentVersion, approver: User, reason: str) -> 
 
 @transaction.atomic
 def version_retire(*, version: DocumentVersion, user: User, reason: str = "") -> DocumentVersion:
-    return _transition(
+    was_approved = DocumentVersion.objects.select_for_update().filter(
+        pk=version.pk, status=VersionStatus.APPROVED).exists()
+    retired = _transition(
         version=version,
         allowed_from={VersionStatus.APPROVED, VersionStatus.SUPERSEDED, VersionStatus.EXPIRED,
                       VersionStatus.DRAFT, VersionStatus.PENDING_APPROVAL},
         to=VersionStatus.RETIRED, verb="version.retire", actor=user, note=reason,
     )
+    if was_approved:  # a draft, a pending or a replaced version was no evidence: nothing to re-run
+        evidence_changed_send(version=retired, change="retired")
+    return retired
 
 
 @transaction.atomic
@@ -286,8 +293,9 @@ def versions_expire_due() -> int:
     """Mark approved versions past their expiry as expired (beat task). Retrieval checks dates anyway."""
     due = DocumentVersion.objects.filter(status=VersionStatus.APPROVED, expires_at__lte=timezone.now())
     for version in due:
-        _transition(version=version, allowed_from={VersionStatus.APPROVED}, to=VersionStatus.EXPIRED,
-                    verb="version.expire", actor=None, actor_label="system")
+        expired = _transition(version=version, allowed_from={VersionStatus.APPROVED}, to=VersionStatus.EXPIRED,
+                              verb="version.expire", actor=None, actor_label="system")
+        evidence_changed_send(version=expired, change="expired")
     return len(due)
 
 

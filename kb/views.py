@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from ask import selectors as ask_selectors
 from console import roles
 from console.models import SecurityLevel
 from console.roles import role_required
@@ -123,6 +124,9 @@ def version_detail(request: HttpRequest, key: str, number: int) -> HttpResponse:
         "can_approve": request.user.has_role(roles.APPROVER) and version.submitted_by_id != request.user.pk,
         "is_own_upload": version.submitted_by_id == request.user.pk,
         "selftest": review_selectors.selftest_latest(version=version),
+        # Page composition, as the self-test: the saved question sets' runs this version's change asked for.
+        **(ask_selectors.version_question_runs(user=request.user, version=version)
+           if request.user.has_role(*ask_selectors.RUN_READERS) else {}),
     })
 
 

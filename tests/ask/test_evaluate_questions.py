@@ -70,6 +70,20 @@ def test_regressions_name_what_got_worse():
                      "point lost: 'x'", "forbidden point appeared: 'y'"]
 
 
+def test_an_answer_become_a_refusal_and_a_release_instead_of_a_hold_are_regressions():
+    base = {"required_ranks": {}, "points_present": {}, "claims_supported": True, "forbidden_present": []}
+    before = [{**base, "id": "a", "status": "answered", "status_correct": True, "held": False},
+              {**base, "id": "b", "status": "conflict", "status_correct": True, "held": True},
+              {"id": "c", "not_applicable": True}]
+    after = [{**base, "id": "a", "status": "insufficient_evidence", "status_correct": False, "held": None,
+              "claims_supported": None},
+             {**base, "id": "b", "status": "conflict", "status_correct": True, "held": False},
+             {**base, "id": "c", "status": "answered", "status_correct": False, "held": False}]
+    found = [(r.question_id, r.what) for r in regressions(previous=before, current=after)]
+    assert found == [("a", "answered became a refusal"),
+                     ("b", "routing changed: held for a person before, released automatically now")]
+
+
 def test_a_bad_question_file_is_a_command_error(tmp_path, db):
     with pytest.raises(CommandError, match="no question file"):
         call_command("evaluate", "--questions", str(tmp_path / "missing.jsonl"), stdout=StringIO())
@@ -77,3 +91,48 @@ def test_a_bad_question_file_is_a_command_error(tmp_path, db):
                                            "expected_status": "maybe"}])
     with pytest.raises(CommandError, match="expected_status"):
         call_command("evaluate", "--questions", path, stdout=StringIO())
+
+
+def test_fixtures_are_imported_only_when_asked(tmp_path, celery_worker, publish):
+    from kb.models import Document
+    from tests.ask.conftest import REFUND_POLICY
+
+    publish(KB, key="workspace-faq")
+    (tmp_path / "extra").mkdir()
+    (tmp_path / "extra" / "refund-policy.md").write_text(REFUND_POLICY)
+    conflict = {"id": "q3", "kind": "conflict", "question": "How long is the refund window for annual subscriptions?",
+                "expected_status": "conflict", "required_sources": ["workspace-faq", "refund-policy"],
+                "fixtures": ["extra/refund-policy.md"]}
+    path = write(tmp_path / "questions.jsonl", [*QUESTIONS, conflict])
+
+    out = StringIO()
+    call_command("evaluate", "--questions", path, "--no-sweep", stdout=out)
+    assert not Document.objects.filter(key="refund-policy").exists()
+    assert "not applicable (1;" in out.getvalue() and "[q3] needs refund-policy" in out.getvalue()
+    assert QuestionRun.objects.get().summary["all"]["questions"] == 2
+
+    out = StringIO()
+    call_command("evaluate", "--questions", path, "--no-sweep", "--load-fixtures", stdout=out)
+    assert Document.objects.filter(key="refund-policy").exists()
+    assert "not applicable" not in out.getvalue()
+    latest = QuestionRun.objects.order_by("-pk").first()
+    assert latest.summary["all"]["questions"] == 3 and latest.summary["all"]["not_applicable"] == 0
+
+
+def test_save_keeps_the_set_and_compares_with_its_previous_run(tmp_path, celery_worker, publish):
+    from ask.models import QuestionSet
+
+    publish(KB, key="workspace-faq")
+    path = write(tmp_path / "questions.jsonl", QUESTIONS)
+
+    call_command("evaluate", "--questions", path, "--no-sweep", "--save", "Workspace", stdout=StringIO())
+    out = StringIO()
+    call_command("evaluate", "--questions", path, "--no-sweep", "--save", "Workspace", stdout=out)
+
+    question_set = QuestionSet.objects.get()
+    assert (question_set.name, question_set.clearance, len(question_set.questions)) == ("Workspace", "restricted", 2)
+    first, second = question_set.runs.order_by("pk")
+    assert (first.state, first.trigger, second.compared_with) == ("done", "manual", first)
+    assert first.fingerprint and first.fingerprint == second.fingerprint
+    assert f"regressions since run {first.pk}" in out.getvalue() and "saved as the question set" in out.getvalue()
+    assert not question_set.runs.filter(state="queued").exists()  # the command ran it itself

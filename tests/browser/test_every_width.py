@@ -4,6 +4,7 @@ and on the review page the decision buttons are in view at 1024×768 without scr
 import pytest
 
 from kb.models import Chunk
+from tests.ask.question_sets import QUESTIONS, save_and_run
 from tests.conflict_sources import FAQ, REFUND_POLICY, conflicting_answer_rows
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -55,11 +56,13 @@ def pages(publish, make_answer, admin_user, api_token):
     conflict_claim = conflict.claims.get()
     corrections.source_conflict_settle(claim=conflict_claim, reviewer=admin_user, right="neither",
                                        conflicting=conflict_claim.evidence.get(rank=2))  # both listed to fix
+    question_set, run = save_and_run(rows=QUESTIONS)  # the saved set's pages, with a finished run
     return answer, [
         "/", "/kb/", "/kb/new/", version.get_absolute_url(), "/kb/expense-policy/v2/", "/kb/expense-policy/upload/",
         "/kb/expense-policy/diff/?from=1&to=2", "/kb/search/?q=per+diem", "/review/", answer.get_absolute_url(),
         f"/review/claims/{claim.pk}/trace/", "/review/sources/expense-policy/v1/", "/audit/",
         conflict.get_absolute_url(), "/review/sources-to-fix/",
+        "/ask/sets/", question_set.get_absolute_url(), run.get_absolute_url(),
     ]
 
 

@@ -11,6 +11,8 @@ from console.models import SecurityLevel, User
 
 DEMO_PASSWORD = "demo-password"
 DEMO_DOCUMENTS_DIR = Path(__file__).resolve().parents[3] / "kb" / "demo"
+DEMO_QUESTIONS = Path(__file__).resolve().parents[3] / "eval" / "questions-demo.jsonl"
+DEMO_QUESTION_SET = "Demo questions"
 # file stem -> (security level, days until expiry or None)
 DEMO_DOCUMENTS: dict[str, tuple[str, int | None]] = {
     "product-faq": (SecurityLevel.PUBLIC, None),
@@ -42,6 +44,7 @@ class Command(BaseCommand):
                 user.save()
                 user.groups.set(Group.objects.filter(name__in=user_roles))
         self._import_demo_documents()
+        self._save_demo_question_set()
         self.stdout.write("Demo users: " + ", ".join(DEMO_USERS) + f" (password: {DEMO_PASSWORD})")
 
     def _import_demo_documents(self) -> None:
@@ -54,3 +57,17 @@ class Command(BaseCommand):
             if expires_in_days is not None:
                 options += ["--expires-at", (timezone.now() + timedelta(days=expires_in_days)).date().isoformat()]
             call_command("kb_import", str(DEMO_DOCUMENTS_DIR / f"{stem}.md"), *options, stdout=self.stdout)
+
+    def _save_demo_question_set(self) -> None:
+        """The demo question set, saved and run once (a worker runs it once the demo documents are indexed), so
+        the dashboard shows a run; it then re-runs on every change. Its conflict questions name fixture documents
+        the demo knowledge base does not hold: not applicable."""
+        from ask.models import QuestionSet, RunTrigger
+        from ask.regression import question_set_save
+
+        if QuestionSet.objects.filter(name=DEMO_QUESTION_SET).exists():
+            return
+        question_set_save(name=DEMO_QUESTION_SET, text=DEMO_QUESTIONS.read_text(encoding="utf-8"),
+                          source_filename=DEMO_QUESTIONS.name, clearance=SecurityLevel.RESTRICTED,
+                          user=None, trigger=RunTrigger.SEED)
+        self.stdout.write(f"Saved the question set “{DEMO_QUESTION_SET}”; a worker runs it once the demo is indexed.")

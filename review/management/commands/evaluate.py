@@ -4,7 +4,9 @@ Three sources of claims (see review/evaluation.py for the figures):
 - `--dataset FILE`: JSON lines with "claim" (or "answer"), "label", optional "question", "kind", "contexts";
   retrieval over the knowledge base supplies evidence.
 - `--dataset FILE --contexts-from-file`: the shared external format ("evidence" is the only context; no retrieval).
-- `--questions FILE`: a question set asked through the evidence gate and the composer (ask/evaluation.py).
+- `--questions FILE [--load-fixtures] [--save NAME]`: a question set asked through the evidence gate and the
+  composer (ask/evaluation.py); `--load-fixtures` imports the questions' fixture documents first, `--save` keeps
+  the set so the console re-runs it on every change (ask/regression.py).
 - `--synthesize [--document KEY ...]`: claims synthesised from approved documents (review/selftest.py), checked
   against the whole knowledge base; each version's result is stored and shown on its page.
 """
@@ -31,6 +33,12 @@ class Command(BaseCommand):
         parser.add_argument("--questions", help="question set (JSON lines): ask each and report three layers per kind")
         parser.add_argument("--k", type=int, default=5, help="with --questions: passages retrieved per question")
         parser.add_argument("--no-sweep", action="store_true", help="with --questions: skip the gate sweep")
+        parser.add_argument("--load-fixtures", action="store_true",
+                            help="with --questions: import the questions' fixture documents (public) first; without "
+                                 "it a question whose fixtures are not in the knowledge base is not applicable")
+        parser.add_argument("--save", metavar="NAME",
+                            help="with --questions: keep the set under NAME (replacing its questions) so it re-runs "
+                                 "whenever approved knowledge or a checked setting changes")
         parser.add_argument("--contexts-from-file", action="store_true",
                             help='each item\'s "evidence" is its only context; no retrieval (shared external format)')
         parser.add_argument("--synthesize", action="store_true",
@@ -47,10 +55,14 @@ class Command(BaseCommand):
 
     def handle(self, *args, dataset: str | None, contexts_from_file: bool, synthesize: bool, document: list[str],
                seed: int, per_kind: int, documents: list[str], clearance: str, output: str | None, show_errors: int,
-               questions: str | None = None, k: int = 5, no_sweep: bool = False, **options) -> None:
+               questions: str | None = None, k: int = 5, no_sweep: bool = False, load_fixtures: bool = False,
+               save: str | None = None, **options) -> None:
         if questions:
-            self._questions(path=questions, documents=documents, clearance=clearance, k=k, sweep=not no_sweep)
+            self._questions(path=questions, documents=documents, clearance=clearance, k=k, sweep=not no_sweep,
+                            load_fixtures=load_fixtures, save=save)
             return
+        if load_fixtures or save:
+            raise CommandError("--load-fixtures and --save go with --questions")
         if bool(dataset) == synthesize:
             raise CommandError("give either --dataset FILE or --synthesize")
         if contexts_from_file and not dataset:
@@ -89,14 +101,15 @@ class Command(BaseCommand):
                 self.stdout.write(f"  [{r.get('kind', '-')}] label={r['label']} score={score}: {r['claim']}")
                 self.stdout.write(f"      {'; '.join(r['reasons'])[:300]}")
 
-    def _questions(self, *, path: str, documents: list[str], clearance: str, k: int, sweep: bool) -> None:
+    def _questions(self, *, path: str, documents: list[str], clearance: str, k: int, sweep: bool,
+                   load_fixtures: bool, save: str | None) -> None:
         from ask.evaluation import QuestionsError
         from ask.evaluation_report import questions_command
 
         allow_local_model()
         try:
             questions_command(path=path, documents=documents, clearance=clearance, k=k, sweep=sweep,
-                              stdout=self.stdout)
+                              load_fixtures=load_fixtures, save=save, stdout=self.stdout)
         except (QuestionsError, evaluation.DatasetError) as exc:
             raise CommandError(str(exc)) from None
 

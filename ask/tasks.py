@@ -1,0 +1,35 @@
+"""Thin tasks: take ids, claim the work, call services (ask/regression.py)."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+from ask import regression
+from console.dispatch import enqueue
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(bind=True, acks_late=True, ignore_result=True)
+def question_set_run(self, run_id: int) -> None:
+    if regression.knowledge_settling(run_id=run_id):
+        # Ask again shortly rather than run against a version not indexed yet (lost: the sweep sends it again).
+        enqueue(question_set_run, run_id, countdown=regression.SETTLE_RECHECK_SECONDS)
+        return
+    task_id = self.request.id or ""
+    if not regression.question_run_claim(run_id=run_id, task_id=task_id):
+        return  # done already, or another task runs it
+    try:
+        regression.question_run_execute(run_id=run_id, task_id=task_id)
+    except Exception as exc:
+        logger.exception("question run %s failed", run_id)
+        regression.question_run_fail(run_id=run_id, task_id=task_id, error=f"{type(exc).__name__}: {exc}")
+
+
+@shared_task(ignore_result=True)
+def question_runs_housekeeping() -> None:
+    regression.question_runs_requeue_stale()
+    regression.question_runs_resend_queued()
+    regression.question_runs_for_changed_settings()
