@@ -9,23 +9,43 @@ The widest width writes NAME.png; each narrower one NAME-<width>.png.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Page, sync_playwright
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PASSWORD = "demo-password"
 WIDTHS = (1440, 390)
 HEIGHTS = {390: 844}  # a phone's window; other widths get a laptop's 900
-# name -> (user, path, button to click before the shot)
-PAGES: dict[str, tuple[str, str, str | None]] = {
+
+
+def _review_next(page: Page) -> None:
+    page.click("button:has-text('Review next')")
+
+
+def _asking(question: str) -> Callable[[Page], None]:
+    def ask(page: Page) -> None:
+        page.fill("input[name=question]", question)
+        page.press("input[name=question]", "Enter")
+        page.wait_for_selector("[data-ask-status]", timeout=60_000)
+    return ask
+
+
+# name -> (user, path, what to do before the shot)
+PAGES: dict[str, tuple[str, str, Callable[[Page], None] | None]] = {
     "login": ("", "/login/", None),
     "dashboard": ("admin", "/", None),
     "kb-list": ("curator", "/kb/", None),
     "kb-document": ("curator", "/kb/travel-policy/", None),
+    "kb-version": ("curator", "/kb/travel-policy/v1/", None),
     "kb-search": ("reviewer", "/kb/search/?q=hotel+cap+in+London", None),
     "review-queue": ("reviewer", "/review/", None),
-    "review-answer": ("reviewer", "/review/", "button:has-text('Review next')"),
+    "review-answer": ("reviewer", "/review/", _review_next),
+    "ask-answered": ("reviewer", "/ask/", _asking("How much is the international per diem?")),
+    "ask-refused": ("reviewer", "/ask/", _asking("Can the knowledge base be downloaded publicly?")),
+    "question-sets": ("curator", "/ask/sets/", None),
+    "sources-to-fix": ("curator", "/review/sources-to-fix/", None),
     "audit-log": ("admin", "/audit/", None),
 }
 
@@ -51,7 +71,7 @@ def main() -> None:
 def capture(browser, *, url: str, out: Path, only: list[str] | None, width: int, suffix: str) -> None:
     contexts: dict[str, object] = {}
     viewport = {"width": width, "height": HEIGHTS.get(width, 900)}
-    for name, (user, path, click) in PAGES.items():
+    for name, (user, path, act) in PAGES.items():
         if only and name not in only:
             continue
         if user not in contexts:
@@ -67,8 +87,8 @@ def capture(browser, *, url: str, out: Path, only: list[str] | None, width: int,
             contexts[user] = context
         page = contexts[user].new_page()
         page.goto(path)
-        if click:
-            page.click(click)
+        if act:
+            act(page)
         page.wait_for_load_state("networkidle")
         target = out / f"{name}{suffix}.png"
         page.screenshot(path=str(target), full_page=True)
