@@ -85,9 +85,25 @@ class Burst:
     seconds: list[float]  # latency of each request
     statuses: collections.Counter
     wall_seconds: float
+    client_cpu_seconds: float  # this process: the 8 httpx clients share the machine with the server
+    server_cpu_seconds: float  # the gunicorn workers: less sensitive to other load than answers/s
 
 
-def burst_run(base_url: str, token: str, items: Sequence[Submission], *, threads: int) -> Burst:
+def cpu_seconds(pids: Sequence[int]) -> float:
+    """User + system CPU time of these processes so far (all their threads)."""
+    ticks = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of proc(5))
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def children(pid: int) -> list[int]:
+    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def burst_run(base_url: str, token: str, items: Sequence[Submission], *, threads: int, server_pids: Sequence[int]
+              ) -> Burst:
     """Post every item from `threads` threads, each with its own keep-alive client."""
     local = threading.local()
     clients: list[httpx.Client] = []
@@ -112,14 +128,16 @@ def burst_run(base_url: str, token: str, items: Sequence[Submission], *, threads
 
     try:
         with ThreadPoolExecutor(max_workers=threads) as pool:
+            server_cpu, client_cpu = cpu_seconds(server_pids), time.process_time()
             started = time.perf_counter()
             results = list(pool.map(post, items))
             wall = time.perf_counter() - started
+            server_cpu, client_cpu = cpu_seconds(server_pids) - server_cpu, time.process_time() - client_cpu
     finally:
         for each in clients:
             each.close()
     return Burst(seconds=[s for s, _ in results], statuses=collections.Counter(st for _, st in results),
-                 wall_seconds=wall)
+                 wall_seconds=wall, client_cpu_seconds=client_cpu, server_cpu_seconds=server_cpu)
 
 
 @dataclass(frozen=True)
@@ -202,10 +220,11 @@ def benchmark(args: argparse.Namespace) -> None:
     with running(web_command(port, workers=args.web_workers, threads=args.web_threads),
                  {"ALLOWED_HOSTS": "127.0.0.1"}) as web:
         web_wait(web, base_url, timeout=60)
-        burst_run(base_url, token, items[: args.warmup], threads=args.threads)
+        server_pids = children(web.pid)  # the gunicorn workers (the arbiter only watches them)
+        burst_run(base_url, token, items[: args.warmup], threads=args.threads, server_pids=server_pids)
         load_before = load_average()
         progress(f"posting {args.requests} answers from {args.threads} threads ...")
-        burst = burst_run(base_url, token, items[args.warmup:], threads=args.threads)
+        burst = burst_run(base_url, token, items[args.warmup:], threads=args.threads, server_pids=server_pids)
         load_after = load_average()
     drain = None
     if not args.no_score:
@@ -225,6 +244,9 @@ def result_rows(args: argparse.Namespace, *, burst: Burst, drain: Drain | None, 
                    f"demo sentences, {args.idempotent_share:.0%} with an Idempotency-Key (seed {args.seed})"),
         ("accepted", f"**{accepted / burst.wall_seconds:.0f} answers/s** ({accepted} in {burst.wall_seconds:.1f} s)"),
         latency_row("latency", burst.seconds),
+        ("CPU per request", f"gunicorn workers {burst.server_cpu_seconds / len(burst.seconds) * 1000:.2f} ms, "
+                            f"bench client {burst.client_cpu_seconds / len(burst.seconds) * 1000:.2f} ms "
+                            "(PostgreSQL and Redis not counted)"),
         ("errors by status", ", ".join(f"{status or 'no answer'}: {n}" for status, n in errors.items()) or "none"),
         ("load average before / after the burst", f"{load_before} / {load_after}"),
     ]
