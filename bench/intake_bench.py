@@ -143,6 +143,7 @@ def burst_run(base_url: str, token: str, items: Sequence[Submission], *, threads
 @dataclass(frozen=True)
 class Drain:
     scored: int
+    claims: int  # claims of the scored answers
     waiting: int
     span_seconds: float  # first to last scored_at
 
@@ -152,7 +153,7 @@ def score_drain(client_id: int, *, worker_concurrency: int, timeout: float) -> D
     (the first answer pays the model's loading)."""
     from django.db.models import Max, Min
 
-    from review.models import Answer, AnswerStatus
+    from review.models import Answer, AnswerStatus, Claim
 
     answers = Answer.objects.filter(client_id=client_id)
     with running(worker_command(worker_concurrency, name="intake-bench")) as worker:
@@ -162,11 +163,11 @@ def score_drain(client_id: int, *, worker_concurrency: int, timeout: float) -> D
             if worker.poll() is not None:
                 raise BenchError(f"the Celery worker exited with code {worker.returncode}")
             time.sleep(1.0)
-        stale_tasks_discard()  # what is left is not for the next run's worker
+    stale_tasks_discard()  # what is left (and what the stopped worker handed back) is not for the next run
     scored = answers.filter(scored_at__isnull=False)
     stamps = scored.aggregate(first=Min("scored_at"), last=Max("scored_at"))
     span = (stamps["last"] - stamps["first"]).total_seconds() if stamps["first"] else 0.0
-    return Drain(scored=scored.count(), waiting=answers.filter(status=AnswerStatus.SCORING).count(),
+    return Drain(scored=scored.count(), claims=Claim.objects.filter(answer__in=scored).count(), waiting=answers.filter(status=AnswerStatus.SCORING).count(),
                  span_seconds=span)
 
 
@@ -251,10 +252,12 @@ def result_rows(args: argparse.Namespace, *, burst: Burst, drain: Drain | None, 
         ("load average before / after the burst", f"{load_before} / {load_after}"),
     ]
     if drain is not None:
-        rate = (drain.scored - 1) / drain.span_seconds if drain.span_seconds > 0 else 0.0
+        per_second = 1 / drain.span_seconds if drain.span_seconds > 0 else 0.0
+        rate = (drain.scored - 1) * per_second
+        claims_rate = drain.claims * (drain.scored - 1) / max(drain.scored, 1) * per_second
         rows += [
             ("knowledge base", f"{documents} demo documents, {chunks} chunks"),
-            ("scoring", f"**{rate:.1f} answers/s** (celery prefork, concurrency {args.worker_concurrency}; "
+            ("scoring", f"**{rate:.1f} answers/s, {claims_rate:.1f} claims/s** (celery prefork, concurrency {args.worker_concurrency}; "
                         f"{drain.scored} scored in {drain.span_seconds:.1f} s from first to last, "
                         f"{drain.waiting} still waiting after {args.score_seconds:.0f} s)"),
             ("load average at end", load_average()),
