@@ -167,8 +167,8 @@ def score_drain(client_id: int, *, worker_concurrency: int, timeout: float) -> D
     scored = answers.filter(scored_at__isnull=False)
     stamps = scored.aggregate(first=Min("scored_at"), last=Max("scored_at"))
     span = (stamps["last"] - stamps["first"]).total_seconds() if stamps["first"] else 0.0
-    return Drain(scored=scored.count(), claims=Claim.objects.filter(answer__in=scored).count(), waiting=answers.filter(status=AnswerStatus.SCORING).count(),
-                 span_seconds=span)
+    return Drain(scored=scored.count(), claims=Claim.objects.filter(answer__in=scored).count(),
+                 waiting=answers.filter(status=AnswerStatus.SCORING).count(), span_seconds=span)
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -257,7 +257,8 @@ def result_rows(args: argparse.Namespace, *, burst: Burst, drain: Drain | None, 
         claims_rate = drain.claims * (drain.scored - 1) / max(drain.scored, 1) * per_second
         rows += [
             ("knowledge base", f"{documents} demo documents, {chunks} chunks"),
-            ("scoring", f"**{rate:.1f} answers/s, {claims_rate:.1f} claims/s** (celery prefork, concurrency {args.worker_concurrency}; "
+            ("scoring", f"**{rate:.1f} answers/s, {claims_rate:.1f} claims/s** (celery prefork, "
+                        f"concurrency {args.worker_concurrency}; "
                         f"{drain.scored} scored in {drain.span_seconds:.1f} s from first to last, "
                         f"{drain.waiting} still waiting after {args.score_seconds:.0f} s)"),
             ("load average at end", load_average()),

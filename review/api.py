@@ -105,7 +105,7 @@ def _unavailable(request: HttpRequest, exc: services.CheckUnavailable) -> HttpRe
 
 def _cited_chunk_ids(body: AnswerIn, clearance: str) -> list[int]:
     ids = list(dict.fromkeys(c.chunk_id for c in body.citations))
-    if not ids:  # most answers cite nothing; building the (empty) query alone cost ~1.5 ms
+    if not ids:  # most answers cite nothing; building the (empty) query alone cost ~1 ms of CPU
         return []
     visible = set(Chunk.objects.filter(
         pk__in=ids, version__document__security_level__in=SecurityLevel.up_to(clearance)
