@@ -39,6 +39,7 @@ bench: install-test
 	$(PY) bench/index_bench.py
 	$(PY) bench/check_bench.py
 	$(PY) bench/ui_bench.py
+	$(PY) bench/intake_bench.py
 
 screenshots: install-test
 	$(PY) scripts/screenshots.py

@@ -248,6 +248,8 @@ API_MAX_CLAIMS = env_int("API_MAX_CLAIMS", 50, minimum=1)  # checking time grows
 API_ALIGNSCORE_ENABLED = env_bool("API_ALIGNSCORE_ENABLED", False)
 API_CHECK_TIMEOUT = env_float("API_CHECK_TIMEOUT", 30.0)
 API_RETRY_AFTER_SECONDS = env_int("API_RETRY_AFTER_SECONDS", 30, minimum=1)  # Retry-After on 503 (workers unreachable)
+# A deactivated API client (or a changed clearance) takes effect within this many seconds; 0 looks up every request.
+API_TOKEN_CACHE_SECONDS = env_int("API_TOKEN_CACHE_SECONDS", 5, minimum=0)
 WEBHOOK_TIMEOUT = env_float("WEBHOOK_TIMEOUT", 10.0)
 WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 6, minimum=1)
 # Hosts a callback_url may name although they are not public addresses (e.g. a receiver on this machine);

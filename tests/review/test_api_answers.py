@@ -141,3 +141,15 @@ def test_api_docs_load_no_assets_from_a_cdn(client):
 
     assert "cdn." not in page
     assert "/static/ninja/swagger-ui-bundle.js" in page
+
+
+def test_submit_query_count_with_the_token_cached(api, settings, django_assert_num_queries):
+    """Intake stays cheap: once the token is cached, an answer is its insert and its audit event in one
+    transaction (savepoint and release here, inside the test's transaction); a key adds one lookup."""
+    settings.API_TOKEN_CACHE_SECONDS = 60
+    api.post("/api/v1/answers", BODY)  # caches the token
+
+    with django_assert_num_queries(4):
+        assert api.post("/api/v1/answers", BODY).status_code == 202
+    with django_assert_num_queries(5):
+        assert api.post("/api/v1/answers", BODY, **{"Idempotency-Key": "count-1"}).status_code == 202
