@@ -87,6 +87,8 @@ class Unit:
     quantity_contexts: list[dict[str, float]] = field(default_factory=list)
     quantity_labels: list[frozenset[str]] = field(default_factory=list)  # see _list_labels
     embed_text: str = ""
+    # claim stem -> how far this unit has it (windows.stem_found): a cached unit meets the same stems per claim
+    stem_credit: dict[str, float] = field(default_factory=dict, repr=False, compare=False)
 
 
 

@@ -18,8 +18,6 @@ _MAX_UNIT_GAP = 3
 _MIN_GAIN = 0.1
 
 
-
-
 @dataclass
 class Window:
     candidate: int
@@ -50,9 +48,21 @@ def claim_coverage(claim: Claim, stems: set[str]) -> float:
     return sum(w * stem_found(s, stems) for s, w in claim.weights.items()) / total
 
 
+def _unit_credit(stem: str, unit: Unit) -> float:
+    credit = unit.stem_credit.get(stem)
+    if credit is None:
+        credit = unit.stem_credit[stem] = stem_found(stem, unit.stems)
+    return credit
+
+
 def window_relevance(claim: Claim, units: list[Unit]) -> float:
-    stems = set().union(*(u.stems for u in units))
-    lexical = claim_coverage(claim, stems)
+    # claim_coverage over the units' joined stems, per unit: a stem's credit in a union is its best in one unit
+    total = sum(claim.weights.values())
+    if not total:
+        lexical = 1.0
+    else:
+        lexical = sum(w * max((_unit_credit(s, u) for u in units), default=0.0)
+                      for s, w in claim.weights.items()) / total
     if not claim.unit.quantities:
         return lexical
     pool = [q for u in units for q in u.quantities]
