@@ -48,7 +48,8 @@ def claim_coverage(claim: Claim, stems: set[str]) -> float:
     return sum(w * stem_found(s, stems) for s, w in claim.weights.items()) / total
 
 
-def _unit_credit(stem: str, unit: Unit) -> float:
+def unit_credit(stem: str, unit: Unit) -> float:
+    """stem_found(stem, unit.stems), kept on the unit: a cached candidate's units meet the same claim stems."""
     credit = unit.stem_credit.get(stem)
     if credit is None:
         credit = unit.stem_credit[stem] = stem_found(stem, unit.stems)
@@ -61,7 +62,7 @@ def window_relevance(claim: Claim, units: list[Unit]) -> float:
     if not total:
         lexical = 1.0
     else:
-        lexical = sum(w * max((_unit_credit(s, u) for u in units), default=0.0)
+        lexical = sum(w * max((unit_credit(s, u) for u in units), default=0.0)
                       for s, w in claim.weights.items()) / total
     if not claim.unit.quantities:
         return lexical
