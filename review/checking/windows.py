@@ -16,6 +16,7 @@ _SEEDS_PER_CANDIDATE = 3
 _MAX_WINDOW_UNITS = 3
 _MAX_UNIT_GAP = 3
 _MIN_GAIN = 0.1
+_UNIT_CREDITS_KEPT = 4096  # claim stems remembered per unit (unit_credit)
 
 
 @dataclass
@@ -52,6 +53,8 @@ def unit_credit(stem: str, unit: Unit) -> float:
     """stem_found(stem, unit.stems), kept on the unit: a cached candidate's units meet the same claim stems."""
     credit = unit.stem_credit.get(stem)
     if credit is None:
+        if len(unit.stem_credit) >= _UNIT_CREDITS_KEPT:  # a long-lived worker's unit meets ever new claim words
+            unit.stem_credit.clear()
         credit = unit.stem_credit[stem] = stem_found(stem, unit.stems)
     return credit
 
