@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db import connection, transaction
 from django.db.models import F, QuerySet
+from django.db.models.expressions import RawSQL
 from pgvector.django import CosineDistance
 
 from kb.embeddings import EmbeddingError, embed_texts
@@ -42,8 +43,12 @@ class SearchResult:
 
 
 def evidence_chunks(*, clearance: str) -> QuerySet[Chunk]:
-    usable = DocumentVersion.objects.usable_as_evidence(clearance=clearance).values("id")
-    return Chunk.objects.filter(version_id__in=usable)
+    """Chunks of the versions usable as evidence. The version filter is compiled to SQL once here, so the
+    queries of one search built on it (full text twice, vectors) reuse it: compiling it per query took longer
+    than PostgreSQL takes to run them on a small knowledge base."""
+    usable = DocumentVersion.objects.usable_as_evidence(clearance=clearance).order_by().values("id")
+    sql, params = usable.query.sql_with_params()
+    return Chunk.objects.filter(version_id__in=RawSQL(sql, params))
 
 
 class _LexemeQuery(SearchQuery):
@@ -108,12 +113,13 @@ def _rare_terms(terms: list[_Term], *, budget: int) -> list[str]:
 
 
 def _ranked_ids(
-    match: SearchQuery, rank_by: SearchQuery, *, clearance: str, limit: int, rank_cap: int, exclude: list[int],
+    match: SearchQuery, rank_by: SearchQuery, *, evidence: QuerySet[Chunk], limit: int, rank_cap: int,
+    exclude: list[int],
 ) -> list[int]:
     # The LIMIT inside the subquery bounds the rows ts_rank reads, however common the words; the GIN index finds
     # them (a bitmap scan over the matching lexemes), the evidence filter keeps usable versions only.
     candidates = (
-        evidence_chunks(clearance=clearance).filter(search_vector=match).exclude(id__in=exclude)
+        evidence.filter(search_vector=match).exclude(id__in=exclude)
         .order_by().values("id")[:rank_cap]  # any rows: Chunk's default ordering would join versions and documents
     )
     return list(
@@ -124,31 +130,35 @@ def _ranked_ids(
     )
 
 
-def fulltext_ids(*, query: str, clearance: str, limit: int, rank_cap: int = FULLTEXT_RANK_CAP) -> list[int]:
+def fulltext_ids(
+    *, query: str, clearance: str, limit: int, rank_cap: int = FULLTEXT_RANK_CAP,
+    evidence: QuerySet[Chunk] | None = None,
+) -> list[int]:
     """Chunks that contain every query term, best first; when those are fewer than `limit`, then chunks with any
     of the query's rarer terms. Both steps rank at most `rank_cap` rows, by overlap with all the query's terms."""
     terms = _query_terms(query)
     if not terms:
         return []
     lexemes = [term.lexeme for term in terms]
+    evidence = evidence_chunks(clearance=clearance) if evidence is None else evidence
     any_term = _LexemeQuery(lexemes, operator="|")  # ranking rewards overlap: a question rarely repeats its answer
-    found = _ranked_ids(_LexemeQuery(lexemes, operator="&"), any_term, clearance=clearance, limit=limit,
+    found = _ranked_ids(_LexemeQuery(lexemes, operator="&"), any_term, evidence=evidence, limit=limit,
                         rank_cap=rank_cap, exclude=[])
     if len(found) >= limit or len(lexemes) == 1:
         return found
     rare = _LexemeQuery(_rare_terms(terms, budget=rank_cap), operator="|")
-    return found + _ranked_ids(rare, any_term, clearance=clearance, limit=limit - len(found), rank_cap=rank_cap,
+    return found + _ranked_ids(rare, any_term, evidence=evidence, limit=limit - len(found), rank_cap=rank_cap,
                                exclude=found)
 
 
-def _vector_hits(vector: list[float], *, clearance: str, limit: int, floor: float) -> list[tuple[int, float]]:
+def _vector_hits(vector: list[float], *, evidence: QuerySet[Chunk], limit: int, floor: float) -> list[tuple[int, float]]:
     with transaction.atomic():
         with connection.cursor() as cursor:
             # Filtered HNSW scans may stop early; let pgvector keep scanning until enough rows pass the filter.
             cursor.execute("SET LOCAL hnsw.iterative_scan = 'relaxed_order'")
             cursor.execute("SET LOCAL hnsw.ef_search = 100")
         rows = (
-            evidence_chunks(clearance=clearance)
+            evidence
             .annotate(distance=CosineDistance("embedding", vector))
             .order_by("distance")
             .values_list("id", "distance")[:limit]
@@ -167,11 +177,12 @@ def chunks_search(
     """Top-k chunks of usable versions for `query`; each hit says which index found it."""
     floor = settings.KB_SIMILARITY_FLOOR if similarity_floor is None else similarity_floor
     warnings: list[str] = []
-    fulltext = fulltext_ids(query=query, clearance=clearance, limit=depth)
+    evidence = evidence_chunks(clearance=clearance)
+    fulltext = fulltext_ids(query=query, clearance=clearance, limit=depth, evidence=evidence)
     vector_hits: list[tuple[int, float]] = []
     try:
         vector = vector if vector is not None else query_embedding(query)
-        vector_hits = _vector_hits(vector, clearance=clearance, limit=depth, floor=floor)
+        vector_hits = _vector_hits(vector, evidence=evidence, limit=depth, floor=floor)
     except EmbeddingError as exc:
         logger.warning("vector search skipped: %s", exc)
         warnings.append(f"Vector search unavailable ({exc}); showing full-text matches only.")

@@ -87,6 +87,9 @@ class Unit:
     quantity_contexts: list[dict[str, float]] = field(default_factory=list)
     quantity_labels: list[frozenset[str]] = field(default_factory=list)  # see _list_labels
     embed_text: str = ""
+    # claim stem -> how far this unit has it (windows.stem_found): a cached unit meets the same stems per claim
+    stem_credit: dict[str, float] = field(default_factory=dict, repr=False, compare=False)
+    slots: list[Slot] | None = field(default=None, repr=False, compare=False)  # slot_sequence's, once computed
 
 
 
@@ -430,7 +433,14 @@ class Slot:
 
 
 def slot_sequence(unit: Unit) -> list[Slot]:
-    """Quantities are left out: their own checks judge them, and "95 percent" is no noun to swap."""
+    """Quantities are left out: their own checks judge them, and "95 percent" is no noun to swap. Computed once
+    per unit (the rules ask for it per window, and a cached candidate's units meet every claim); read only."""
+    if unit.slots is None:
+        unit.slots = _slot_sequence(unit)
+    return unit.slots
+
+
+def _slot_sequence(unit: Unit) -> list[Slot]:
     skip = quantity_tokens(unit)
     polar = {p.index for p in unit.polars if p.family != "change"}  # "salary increases" is a thing
     slots: list[Slot] = [Slot(None, (), ())]

@@ -16,8 +16,7 @@ _SEEDS_PER_CANDIDATE = 3
 _MAX_WINDOW_UNITS = 3
 _MAX_UNIT_GAP = 3
 _MIN_GAIN = 0.1
-
-
+_UNIT_CREDITS_KEPT = 4096  # claim stems remembered per unit (unit_credit)
 
 
 @dataclass
@@ -50,9 +49,24 @@ def claim_coverage(claim: Claim, stems: set[str]) -> float:
     return sum(w * stem_found(s, stems) for s, w in claim.weights.items()) / total
 
 
+def unit_credit(stem: str, unit: Unit) -> float:
+    """stem_found(stem, unit.stems), kept on the unit: a cached candidate's units meet the same claim stems."""
+    credit = unit.stem_credit.get(stem)
+    if credit is None:
+        if len(unit.stem_credit) >= _UNIT_CREDITS_KEPT:  # a long-lived worker's unit meets ever new claim words
+            unit.stem_credit.clear()
+        credit = unit.stem_credit[stem] = stem_found(stem, unit.stems)
+    return credit
+
+
 def window_relevance(claim: Claim, units: list[Unit]) -> float:
-    stems = set().union(*(u.stems for u in units))
-    lexical = claim_coverage(claim, stems)
+    # claim_coverage over the units' joined stems, per unit: a stem's credit in a union is its best in one unit
+    total = sum(claim.weights.values())
+    if not total:
+        lexical = 1.0
+    else:
+        lexical = sum(w * max((unit_credit(s, u) for u in units), default=0.0)
+                      for s, w in claim.weights.items()) / total
     if not claim.unit.quantities:
         return lexical
     pool = [q for u in units for q in u.quantities]

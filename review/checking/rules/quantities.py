@@ -13,7 +13,7 @@ from review.checking.quantity_compare import comparable, describe, same_value
 from review.checking.quantity_words import TIME_UNITS
 from review.checking.rules.context import RuleContext
 from review.checking.text import CONJUNCTIONS, LIGHT_STEMS, LIST_JOINERS
-from review.checking.windows import Window, stem_found
+from review.checking.windows import Window, stem_found, unit_credit
 
 _BINDING_TOLERANCE = 0.05  # an equal value in another unit must be nearly as well placed as the best
 _SAME_UNIT_TOLERANCE = 0.05  # word distances inside one sentence are a weak guide: doubt favours the claim
@@ -107,9 +107,13 @@ def _local_share(claim_ctx: dict[str, float], unit: Unit, window: Window | None 
     window, when the unit is in it: a list item leans on the sentence that introduces the list); a
     light word it lacks ("stood at") is no evidence against it."""
     in_window = window is not None and not window.joined and any(unit is member for member in window.units)
-    stems = unit.stems | window.stems if in_window else unit.stems
-    found = sum(w for s, w in claim_ctx.items() if stem_found(s, stems))
-    total = found + sum(w for s, w in claim_ctx.items() if not stem_found(s, stems) and s not in LIGHT_STEMS)
+    if in_window:
+        stems = unit.stems | window.stems
+        credit = {s: stem_found(s, stems) for s in claim_ctx}
+    else:
+        credit = {s: unit_credit(s, unit) for s in claim_ctx}
+    found = sum(w for s, w in claim_ctx.items() if credit[s])
+    total = found + sum(w for s, w in claim_ctx.items() if not credit[s] and s not in LIGHT_STEMS)
     return found / total if total else 0.0
 
 
