@@ -21,7 +21,6 @@ import io
 import os
 import random
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -34,16 +33,15 @@ from typing import TYPE_CHECKING
 
 import httpx
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # index_bench, beside this file
-from index_bench import (  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # harness, beside this file
+from harness import (  # noqa: E402
     BIN_DIR,
     PROJECT_DIR,
     BenchError,
+    bench_run,
     bench_users,
-    django_setup,
     latency_row,
     load_average,
-    machine_facts,
     percentile,
     print_table,
     progress,
@@ -420,16 +418,9 @@ def result_rows(args: argparse.Namespace, *, documents: int, chunks: int, answer
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the `finally` blocks that stop the children
     os.environ["REVIEW_CHECKERS"] = "builtin"  # the benchmark is of the built-in checker, whatever the shell says
-    try:
-        django_setup(database=args.database, redis_db=args.redis_db, fresh=args.fresh)
-        print_table("Machine", machine_facts())
-        benchmark(args)
-    except BenchError as exc:
-        print(f"check_bench: {exc}", file=sys.stderr)
-        return 1
-    return 0
+    return bench_run(name="check_bench", database=args.database, redis_db=args.redis_db, fresh=args.fresh,
+                     body=lambda: benchmark(args))
 
 
 if __name__ == "__main__":

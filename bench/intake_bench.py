@@ -18,7 +18,6 @@ import collections
 import datetime
 import os
 import random
-import signal
 import sys
 import threading
 import time
@@ -29,7 +28,7 @@ from pathlib import Path
 
 import httpx
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # index_bench and check_bench, beside this file
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # harness and check_bench, beside this file
 from check_bench import (  # noqa: E402
     CLEARANCE,
     demo_import,
@@ -41,13 +40,12 @@ from check_bench import (  # noqa: E402
     web_command,
     web_wait,
 )
-from index_bench import (  # noqa: E402
+from harness import (  # noqa: E402
     BenchError,
+    bench_run,
     bench_users,
-    django_setup,
     latency_row,
     load_average,
-    machine_facts,
     print_table,
     progress,
     running,
@@ -268,16 +266,9 @@ def result_rows(args: argparse.Namespace, *, burst: Burst, drain: Drain | None, 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the `finally` blocks that stop the children
     os.environ["REVIEW_CHECKERS"] = "builtin"  # the scoring half is of the built-in checker
-    try:
-        django_setup(database=args.database, redis_db=args.redis_db, fresh=args.fresh)
-        print_table("Machine", machine_facts())
-        benchmark(args)
-    except BenchError as exc:
-        print(f"intake_bench: {exc}", file=sys.stderr)
-        return 1
-    return 0
+    return bench_run(name="intake_bench", database=args.database, redis_db=args.redis_db, fresh=args.fresh,
+                     body=lambda: benchmark(args))
 
 
 if __name__ == "__main__":

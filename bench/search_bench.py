@@ -36,8 +36,15 @@ from pathlib import Path
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_DIR))
 
-from index_bench import (  # noqa: E402  (beside this file)
-    BenchError, bench_users, django_setup, latency_row, load_average, machine_facts, print_table, progress,
+from harness import (  # noqa: E402  (beside this file)
+    BenchError,
+    bench_users,
+    django_setup,
+    latency_row,
+    load_average,
+    machine_facts,
+    print_table,
+    progress,
 )
 
 EXTERNAL_SETS = [PROJECT_DIR / "eval" / "external" / name for name in ("begin-dev.jsonl", "wice-dev.jsonl")]

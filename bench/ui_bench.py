@@ -15,32 +15,11 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # harness, beside this file
+from harness import bench_database_url, load_average  # noqa: E402
+
 DATABASE = "console_uibench"
-
-
-def _bench_database_url() -> str:
-    from console import embedded
-
-    base = os.environ.get("DATABASE_URL") or embedded.ensure_postgres()
-    parts = urlsplit(base)
-    return urlunsplit(parts._replace(path=f"/{DATABASE}"))
-
-
-def _create_database(url: str, *, fresh: bool) -> None:
-    import psycopg
-
-    parts = urlsplit(url)
-    admin_url = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE]).fetchone()
-        if exists and fresh:
-            conn.execute(f"DROP DATABASE {DATABASE} WITH (FORCE)")
-            exists = None
-        if not exists:
-            conn.execute(f"CREATE DATABASE {DATABASE}")
 
 
 def _seed(answer_count: int):
@@ -119,10 +98,6 @@ def _summary(name: str, timings: tuple[list[float], int]) -> str:
             f"{queries} queries each)")
 
 
-def _load() -> str:
-    return "load average " + ", ".join(f"{value:.2f}" for value in os.getloadavg())
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--answers", type=int, default=100_000)
@@ -130,9 +105,7 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true", help="drop and recreate the bench database")
     args = parser.parse_args()
 
-    url = _bench_database_url()
-    _create_database(url, fresh=args.fresh)
-    os.environ["DATABASE_URL"] = url
+    os.environ["DATABASE_URL"] = bench_database_url(DATABASE, fresh=args.fresh)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "console.settings")
     os.environ.setdefault("ALLOWED_HOSTS", "testserver")  # Django's test Client host
     from console import embedded
@@ -154,14 +127,14 @@ def main() -> None:
     with connection.cursor() as cursor:  # what autovacuum does after a bulk load: visibility map and statistics
         cursor.execute("VACUUM ANALYZE review_answer, review_claim, review_evidence")
     print(f"seeded in {time.perf_counter() - started:.1f}s: {args.answers} pending answers + one with 10 claims; "
-          f"{_load()}")
+          f"load average {load_average()}")
 
     client = Client()
     client.force_login(reviewer)
     print(_summary(f"queue page ({args.answers} pending)", _timings(client, "/review/", args.requests)))
     print(_summary("queue page, htmx row refresh", _timings_htmx(client, args.requests)))
     print(_summary("review page (10 claims)", _timings(client, detail.get_absolute_url(), args.requests)))
-    print(_load())
+    print("load average " + load_average())
 
 
 def _timings_htmx(client, requests: int) -> tuple[list[float], int]:
