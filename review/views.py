@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
@@ -168,25 +170,20 @@ def _claim_card(request: HttpRequest, claim: Claim, *, error: str = "", status: 
     }, status=status)
 
 
-@require_POST
-@role_required(*REVIEWERS)
-def claim_review(request: HttpRequest, claim_id: int) -> HttpResponse:
-    claim = get_object_or_404(Claim.objects.select_related("answer"), pk=claim_id, from_edit=False,
-                              answer__in=selectors.answers_visible_to(request.user))
-    state = request.POST.get("state", "")
-    if state not in ClaimReview.values:
-        return HttpResponse("state must be confirmed, rejected or open", status=400)
-    note = request.POST.get("note", "").strip()[:2000]
-    if problem := text_problem(note):
-        return HttpResponse(f"The note {problem}.", status=400)
+def _get_claim_for_user(*, user, claim_id: int) -> Claim:
+    return get_object_or_404(Claim.objects.select_related("answer"), pk=claim_id, from_edit=False,
+                             answer__in=selectors.answers_visible_to(user))
+
+
+def _claim_acted(request: HttpRequest, claim: Claim, act: Callable[[], object]) -> HttpResponse:
+    """Run a reviewer's action on a claim; answer with its card (htmx) or the review page, naming a refusal."""
     try:
-        services.claim_review(claim=claim, reviewer=request.user, state=state, note=note)
+        act()
     except (leases.DecisionConflict, services.DecisionInvalid) as exc:
-        status = 409 if isinstance(exc, leases.DecisionConflict) else 400
         if request.htmx:
+            status = 409 if isinstance(exc, leases.DecisionConflict) else 400
             return _claim_card(request, claim, error=str(exc), status=status)
         messages.error(request, str(exc))
-        return redirect(f"{claim.answer.get_absolute_url()}#claim-{claim.pk}")
     if not request.htmx:
         return redirect(f"{claim.answer.get_absolute_url()}#claim-{claim.pk}")
     return _claim_card(request, claim)
@@ -194,10 +191,23 @@ def claim_review(request: HttpRequest, claim_id: int) -> HttpResponse:
 
 @require_POST
 @role_required(*REVIEWERS)
+def claim_review(request: HttpRequest, claim_id: int) -> HttpResponse:
+    claim = _get_claim_for_user(user=request.user, claim_id=claim_id)
+    state = request.POST.get("state", "")
+    if state not in ClaimReview.values:
+        return HttpResponse("state must be confirmed, rejected or open", status=400)
+    note = request.POST.get("note", "").strip()[:2000]
+    if problem := text_problem(note):
+        return HttpResponse(f"The note {problem}.", status=400)
+    return _claim_acted(request, claim, lambda: services.claim_review(
+        claim=claim, reviewer=request.user, state=state, note=note))
+
+
+@require_POST
+@role_required(*REVIEWERS)
 def claim_conflict_settle(request: HttpRequest, claim_id: int) -> HttpResponse:
     """Which of two conflicting approved sources is right (or neither): the wrong one goes to its owner's list."""
-    claim = get_object_or_404(Claim.objects.select_related("answer"), pk=claim_id, from_edit=False,
-                              answer__in=selectors.answers_visible_to(request.user))
+    claim = _get_claim_for_user(user=request.user, claim_id=claim_id)
     conflicting_id = request.POST.get("conflicting", "")
     conflicting = claim.evidence.select_related("chunk__version").filter(
         pk=int(conflicting_id) if conflicting_id.isdigit() else None).first()
@@ -206,18 +216,8 @@ def claim_conflict_settle(request: HttpRequest, claim_id: int) -> HttpResponse:
     note = request.POST.get("note", "").strip()[:2000]
     if problem := text_problem(note):
         return HttpResponse(f"The note {problem}.", status=400)
-    try:
-        corrections.source_conflict_settle(claim=claim, reviewer=request.user, conflicting=conflicting,
-                                           right=request.POST.get("right", ""), note=note)
-    except (leases.DecisionConflict, services.DecisionInvalid) as exc:
-        status = 409 if isinstance(exc, leases.DecisionConflict) else 400
-        if request.htmx:
-            return _claim_card(request, claim, error=str(exc), status=status)
-        messages.error(request, str(exc))
-        return redirect(f"{claim.answer.get_absolute_url()}#claim-{claim.pk}")
-    if not request.htmx:
-        return redirect(f"{claim.answer.get_absolute_url()}#claim-{claim.pk}")
-    return _claim_card(request, claim)
+    return _claim_acted(request, claim, lambda: corrections.source_conflict_settle(
+        claim=claim, reviewer=request.user, conflicting=conflicting, right=request.POST.get("right", ""), note=note))
 
 
 def _recheck(answer: Answer, text: str) -> dict:
