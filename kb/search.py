@@ -1,4 +1,9 @@
-"""Hybrid retrieval over approved sources: full text and vectors, fused by reciprocal rank."""
+"""Hybrid retrieval over approved sources: full text and vectors, fused by reciprocal rank.
+
+`chunks_search_many` serves every claim of an answer in one pass: the evidence filter is compiled once, the query
+terms of all claims are read in one statement, the vector searches share one transaction and the hits are loaded
+in one query. The statements are written in SQL because building them through the ORM for each claim cost more
+than PostgreSQL takes to run them on a small knowledge base."""
 
 from __future__ import annotations
 
@@ -7,11 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db import connection, transaction
-from django.db.models import F, QuerySet
+from django.db.models import QuerySet
 from django.db.models.expressions import RawSQL
-from pgvector.django import CosineDistance
+from pgvector import Vector
 
 from kb.embeddings import EmbeddingError, embed_texts
 from kb.models import Chunk, DocumentVersion
@@ -21,6 +25,7 @@ logger = logging.getLogger(__name__)
 RRF_K = 60  # the usual reciprocal-rank-fusion constant: dampens the weight of top ranks
 # Most rows the full-text side ranks per step: ts_rank reads each tsvector, so this bounds its cost at any size.
 FULLTEXT_RANK_CAP = 4000
+_CHUNKS = Chunk._meta.db_table
 
 
 @dataclass
@@ -42,24 +47,24 @@ class SearchResult:
     warnings: list[str] = field(default_factory=list)
 
 
-def evidence_chunks(*, clearance: str) -> QuerySet[Chunk]:
-    """Chunks of the versions usable as evidence. The version filter is compiled to SQL once here, so the
-    queries of one search built on it (full text twice, vectors) reuse it: compiling it per query took longer
-    than PostgreSQL takes to run them on a small knowledge base."""
+@dataclass(frozen=True)
+class _Evidence:
+    """The versions usable as evidence, as an SQL subquery (with its parameters) selecting their ids."""
+
+    sql: str
+    params: tuple
+
+
+def _usable_versions(*, clearance: str) -> _Evidence:
     usable = DocumentVersion.objects.usable_as_evidence(clearance=clearance).order_by().values("id")
     sql, params = usable.query.sql_with_params()
-    return Chunk.objects.filter(version_id__in=RawSQL(sql, params))
+    return _Evidence(sql=sql, params=tuple(params))
 
 
-class _LexemeQuery(SearchQuery):
-    """A tsquery over lexemes PostgreSQL has already normalised: cast, not parsed again (to_tsquery would stem a
-    stem a second time)."""
-
-    template = "%(expressions)s::tsquery"
-
-    def __init__(self, lexemes: Sequence[str], *, operator: str) -> None:
-        quoted = ("'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'" for lexeme in lexemes)
-        super().__init__(f" {operator} ".join(quoted))
+def evidence_chunks(*, clearance: str) -> QuerySet[Chunk]:
+    """Chunks of the versions usable as evidence."""
+    usable = _usable_versions(clearance=clearance)
+    return Chunk.objects.filter(version_id__in=RawSQL(usable.sql, usable.params))
 
 
 @dataclass(frozen=True)
@@ -68,34 +73,38 @@ class _Term:
     estimated_rows: float | None  # from the planner's statistics; None before the table was first analysed
 
 
-def _query_terms(text: str) -> list[_Term]:
-    """The query's lexemes (as the index stores them) with how many chunks each is expected to match.
+def _query_terms(texts: Sequence[str]) -> list[list[_Term]]:
+    """Each text's lexemes (as the index stores them) with how many chunks each is expected to match.
 
     The estimate comes from the lexeme frequencies ANALYZE keeps for the tsvector column (what the planner itself
     uses): free to read and kept current by autovacuum, so no term table has to be maintained at indexing. A
     lexeme missing from that list is rarer than every listed one; like the planner, take half the lowest
     listed frequency for it."""
+    terms: list[list[_Term]] = [[] for _ in texts]
     with connection.cursor() as cursor:
         cursor.execute(
             """
             WITH terms AS (
-                SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('english', %s))) AS lexeme
+                SELECT DISTINCT q.ordinal, unnest(tsvector_to_array(to_tsvector('english', q.text))) AS lexeme
+                FROM unnest(%s::text[]) WITH ORDINALITY AS q(text, ordinal)
             ), stats AS (
                 SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs,
                        greatest(c.reltuples, 0) AS rows
                 FROM pg_stats s JOIN pg_class c ON c.oid = %s::regclass
                 WHERE s.schemaname = current_schema() AND s.tablename = %s AND s.attname = 'search_vector'
             )
-            SELECT terms.lexeme, stats.rows * coalesce(
+            SELECT terms.ordinal, terms.lexeme, stats.rows * coalesce(
                 (SELECT f.freq FROM unnest(stats.elems, stats.freqs) AS f(lexeme, freq) WHERE f.lexeme = terms.lexeme),
                 stats.freqs[array_length(stats.elems, 1) + 1] / 2  -- after the lexemes' own: the lowest frequency
             )
             FROM terms LEFT JOIN stats ON true
-            ORDER BY terms.lexeme
+            ORDER BY terms.ordinal, terms.lexeme
             """,
-            [text, Chunk._meta.db_table, Chunk._meta.db_table],
+            [list(texts), _CHUNKS, _CHUNKS],
         )
-        return [_Term(lexeme, rows) for lexeme, rows in cursor.fetchall()]
+        for ordinal, lexeme, rows in cursor.fetchall():
+            terms[ordinal - 1].append(_Term(lexeme, rows))
+    return terms
 
 
 def _rare_terms(terms: list[_Term], *, budget: int) -> list[str]:
@@ -112,81 +121,80 @@ def _rare_terms(terms: list[_Term], *, budget: int) -> list[str]:
     return chosen
 
 
-def _ranked_ids(
-    match: SearchQuery, rank_by: SearchQuery, *, evidence: QuerySet[Chunk], limit: int, rank_cap: int,
-    exclude: list[int],
-) -> list[int]:
+def _tsquery(lexemes: Sequence[str], *, operator: str) -> str:
+    """A tsquery over lexemes PostgreSQL has already normalised, to be cast, not parsed again (to_tsquery would
+    stem a stem a second time)."""
+    return f" {operator} ".join("'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'" for lexeme in lexemes)
+
+
+def _ranked_ids(match: str, rank_by: str, *, evidence: _Evidence, limit: int, rank_cap: int,
+                exclude: list[int]) -> list[int]:
     # The LIMIT inside the subquery bounds the rows ts_rank reads, however common the words; the GIN index finds
     # them (a bitmap scan over the matching lexemes), the evidence filter keeps usable versions only.
-    candidates = (
-        evidence.filter(search_vector=match).exclude(id__in=exclude)
-        .order_by().values("id")[:rank_cap]  # any rows: Chunk's default ordering would join versions and documents
-    )
-    return list(
-        Chunk.objects.filter(id__in=candidates)
-        .annotate(rank=SearchRank(F("search_vector"), rank_by, cover_density=False))
-        .order_by("-rank", "id")
-        .values_list("id", flat=True)[:limit]
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            SELECT c.id FROM {_CHUNKS} c
+            WHERE c.id IN (
+                SELECT u.id FROM {_CHUNKS} u
+                WHERE u.version_id IN ({evidence.sql}) AND u.search_vector @@ %s::tsquery AND u.id <> ALL(%s)
+                LIMIT %s
+            )
+            ORDER BY ts_rank(c.search_vector, %s::tsquery) DESC, c.id
+            LIMIT %s
+            """,
+            [*evidence.params, match, exclude, rank_cap, rank_by, limit],
+        )
+        return [row[0] for row in cursor.fetchall()]
 
 
-def fulltext_ids(
-    *, query: str, clearance: str, limit: int, rank_cap: int = FULLTEXT_RANK_CAP,
-    evidence: QuerySet[Chunk] | None = None,
-) -> list[int]:
-    """Chunks that contain every query term, best first; when those are fewer than `limit`, then chunks with any
-    of the query's rarer terms. Both steps rank at most `rank_cap` rows, by overlap with all the query's terms."""
-    terms = _query_terms(query)
+def _fulltext_ids(terms: list[_Term], *, evidence: _Evidence, limit: int, rank_cap: int) -> list[int]:
     if not terms:
         return []
     lexemes = [term.lexeme for term in terms]
-    evidence = evidence_chunks(clearance=clearance) if evidence is None else evidence
-    any_term = _LexemeQuery(lexemes, operator="|")  # ranking rewards overlap: a question rarely repeats its answer
-    found = _ranked_ids(_LexemeQuery(lexemes, operator="&"), any_term, evidence=evidence, limit=limit,
+    any_term = _tsquery(lexemes, operator="|")  # ranking rewards overlap: a question rarely repeats its answer
+    found = _ranked_ids(_tsquery(lexemes, operator="&"), any_term, evidence=evidence, limit=limit,
                         rank_cap=rank_cap, exclude=[])
     if len(found) >= limit or len(lexemes) == 1:
         return found
-    rare = _LexemeQuery(_rare_terms(terms, budget=rank_cap), operator="|")
+    rare = _tsquery(_rare_terms(terms, budget=rank_cap), operator="|")
     return found + _ranked_ids(rare, any_term, evidence=evidence, limit=limit - len(found), rank_cap=rank_cap,
                                exclude=found)
 
 
-def _vector_hits(vector: list[float], *, evidence: QuerySet[Chunk], limit: int, floor: float) -> list[tuple[int, float]]:
-    with transaction.atomic():
-        with connection.cursor() as cursor:
-            # Filtered HNSW scans may stop early; let pgvector keep scanning until enough rows pass the filter.
-            cursor.execute("SET LOCAL hnsw.iterative_scan = 'relaxed_order'")
-            cursor.execute("SET LOCAL hnsw.ef_search = 100")
-        rows = (
-            evidence
-            .annotate(distance=CosineDistance("embedding", vector))
-            .order_by("distance")
-            .values_list("id", "distance")[:limit]
-        )
-        return [(chunk_id, 1 - distance) for chunk_id, distance in rows if 1 - distance >= floor]
+def fulltext_ids(*, query: str, clearance: str, limit: int, rank_cap: int = FULLTEXT_RANK_CAP) -> list[int]:
+    """Chunks that contain every query term, best first; when those are fewer than `limit`, then chunks with any
+    of the query's rarer terms. Both steps rank at most `rank_cap` rows, by overlap with all the query's terms."""
+    (terms,) = _query_terms([query])
+    return _fulltext_ids(terms, evidence=_usable_versions(clearance=clearance), limit=limit, rank_cap=rank_cap)
+
+
+def _vector_hits(vectors: Sequence[list[float]], *, evidence: _Evidence, limit: int,
+                 floor: float) -> list[list[tuple[int, float]]]:
+    found = []
+    with transaction.atomic(), connection.cursor() as cursor:
+        # Filtered HNSW scans may stop early; let pgvector keep scanning until enough rows pass the filter.
+        cursor.execute("SET LOCAL hnsw.iterative_scan = 'relaxed_order'")
+        cursor.execute("SET LOCAL hnsw.ef_search = 100")
+        for vector in vectors:
+            cursor.execute(
+                f"""
+                SELECT id, embedding <=> %s::vector AS distance FROM {_CHUNKS}
+                WHERE version_id IN ({evidence.sql})
+                ORDER BY distance
+                LIMIT %s
+                """,
+                [Vector._to_db(vector), *evidence.params, limit],
+            )
+            found.append([(chunk_id, 1 - distance) for chunk_id, distance in cursor.fetchall() if 1 - distance >= floor])
+    return found
 
 
 def query_embedding(text: str) -> list[float]:
     return embed_texts([text])[0]
 
 
-def chunks_search(
-    *, query: str, clearance: str, k: int = 5, depth: int = 50, similarity_floor: float | None = None,
-    vector: list[float] | None = None,
-) -> SearchResult:
-    """Top-k chunks of usable versions for `query`; each hit says which index found it."""
-    floor = settings.KB_SIMILARITY_FLOOR if similarity_floor is None else similarity_floor
-    warnings: list[str] = []
-    evidence = evidence_chunks(clearance=clearance)
-    fulltext = fulltext_ids(query=query, clearance=clearance, limit=depth, evidence=evidence)
-    vector_hits: list[tuple[int, float]] = []
-    try:
-        vector = vector if vector is not None else query_embedding(query)
-        vector_hits = _vector_hits(vector, evidence=evidence, limit=depth, floor=floor)
-    except EmbeddingError as exc:
-        logger.warning("vector search skipped: %s", exc)
-        warnings.append(f"Vector search unavailable ({exc}); showing full-text matches only.")
-
+def _fused(fulltext: list[int], vector_hits: list[tuple[int, float]], *, k: int) -> list[tuple[int, SearchHit]]:
     hits: dict[int, SearchHit] = {}
     for rank, chunk_id in enumerate(fulltext, start=1):
         hits[chunk_id] = SearchHit(chunk=None, score=1 / (RRF_K + rank), fulltext_rank=rank)  # type: ignore[arg-type]
@@ -194,11 +202,59 @@ def chunks_search(
         hit = hits.setdefault(chunk_id, SearchHit(chunk=None, score=0.0))  # type: ignore[arg-type]
         hit.score += 1 / (RRF_K + rank)
         hit.vector_rank, hit.similarity = rank, similarity
+    return sorted(hits.items(), key=lambda item: (-item[1].score, item[0]))[:k]
 
-    best = sorted(hits.items(), key=lambda item: (-item[1].score, item[0]))[:k]
-    chunks = Chunk.objects.select_related("version__document__owner", "version__approved_by").in_bulk(
-        [chunk_id for chunk_id, _ in best]
-    )
-    for chunk_id, hit in best:
-        hit.chunk = chunks[chunk_id]
-    return SearchResult(hits=[hit for _, hit in best], warnings=warnings)
+
+def _hit_chunks(chunk_ids: set[int]) -> dict[int, Chunk]:
+    """The hits' chunks, each version (and its Markdown) loaded once however many of its chunks were found; the
+    vectors are left out, nothing downstream reads them."""
+    chunks = Chunk.objects.defer("embedding", "search_vector").order_by().in_bulk(chunk_ids)
+    versions = DocumentVersion.objects.select_related("document__owner", "approved_by").in_bulk(
+        {chunk.version_id for chunk in chunks.values()})
+    for chunk in chunks.values():
+        chunk.version = versions[chunk.version_id]
+    return chunks
+
+
+def chunks_search_many(
+    *, queries: Sequence[str], clearance: str, k: int = 5, depth: int = 50, similarity_floor: float | None = None,
+    vectors: Sequence[list[float] | None] | None = None,
+) -> list[SearchResult]:
+    """Top-k chunks of usable versions for each query; each hit says which index found it. `vectors`, where
+    given, are the queries' embeddings (the others are embedded here, together)."""
+    if not queries:
+        return []
+    floor = settings.KB_SIMILARITY_FLOOR if similarity_floor is None else similarity_floor
+    evidence = _usable_versions(clearance=clearance)
+    fulltext = [_fulltext_ids(terms, evidence=evidence, limit=depth, rank_cap=FULLTEXT_RANK_CAP)
+                for terms in _query_terms(queries)]
+    warnings: list[str] = []
+    vector_hits: list[list[tuple[int, float]]] = [[] for _ in queries]
+    given = list(vectors) if vectors is not None else [None] * len(queries)
+    try:
+        missing = [i for i, vector in enumerate(given) if vector is None]
+        for i, vector in zip(missing, embed_texts([queries[i] for i in missing]) if missing else [], strict=True):
+            given[i] = vector
+        vector_hits = _vector_hits(given, evidence=evidence, limit=depth, floor=floor)
+    except EmbeddingError as exc:
+        logger.warning("vector search skipped: %s", exc)
+        warnings.append(f"Vector search unavailable ({exc}); showing full-text matches only.")
+
+    fused = [_fused(ids, hits, k=k) for ids, hits in zip(fulltext, vector_hits, strict=True)]
+    chunks = _hit_chunks({chunk_id for best in fused for chunk_id, _ in best})
+    results = []
+    for best in fused:
+        for chunk_id, hit in best:
+            hit.chunk = chunks[chunk_id]
+        results.append(SearchResult(hits=[hit for _, hit in best], warnings=list(warnings)))
+    return results
+
+
+def chunks_search(
+    *, query: str, clearance: str, k: int = 5, depth: int = 50, similarity_floor: float | None = None,
+    vector: list[float] | None = None,
+) -> SearchResult:
+    """Top-k chunks of usable versions for `query`; each hit says which index found it."""
+    (result,) = chunks_search_many(queries=[query], clearance=clearance, k=k, depth=depth,
+                                   similarity_floor=similarity_floor, vectors=[vector])
+    return result

@@ -20,7 +20,7 @@ from console.models import SecurityLevel
 from console.redaction import redact
 from kb.embeddings import EmbeddingError, embed_texts, get_provider
 from kb.models import Chunk, ChunkUnit, DocumentVersion, TermEmbedding, VersionStatus
-from kb.search import chunks_search
+from kb.search import SearchHit, chunks_search_many
 from review.checking.base import CheckerUnavailable, EvidenceCandidate
 from review.checking.builtin import BuiltinChecker
 from review.checking.claims import ClaimSpan, split_claims
@@ -164,14 +164,9 @@ def _trim(cache: OrderedDict, size: int) -> None:
         cache.popitem(last=False)
 
 
-def _candidates_for(
-    *, claim_text: str, cited: list[Chunk], contexts: list[str], clearance: str, vector: list[float] | None,
-    retrieve: bool,
-) -> list[Candidate]:
+def _candidates_for(*, hits: list[SearchHit], cited: list[Chunk], contexts: list[str]) -> list[Candidate]:
     candidates = [Candidate(text=c.text, chunk=c, offset=c.char_start) for c in cited]
     seen = {c.pk for c in cited}
-    hits = chunks_search(query=claim_text, clearance=clearance, k=settings.REVIEW_RETRIEVAL_K,
-                         vector=vector).hits if retrieve else []
     for hit in hits:
         if hit.chunk.pk not in seen:
             seen.add(hit.chunk.pk)
@@ -329,11 +324,12 @@ def answer_check(
         warnings.append(redact(f"semantic similarity unavailable: {exc}"))
         embedder = None
 
-    candidates = [
-        _candidates_for(claim_text=span.text, cited=list(cited_chunks), contexts=list(contexts), clearance=clearance,
-                        vector=vector, retrieve=retrieve)
-        for span, vector in zip(spans, vectors, strict=True)
-    ]
+    # Every claim's retrieval in one pass (one evidence filter, shared statements).
+    hits: list[list[SearchHit]] = [
+        search.hits for search in chunks_search_many(queries=[s.text for s in spans], clearance=clearance,
+                                                     k=settings.REVIEW_RETRIEVAL_K, vectors=vectors)
+    ] if retrieve else [[] for _ in spans]
+    candidates = [_candidates_for(hits=found, cited=list(cited_chunks), contexts=list(contexts)) for found in hits]
     if embedder is not None:
         embedder.stored_units_load(chunk_ids={c.chunk.pk for found in candidates for c in found if c.chunk})
     claims = [claim_check(span=span, embed=embedder, warnings=warnings, candidates=found)
