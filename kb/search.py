@@ -186,7 +186,8 @@ def _vector_hits(vectors: Sequence[list[float]], *, evidence: _Evidence, limit: 
                 """,
                 [Vector._to_db(vector), *evidence.params, limit],
             )
-            found.append([(chunk_id, 1 - distance) for chunk_id, distance in cursor.fetchall() if 1 - distance >= floor])
+            rows = cursor.fetchall()
+            found.append([(chunk_id, 1 - distance) for chunk_id, distance in rows if 1 - distance >= floor])
     return found
 
 
