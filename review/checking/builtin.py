@@ -31,8 +31,9 @@ rules in ``rules/`` (listed in ``registry``), and the arithmetic in ``scoring``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
 
 from review.checking import scoring
 from review.checking.analysis import MARKUP, Candidate, Claim, analyze_candidate, analyze_claim
@@ -94,11 +95,10 @@ class BuiltinChecker:
             return CheckOutcome(score=0.0, findings=[], candidate_index=0, quote_start=0, quote_end=0)
         if self.embed is not None:
             _attach_embeddings(parsed, windows, self.embed)
-        evidence = _Evidence(analyzed)
-        scored = [evidence.score(parsed, w, analyzed[w.candidate]) for w in windows]
-        best = _pick(scored)
+        pool = _WindowPool(_Evidence(analyzed), parsed, windows)
+        best = _pick(pool.contenders())
         if best.score < _CONFIDENT_AT and not best.refutes:
-            best = _joined(parsed, best, scored, evidence) or best
+            best = _joined(parsed, best, pool) or best
         signals = {**best.signals, "rule_score": best.score,
                    "subject_coverage": _subject_coverage(parsed, best.window, analyzed[best.window.candidate])}
         features = claim_features(claim=claim, evidence=candidates[best.window.candidate].text,
@@ -142,14 +142,68 @@ class _Evidence:
         self.all_stems: set[str] = set().union(*(c.stems for c in analyzed))
         self.quoted_units = [frozenset(id(u) for u in c.units) for c in analyzed]
 
-    def score(self, claim: Claim, window: Window, candidate: Candidate) -> _Scored:
+    def context(self, claim: Claim, window: Window, candidate: Candidate) -> RuleContext:
         credits = {stem: term_credit(stem, window, candidate) for stem in claim.weights}
-        ctx = RuleContext(claim=claim, window=window, candidate=candidate, all_stems=self.all_stems,
-                          credits=credits, quoted_units=self.quoted_units[window.candidate])
+        return RuleContext(claim=claim, window=window, candidate=candidate, all_stems=self.all_stems,
+                           credits=credits, quoted_units=self.quoted_units[window.candidate])
+
+    def score(self, claim: Claim, window: Window, candidate: Candidate) -> _Scored:
+        ctx = self.context(claim, window, candidate)
+        return self.judge(ctx, _signals(ctx))
+
+    def judge(self, ctx: RuleContext, signals: dict[str, float]) -> _Scored:
         findings = [finding for rule in RULES for finding in rule(ctx)]
-        signals = _signals(ctx)
-        return _Scored(window=window, score=scoring.score(findings=findings, signals=signals), findings=findings,
-                       signals=signals)
+        return _Scored(window=ctx.window, score=scoring.score(findings=findings, signals=signals),
+                       findings=findings, signals=signals)
+
+
+class _WindowPool:
+    """A check's windows, run through the rules only when they could change its outcome.
+
+    The rules only lower a window's soft score (relevance less the words it lacks), but for a bonus of at most
+    ``scoring.MAX_GAIN``; and only the most relevant refuting window can overrule support, if it is relevant
+    enough (``_could_overrule``). Taken in order of relevance, a window that can be neither the best supported nor
+    that refuting one is left unjudged: the check picks exactly what judging every window would."""
+
+    def __init__(self, evidence: _Evidence, claim: Claim, windows: list[Window]) -> None:
+        self.evidence = evidence
+        self.contexts = [evidence.context(claim, w, evidence.analyzed[w.candidate]) for w in windows]
+        self.signals = [_signals(ctx) for ctx in self.contexts]
+        self.order = sorted(range(len(windows)), key=lambda i: -self.signals[i]["relevance"])
+        self.judged: dict[int, _Scored] = {}
+
+    def _judge(self, index: int) -> _Scored:
+        if index not in self.judged:
+            self.judged[index] = self.evidence.judge(self.contexts[index], self.signals[index])
+        return self.judged[index]
+
+    def contenders(self) -> list[_Scored]:
+        """Every window that could be picked (as support, as the most relevant, or as overruling support), in
+        the windows' own order."""
+        best, refuter_found = 0.0, False
+        top = self.signals[self.order[0]]["relevance"] if self.order else 0.0
+        for index in self.order:
+            signals = self.signals[index]
+            # The margin keeps a rounded score's tie with the best from being left out.
+            could_support = scoring.score(findings=[], signals=signals) + scoring.MAX_GAIN + 1e-4 >= best
+            if not could_support and (refuter_found or not _could_overrule(signals["relevance"], top=top)):
+                continue
+            judged = self._judge(index)
+            best, refuter_found = max(best, judged.score), refuter_found or judged.refutes
+        return [self.judged[index] for index in sorted(self.judged)]
+
+    def by_relevance(self) -> Iterator[_Scored]:
+        for index in self.order:
+            yield self._judge(index)
+
+
+def _could_overrule(relevance: float, *, top: float) -> bool:
+    """Whether a refuting window this relevant could be the one ``_pick`` lets overrule: close enough to the most
+    relevant window, or clearly more relevant than any window confident support can have (its relevance is at
+    least ``_CONFIDENT_AT`` less the bonuses)."""
+    clearly_above_support = _CONFIDENT_AT - scoring.MAX_GAIN + _OVERRULING_MARGIN - 1e-4
+    return relevance >= _REFUTING_RELEVANCE and (relevance >= top - _OVERRULING_MARGIN
+                                                  or relevance > clearly_above_support)
 
 
 def _signals(ctx: RuleContext) -> dict[str, float]:
@@ -221,14 +275,15 @@ def _attach_embeddings(claim: Claim, all_windows: list[Window], embed: Embedder)
                 window.word_credit[stem] = max(window.word_credit.get(stem, 0.0), _WORD_CREDIT)
 
 
-def _joined(claim: Claim, first: _Scored, scored: list[_Scored], evidence: _Evidence) -> _Scored | None:
+def _joined(claim: Claim, first: _Scored, pool: _WindowPool) -> _Scored | None:
     """Support split over two passages: the best one lacks a number or name of the claim that another
     has ("founded in 2010" in one chunk, "headquartered in San Francisco" in the next of the same section). Only
     such hard gaps are filled this way, and only from the same section, so a claim's extra words never find
     support in unrelated evidence."""
     if not first.lacks_a_fact_elsewhere:
         return None
-    ranked = sorted((s for s in scored if not s.refutes), key=lambda s: -s.relevance)[:_JOIN_CANDIDATES]
+    evidence = pool.evidence
+    ranked = list(islice((s for s in pool.by_relevance() if not s.refutes), _JOIN_CANDIDATES))
     best: _Scored | None = None
     for second in ranked:
         if second is first or _overlapping(first.window, second.window) or not _same_section(

@@ -48,6 +48,8 @@ SCORE_TABLE: dict[FindingKind, KindWeight] = {
     FindingKind.MISSING_ENTITY: KindWeight(cap=0.3),
     FindingKind.ENTITY_ELSEWHERE: KindWeight(cap=0.5),  # the name is only in another candidate, not beside this fact
 }
+# The most findings can add to a window's relevance (each bonus counts once): the rest only lower it.
+MAX_GAIN = sum(weight.bonus for weight in SCORE_TABLE.values())
 # A matching number earns nothing beside a contradiction or a number the evidence lacks.
 _BONUS_BLOCKERS = frozenset({FindingKind.QUANTITY_MISMATCH, FindingKind.DIRECTION, FindingKind.NEGATION,
                              FindingKind.ENTITY_SWAP, FindingKind.ROLE_SWAP, FindingKind.MISSING_QUANTITY})
