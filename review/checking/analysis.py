@@ -333,9 +333,20 @@ class Claim:
     word_vectors: dict[str, numpy.ndarray] = field(default_factory=dict)  # lower-case word -> unit embedding
 
 
+@lru_cache(maxsize=16)  # a claim is checked against its evidence, then against each other candidate alone
+def _claim_unit(claim: str) -> tuple[Unit, tuple[str, ...]]:
+    """The claim parsed (read only from here on) and the stems of its direction words, which its weights leave to
+    the direction rules; the unit keeps only the direction words not judged with a number."""
+    unit = _analyze_unit(claim, 0, len(claim), "claim", [])
+    polar_stems = tuple(stem_of(polar.word) for polar in unit.polars)
+    attached = {q.change_index for q in unit.quantities}
+    unit.polars = [p for p in unit.polars if p.index not in attached]  # judged with their numbers
+    return unit, polar_stems
+
+
 def analyze_claim(claim: str, *, names: set[str]) -> Claim:
     """``names``: stems the evidence writes capitalised mid-sentence, so "Styx is ..." starts with a name."""
-    unit = _analyze_unit(claim, 0, len(claim), "claim", [])
+    unit, polar_stems = _claim_unit(claim)
     skip = quantity_tokens(unit)
     weights: dict[str, float] = {}
     entities: list[list[Token]] = []
@@ -352,10 +363,8 @@ def analyze_claim(claim: str, *, names: set[str]) -> Claim:
             weights[tok.stem] = max(weights.get(tok.stem, 0.0), _NAME_WEIGHT if is_name else 1.0)
     if run:
         entities.append(run)
-    for polar in unit.polars:
-        weights.pop(stem_of(polar.word), None)  # direction words are judged by the direction rules
-    attached = {q.change_index for q in unit.quantities}
-    unit.polars = [p for p in unit.polars if p.index not in attached]  # judged with their numbers
+    for stem in polar_stems:
+        weights.pop(stem, None)  # direction words are judged by the direction rules
     name_stems = {t.stem for run in entities for t in run}
     words = {w: s for w, s in unit.words.items() if s in weights and s not in name_stems}
     return Claim(text=claim, unit=unit, weights=weights, entities=entities, words=words, slots=slot_sequence(unit))
