@@ -87,17 +87,19 @@ def _query_terms(texts: Sequence[str]) -> list[list[_Term]]:
             WITH terms AS (
                 SELECT DISTINCT q.ordinal, unnest(tsvector_to_array(to_tsvector('english', q.text))) AS lexeme
                 FROM unnest(%s::text[]) WITH ORDINALITY AS q(text, ordinal)
-            ), stats AS (
+            ), stats AS MATERIALIZED (
                 SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs,
                        greatest(c.reltuples, 0) AS rows
                 FROM pg_stats s JOIN pg_class c ON c.oid = %s::regclass
                 WHERE s.schemaname = current_schema() AND s.tablename = %s AND s.attname = 'search_vector'
+            ), listed AS (  -- unnested once and joined by lexeme: not searched once per term
+                SELECT f.lexeme, f.freq FROM stats, unnest(stats.elems, stats.freqs) AS f(lexeme, freq)
             )
             SELECT terms.ordinal, terms.lexeme, stats.rows * coalesce(
-                (SELECT f.freq FROM unnest(stats.elems, stats.freqs) AS f(lexeme, freq) WHERE f.lexeme = terms.lexeme),
+                listed.freq,
                 stats.freqs[array_length(stats.elems, 1) + 1] / 2  -- after the lexemes' own: the lowest frequency
             )
-            FROM terms LEFT JOIN stats ON true
+            FROM terms LEFT JOIN stats ON true LEFT JOIN listed ON listed.lexeme = terms.lexeme
             ORDER BY terms.ordinal, terms.lexeme
             """,
             [list(texts), _CHUNKS, _CHUNKS],
