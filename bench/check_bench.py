@@ -282,6 +282,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="bench database name (default console_bench_check)")
     parser.add_argument("--redis-db", type=int, default=3, help="bench Redis database number (default 3)")
     parser.add_argument("--fresh", action="store_true", help="drop and recreate the bench database first")
+    parser.add_argument("--text-cache", action="store_true",
+                        help="let the worker keep the vectors of texts it has embedded (REVIEW_TEXT_CACHE_SIZE); off "
+                             "by default: the timed answers reuse demo sentences, and every level sends the same "
+                             "answers, so a warm cache would time checks that embed nothing")
     args = parser.parse_args(argv)
     try:
         args.levels = [int(level) for level in args.concurrency.split(",")]
@@ -313,7 +317,8 @@ def benchmark(args: argparse.Namespace) -> None:
     base_url = f"http://127.0.0.1:{port}"
 
     progress(f"starting a Celery worker and gunicorn on {base_url} ...")
-    with (running(worker_command(args.worker_concurrency, name="check-bench")) as worker,
+    worker_env = {} if args.text_cache else {"REVIEW_TEXT_CACHE_SIZE": "0"}
+    with (running(worker_command(args.worker_concurrency, name="check-bench"), worker_env) as worker,
           running(web_command(port, workers=args.web_workers, threads=args.web_threads),
                   {"ALLOWED_HOSTS": "127.0.0.1"}) as web,
           httpx.Client(base_url=base_url, headers={"Authorization": f"Bearer {token}"},
@@ -407,7 +412,8 @@ def result_rows(args: argparse.Namespace, *, documents: int, chunks: int, answer
         ("answers", f"{len(answers)} × {CLAIMS_PER_ANSWER} claims from demo sentences, {swapped} of "
                     f"{len(answers) * CLAIMS_PER_ANSWER} claims with a number changed (seed {args.seed})"),
         ("serving", f"gunicorn {args.web_workers} workers × {args.web_threads} threads; celery prefork worker, "
-                    f"concurrency {args.worker_concurrency}; checkers: builtin"),
+                    f"concurrency {args.worker_concurrency}; checkers: builtin; worker text cache "
+                    f"{'on' if args.text_cache else 'off (every check embeds its claims and windows)'}"),
         ("torch threads per worker process", f"{settings.KB_EMBEDDING_THREADS} (KB_EMBEDDING_THREADS)"),
         *[row for level in levels for row in level_rows(level)],
         verdict_row(answers, levels[0]),  # the same answers at every level

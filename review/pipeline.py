@@ -113,9 +113,8 @@ def _version_flags(version: DocumentVersion) -> list[str]:
 
 
 # What a check had to embed (claims, windows joining several units, words no version has indexed) recurs across
-# answers: keep the vectors per process, keyed by the text.
+# answers: keep the vectors per process, keyed by the text (REVIEW_TEXT_CACHE_SIZE of them).
 _TEXT_VECTORS: OrderedDict[str, np.ndarray] = OrderedDict()
-_TEXT_VECTORS_MAX = 50_000
 
 
 class _CachedEmbedder:
@@ -152,7 +151,7 @@ class _CachedEmbedder:
         if missing:
             for text, vector in zip(missing, embed_texts(missing), strict=True):
                 self.vectors[text] = _TEXT_VECTORS[text] = np.asarray(vector, dtype=np.float32)
-        _trim(_TEXT_VECTORS, _TEXT_VECTORS_MAX)
+        _trim(_TEXT_VECTORS, settings.REVIEW_TEXT_CACHE_SIZE)
 
     def __call__(self, texts: list[str]) -> np.ndarray:
         self.prime(texts)

@@ -35,6 +35,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 
+import numpy
+
 from review.checking import scoring
 from review.checking.analysis import MARKUP, Candidate, Claim, analyze_candidate, analyze_claim
 from review.checking.base import CheckOutcome, Embedder, EvidenceCandidate
@@ -241,8 +243,12 @@ def _subject_coverage(claim: Claim, window: Window, candidate: Candidate) -> flo
 
 
 def _attach_embeddings(claim: Claim, all_windows: list[Window], embed: Embedder) -> None:
-    """One embed call: the claim, the lexically best windows, and the words needed for word-level
-    paraphrase credit. Windows left out score as dissimilar; they share too few words to matter."""
+    """One embed call: the claim, the units of the lexically best windows, and the words needed for word-level
+    paraphrase credit. Windows left out score as dissimilar; they share too few words to matter.
+
+    A window of several units is not embedded as one text: its vector is its units' vectors weighted by their
+    length, the mean over tokens the model itself pools, so a check embeds no evidence that indexing stored
+    (units are embedded when a version is indexed) however its windows combine them."""
     ranked = sorted(all_windows, key=lambda w: -window_relevance(claim, w.units))
     windows = ranked[:_MAX_EMBEDDED_WINDOWS]
     for window in ranked[_MAX_EMBEDDED_WINDOWS:]:
@@ -250,16 +256,17 @@ def _attach_embeddings(claim: Claim, all_windows: list[Window], embed: Embedder)
     unmatched = [w for w, s in claim.words.items() if any(not stem_found(s, win.stems) for win in windows)]
     vocabulary = sorted({w for win in windows for u in win.units for w in u.words} - set(claim.words))
     vocabulary = vocabulary[:_MAX_VOCABULARY] if unmatched else []
-    texts = [" ".join(MARKUP.sub("", claim.text).split())]
-    texts += [" ".join(u.embed_text for u in win.units) for win in windows]
-    texts += unmatched + vocabulary
+    unit_texts = list(dict.fromkeys(u.embed_text for win in windows for u in win.units))
+    texts = [" ".join(MARKUP.sub("", claim.text).split())] + unit_texts + unmatched + vocabulary
     vectors = embed(texts)
-    sims = vectors[1 : 1 + len(windows)] @ vectors[0]
-    for window, sim in zip(windows, sims):
-        window.similarity = float(sim)
+    unit_vectors = dict(zip(unit_texts, vectors[1 : 1 + len(unit_texts)]))
+    for window in windows:
+        composed = sum(len(u.tokens) * unit_vectors[u.embed_text] for u in window.units)
+        norm = float(numpy.linalg.norm(composed))
+        window.similarity = float(composed @ vectors[0]) / norm if norm else 0.0
+    offset = 1 + len(unit_texts)
     if not unmatched or not vocabulary:
         return
-    offset = 1 + len(windows)
     claim.word_vectors = dict(zip(unmatched + vocabulary, vectors[offset:]))
     word_sims = vectors[offset : offset + len(unmatched)] @ vectors[offset + len(unmatched) :].T
     column = {w: k for k, w in enumerate(vocabulary)}
