@@ -3,6 +3,7 @@ window is what gets checked and quoted. Also how far the claim's words are found
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from review.checking.analysis import Candidate, Claim, Unit
@@ -74,13 +75,41 @@ def window_relevance(claim: Claim, units: list[Unit]) -> float:
     return 0.7 * lexical + 0.3 * hits / len(claim.unit.quantities)
 
 
+class _Relevance:
+    """``window_relevance`` over sets of one candidate's units, from each unit's credits for the claim's words
+    and the claim numbers it matches, read once: growing windows asks for many overlapping sets."""
+
+    def __init__(self, claim: Claim, units: list[Unit]) -> None:
+        self.weights = list(claim.weights.values())
+        self.total = sum(self.weights)
+        self.credits = [[unit_credit(s, u) for s in claim.weights] for u in units]
+        self.quantities = len(claim.unit.quantities)
+        self.matched = [
+            {i for i, q in enumerate(claim.unit.quantities) if any(comparable(q, e) and same_value(q, e)
+                                                                  for e in u.quantities)}
+            for u in units
+        ] if self.quantities else []
+
+    def of(self, indices: Sequence[int]) -> float:
+        if not self.total:
+            lexical = 1.0
+        else:
+            rows = [self.credits[k] for k in indices]
+            lexical = sum(w * max(column) for w, column in zip(self.weights, zip(*rows))) / self.total
+        if not self.quantities:
+            return lexical
+        hits = len(set().union(*(self.matched[k] for k in indices)))
+        return 0.7 * lexical + 0.3 * hits / self.quantities
+
+
 def candidate_windows(claim: Claim, index: int, candidate: Candidate) -> list[Window]:
     units = candidate.units
-    ranked = sorted(range(len(units)), key=lambda k: -window_relevance(claim, [units[k]]))
+    relevance = _Relevance(claim, units)
+    ranked = sorted(range(len(units)), key=lambda k: -relevance.of([k]))
     windows: list[Window] = []
     seen: set[tuple[int, ...]] = set()
     for seed in ranked[:_SEEDS_PER_CANDIDATE]:
-        chosen = tuple(_grow(claim, units, seed))
+        chosen = tuple(_grow(relevance, len(units), seed))
         if chosen in seen:
             continue
         seen.add(chosen)
@@ -90,17 +119,17 @@ def candidate_windows(claim: Claim, index: int, candidate: Candidate) -> list[Wi
     return windows
 
 
-def _grow(claim: Claim, units: list[Unit], seed: int) -> list[int]:
+def _grow(relevance: _Relevance, count: int, seed: int) -> list[int]:
     """Add nearby units while they cover claim words or quantities the window still lacks."""
     chosen = [seed]
     while len(chosen) < _MAX_WINDOW_UNITS:
-        current = window_relevance(claim, [units[k] for k in chosen])
+        current = relevance.of(chosen)
         best_gain, best_k = 0.0, None
         lo, hi = chosen[0], chosen[-1]
-        for k in range(max(0, lo - _MAX_UNIT_GAP), min(len(units), hi + _MAX_UNIT_GAP + 1)):
+        for k in range(max(0, lo - _MAX_UNIT_GAP), min(count, hi + _MAX_UNIT_GAP + 1)):
             if k in chosen:
                 continue
-            gain = window_relevance(claim, [units[m] for m in sorted([*chosen, k])]) - current
+            gain = relevance.of(sorted([*chosen, k])) - current
             if gain > best_gain:
                 best_gain, best_k = gain, k
         if best_k is None or best_gain < _MIN_GAIN:
