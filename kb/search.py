@@ -129,67 +129,103 @@ def _tsquery(lexemes: Sequence[str], *, operator: str) -> str:
     return f" {operator} ".join("'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'" for lexeme in lexemes)
 
 
-def _ranked_ids(match: str, rank_by: str, *, evidence: _Evidence, limit: int, rank_cap: int,
-                exclude: list[int]) -> list[int]:
-    # The LIMIT inside the subquery bounds the rows ts_rank reads, however common the words; the GIN index finds
-    # them (a bitmap scan over the matching lexemes), the evidence filter keeps usable versions only.
+@dataclass(frozen=True)
+class _FulltextStep:
+    """One ranked full-text lookup: chunks matching `match` (a tsquery), ranked by `rank_by`, at most `limit`."""
+
+    match: str
+    rank_by: str
+    limit: int
+    exclude: tuple[int, ...] = ()
+
+
+def _ranked_ids(steps: Sequence[_FulltextStep], *, evidence: _Evidence, rank_cap: int) -> list[list[int]]:
+    """Each step's chunk ids, best first, all in one statement.
+
+    The LIMIT inside the subquery bounds the rows ts_rank reads, however common the words; the GIN index finds
+    them (a bitmap scan over the matching lexemes), the evidence filter keeps usable versions only."""
+    if not steps:
+        return []
+    found: list[list[int]] = [[] for _ in steps]
     with connection.cursor() as cursor:
         cursor.execute(
             f"""
-            SELECT c.id FROM {_CHUNKS} c
-            WHERE c.id IN (
-                SELECT u.id FROM {_CHUNKS} u
-                WHERE u.version_id IN ({evidence.sql}) AND u.search_vector @@ %s::tsquery AND u.id <> ALL(%s)
-                LIMIT %s
-            )
-            ORDER BY ts_rank(c.search_vector, %s::tsquery) DESC, c.id
-            LIMIT %s
+            SELECT q.ordinal, r.id
+            FROM unnest(%s::tsquery[], %s::tsquery[], %s::int[], %s::text[])
+                 WITH ORDINALITY AS q(match, rank_by, row_limit, exclude, ordinal)
+            CROSS JOIN LATERAL (
+                SELECT c.id, ts_rank(c.search_vector, q.rank_by) AS rank FROM {_CHUNKS} c
+                WHERE c.id IN (
+                    SELECT u.id FROM {_CHUNKS} u
+                    WHERE u.version_id IN ({evidence.sql}) AND u.search_vector @@ q.match
+                      AND u.id <> ALL(q.exclude::int[])
+                    LIMIT %s
+                )
+                ORDER BY rank DESC, c.id
+                LIMIT q.row_limit
+            ) r
+            ORDER BY q.ordinal, r.rank DESC, r.id
             """,
-            [*evidence.params, match, exclude, rank_cap, rank_by, limit],
+            [[step.match for step in steps], [step.rank_by for step in steps], [step.limit for step in steps],
+             ["{" + ",".join(map(str, step.exclude)) + "}" for step in steps], *evidence.params, rank_cap],
         )
-        return [row[0] for row in cursor.fetchall()]
+        for ordinal, chunk_id in cursor.fetchall():
+            found[ordinal - 1].append(chunk_id)
+    return found
 
 
-def _fulltext_ids(terms: list[_Term], *, evidence: _Evidence, limit: int, rank_cap: int) -> list[int]:
-    if not terms:
-        return []
-    lexemes = [term.lexeme for term in terms]
-    any_term = _tsquery(lexemes, operator="|")  # ranking rewards overlap: a question rarely repeats its answer
-    found = _ranked_ids(_tsquery(lexemes, operator="&"), any_term, evidence=evidence, limit=limit,
-                        rank_cap=rank_cap, exclude=[])
-    if len(found) >= limit or len(lexemes) == 1:
-        return found
-    rare = _tsquery(_rare_terms(terms, budget=rank_cap), operator="|")
-    return found + _ranked_ids(rare, any_term, evidence=evidence, limit=limit - len(found), rank_cap=rank_cap,
-                               exclude=found)
+def _fulltext_ids(term_lists: Sequence[list[_Term]], *, evidence: _Evidence, limit: int,
+                  rank_cap: int) -> list[list[int]]:
+    """For each query (its terms): chunks with every term, best first; when those are fewer than `limit`, then
+    chunks with any of its rarer terms. Each step is one statement for all the queries."""
+    found: list[list[int]] = [[] for _ in term_lists]
+    any_term = {i: _tsquery([t.lexeme for t in terms], operator="|") for i, terms in enumerate(term_lists) if terms}
+    # Ranking rewards overlap with all of a query's terms: a question rarely repeats its answer.
+    every = {i: _FulltextStep(match=_tsquery([t.lexeme for t in term_lists[i]], operator="&"), rank_by=rank_by,
+                              limit=limit) for i, rank_by in any_term.items()}
+    for i, ids in zip(every, _ranked_ids(list(every.values()), evidence=evidence, rank_cap=rank_cap), strict=True):
+        found[i] = ids
+    rarer = {i: _FulltextStep(match=_tsquery(_rare_terms(term_lists[i], budget=rank_cap), operator="|"),
+                              rank_by=rank_by, limit=limit - len(found[i]), exclude=tuple(found[i]))
+             for i, rank_by in any_term.items() if len(found[i]) < limit and len(term_lists[i]) > 1}
+    for i, ids in zip(rarer, _ranked_ids(list(rarer.values()), evidence=evidence, rank_cap=rank_cap), strict=True):
+        found[i] = found[i] + ids
+    return found
 
 
 def fulltext_ids(*, query: str, clearance: str, limit: int, rank_cap: int = FULLTEXT_RANK_CAP) -> list[int]:
     """Chunks that contain every query term, best first; when those are fewer than `limit`, then chunks with any
     of the query's rarer terms. Both steps rank at most `rank_cap` rows, by overlap with all the query's terms."""
-    (terms,) = _query_terms([query])
-    return _fulltext_ids(terms, evidence=_usable_versions(clearance=clearance), limit=limit, rank_cap=rank_cap)
+    (ids,) = _fulltext_ids(_query_terms([query]), evidence=_usable_versions(clearance=clearance), limit=limit,
+                           rank_cap=rank_cap)
+    return ids
 
 
 def _vector_hits(vectors: Sequence[list[float]], *, evidence: _Evidence, limit: int,
                  floor: float) -> list[list[tuple[int, float]]]:
-    found = []
+    """Each vector's nearest chunks (at least `floor` similar), all in one statement."""
+    found: list[list[tuple[int, float]]] = [[] for _ in vectors]
     with transaction.atomic(), connection.cursor() as cursor:
         # Filtered HNSW scans may stop early; let pgvector keep scanning until enough rows pass the filter.
-        cursor.execute("SET LOCAL hnsw.iterative_scan = 'relaxed_order'")
-        cursor.execute("SET LOCAL hnsw.ef_search = 100")
-        for vector in vectors:
-            cursor.execute(
-                f"""
-                SELECT id, embedding <=> %s::vector AS distance FROM {_CHUNKS}
-                WHERE version_id IN ({evidence.sql})
+        cursor.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+                       "set_config('hnsw.ef_search', '100', true)")
+        cursor.execute(
+            f"""
+            SELECT q.ordinal, h.id, h.distance
+            FROM unnest(%s::vector[]) WITH ORDINALITY AS q(embedding, ordinal)
+            CROSS JOIN LATERAL (
+                SELECT c.id, c.embedding <=> q.embedding AS distance FROM {_CHUNKS} c
+                WHERE c.version_id IN ({evidence.sql})
                 ORDER BY distance
                 LIMIT %s
-                """,
-                [Vector._to_db(vector), *evidence.params, limit],
-            )
-            rows = cursor.fetchall()
-            found.append([(chunk_id, 1 - distance) for chunk_id, distance in rows if 1 - distance >= floor])
+            ) h
+            ORDER BY q.ordinal, h.distance, h.id
+            """,
+            [[Vector._to_db(vector) for vector in vectors], *evidence.params, limit],
+        )
+        for ordinal, chunk_id, distance in cursor.fetchall():
+            if 1 - distance >= floor:
+                found[ordinal - 1].append((chunk_id, 1 - distance))
     return found
 
 
@@ -229,8 +265,7 @@ def chunks_search_many(
         return []
     floor = settings.KB_SIMILARITY_FLOOR if similarity_floor is None else similarity_floor
     evidence = _usable_versions(clearance=clearance)
-    fulltext = [_fulltext_ids(terms, evidence=evidence, limit=depth, rank_cap=FULLTEXT_RANK_CAP)
-                for terms in _query_terms(queries)]
+    fulltext = _fulltext_ids(_query_terms(queries), evidence=evidence, limit=depth, rank_cap=FULLTEXT_RANK_CAP)
     warnings: list[str] = []
     vector_hits: list[list[tuple[int, float]]] = [[] for _ in queries]
     given = list(vectors) if vectors is not None else [None] * len(queries)
