@@ -5,7 +5,7 @@ real Celery worker (`celery -A console worker`, a subprocess) into a database of
 the benchmark's own (`console_bench_check`, Redis database 3). A real gunicorn
 serves the console on a free local port; each request goes HTTP -> Django ->
 Redis -> worker (claim split, hybrid retrieval, built-in checker) -> Redis ->
-Django -> HTTP. Answers have 5 claims each: sentences of the demo documents,
+Django -> HTTP. Answers have 5 claims each (--claims): sentences of the demo documents,
 some with one number changed, so both supported and contradicted claims are
 scored. After a warm-up, every concurrency level sends --requests requests. Then, with the servers stopped,
 the same answers are checked in this process (the check without its round trip) and the raw model embeds each
@@ -55,7 +55,6 @@ if TYPE_CHECKING:
     from review.models import ApiClient
 
 DEMO_DIR = PROJECT_DIR / "kb" / "demo"
-CLAIMS_PER_ANSWER = 5
 API_CLIENT_NAME = "check-bench"
 CLEARANCE = "internal"  # kb_import's default security level for the demo documents
 HTTP_TIMEOUT = 60.0  # above API_CHECK_TIMEOUT (30 s): the server answers 503 before the client gives up
@@ -148,8 +147,8 @@ def number_swapped(sentence: str, rng: random.Random) -> str | None:
     return f"{sentence[: end - 1]}{digit}{sentence[end:]}"
 
 
-def bench_answers(*, count: int, seed: int, swap_rate: float) -> list[BenchAnswer]:
-    """`count` answers of exactly five claims (checked with the splitter the worker uses)."""
+def bench_answers(*, count: int, seed: int, swap_rate: float, claims: tuple[int, int] = (5, 5)) -> list[BenchAnswer]:
+    """`count` answers of `claims` (fewest, most) claims each (counted with the splitter the worker uses)."""
     from review.checking.claims import split_claims
 
     rng = random.Random(seed)
@@ -158,15 +157,15 @@ def bench_answers(*, count: int, seed: int, swap_rate: float) -> list[BenchAnswe
     for _ in range(count * 20):
         if len(answers) == count:
             return answers
-        claims, swapped = [], []
-        for sentence in rng.sample(sentences, CLAIMS_PER_ANSWER):
+        chosen, swapped = [], []
+        for sentence in rng.sample(sentences, rng.randint(*claims)):
             changed = number_swapped(sentence, rng) if rng.random() < swap_rate else None
-            claims.append(changed or sentence)
+            chosen.append(changed or sentence)
             swapped.append(changed is not None)
-        text = " ".join(claims)
-        if len(split_claims(text)) == CLAIMS_PER_ANSWER:
+        text = " ".join(chosen)
+        if len(split_claims(text)) == len(chosen):
             answers.append(BenchAnswer(text=text, swapped=tuple(swapped)))
-    raise BenchError(f"could not build {count} five-claim answers from {len(sentences)} demo sentences")
+    raise BenchError(f"could not build {count} answers of {claims} claims from {len(sentences)} demo sentences")
 
 
 # Processes --------------------------------------------------------------------------------------------------
@@ -220,8 +219,8 @@ def check_post(client: httpx.Client, answer: BenchAnswer) -> CheckResult:
     if response.status_code != 200:
         raise BenchError(f"POST /api/v1/check answered {response.status_code}: {response.text[:300]}")
     verdicts = tuple(claim["verdict"] for claim in response.json()["claims"])
-    if len(verdicts) != CLAIMS_PER_ANSWER:
-        raise BenchError(f"expected {CLAIMS_PER_ANSWER} claims, the check found {len(verdicts)} in {answer.text!r}")
+    if len(verdicts) != len(answer.swapped):
+        raise BenchError(f"expected {len(answer.swapped)} claims, the check found {len(verdicts)} in {answer.text!r}")
     return CheckResult(seconds=seconds, verdicts=verdicts)
 
 
@@ -234,7 +233,7 @@ def level_run(client: httpx.Client, answers: Sequence[BenchAnswer], *, concurren
 
 def level_rows(level: LevelResult) -> list[tuple[str, str]]:
     count = len(level.results)
-    claims = count * CLAIMS_PER_ANSWER
+    claims = sum(len(result.verdicts) for result in level.results)
     return [
         latency_row(f"concurrency {level.concurrency}: latency", [r.seconds for r in level.results]),
         (f"concurrency {level.concurrency}: throughput",
@@ -272,6 +271,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="comma-separated client concurrency levels, each timed separately; above the worker "
                              "concurrency requests queue and may hit API_CHECK_TIMEOUT (default 1,2)")
     parser.add_argument("--warmup", type=int, default=4, help="untimed warm-up requests (default 4)")
+    parser.add_argument("--claims", default="5",
+                        help="claims per answer, N or LO-HI for a random count each (default 5; 1-3 for the short "
+                             "answers an assistant mostly sends)")
     parser.add_argument("--swap-rate", type=float, default=0.5,
                         help="chance that a claim with a number gets one of them changed (default 0.5)")
     parser.add_argument("--worker-concurrency", type=int, default=2, help="Celery worker processes (default 2)")
@@ -291,6 +293,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         args.levels = [int(level) for level in args.concurrency.split(",")]
     except ValueError:
         parser.error("--concurrency takes comma-separated integers, e.g. 1,2")
+    try:
+        low, _, high = args.claims.partition("-")
+        args.claims = (int(low), int(high or low))
+    except ValueError:
+        parser.error("--claims takes N or LO-HI, e.g. 5 or 1-3")
+    if not 1 <= args.claims[0] <= args.claims[1]:
+        parser.error("--claims must be at least 1, LO not above HI")
     if args.requests < 50:
         parser.error("--requests must be at least 50 for a meaningful p95")
     if min(args.levels) < 1 or args.warmup < 0 or not 0 <= args.swap_rate <= 1:
@@ -312,7 +321,7 @@ def benchmark(args: argparse.Namespace) -> None:
     version_ids = demo_import(curator=curator, approver=approver)
     stale_tasks_discard()
     _, token = bench_client_token()
-    answers = bench_answers(count=args.requests, seed=args.seed, swap_rate=args.swap_rate)
+    answers = bench_answers(count=args.requests, seed=args.seed, swap_rate=args.swap_rate, claims=args.claims)
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
 
@@ -394,7 +403,7 @@ def in_process_rows(levels: Sequence[LevelResult], in_process: InProcess, answer
     check_p50 = percentile(in_process.check_seconds, 50)
     return [
         latency_row("in-process check (no HTTP/Redis)", in_process.check_seconds),
-        latency_row("raw model on the 5 claims", in_process.model_seconds),
+        latency_row("raw model on the answer's claims", in_process.model_seconds),
         ("texts embedded per answer (in-process)", f"{in_process.embedded_texts / answers:.1f}"),
         (f"round trip share at concurrency {levels[0].concurrency}",
          f"{http_p50 - check_p50:.3f} s of p50 {http_p50:.3f} s ({(http_p50 - check_p50) / http_p50:.0%}): HTTP, "
@@ -409,8 +418,9 @@ def result_rows(args: argparse.Namespace, *, documents: int, chunks: int, answer
     swapped = sum(sum(answer.swapped) for answer in answers)
     return [
         ("knowledge base", f"{documents} demo documents (kb/demo), {chunks} chunks, clearance {CLEARANCE!r}"),
-        ("answers", f"{len(answers)} × {CLAIMS_PER_ANSWER} claims from demo sentences, {swapped} of "
-                    f"{len(answers) * CLAIMS_PER_ANSWER} claims with a number changed (seed {args.seed})"),
+        ("answers", f"{len(answers)} × {'–'.join(dict.fromkeys(map(str, args.claims)))} claims from demo sentences, "
+                    f"{swapped} of {sum(len(a.swapped) for a in answers)} claims with a number changed "
+                    f"(seed {args.seed})"),
         ("serving", f"gunicorn {args.web_workers} workers × {args.web_threads} threads; celery prefork worker, "
                     f"concurrency {args.worker_concurrency}; checkers: builtin; worker text cache "
                     f"{'on' if args.text_cache else 'off (every check embeds its claims and windows)'}"),
