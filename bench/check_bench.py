@@ -158,7 +158,8 @@ def bench_answers(*, count: int, seed: int, swap_rate: float, claims: tuple[int,
         if len(answers) == count:
             return answers
         chosen, swapped = [], []
-        for sentence in rng.sample(sentences, rng.randint(*claims)):
+        size = claims[0] if claims[0] == claims[1] else rng.randint(*claims)  # a fixed size draws nothing: same answers
+        for sentence in rng.sample(sentences, size):
             changed = number_swapped(sentence, rng) if rng.random() < swap_rate else None
             chosen.append(changed or sentence)
             swapped.append(changed is not None)

@@ -35,11 +35,14 @@ class Window:
     joined: bool = False  # two passages checked together (see builtin._joined)
 
 
-def stem_found(stem: str, stems: set[str]) -> float:
+def stem_found(stem: str, stems: set[str] | frozenset[str]) -> float:
     if stem in stems:
         return 1.0
-    if len(stem) >= 5 and any(related_stems(stem, other) for other in stems):
-        return _RELATED_CREDIT
+    if len(stem) >= 5:
+        head = stem[:5]  # related stems share at least their first five letters: a cheap test before the full one
+        for other in stems:
+            if other.startswith(head) and related_stems(stem, other):
+                return _RELATED_CREDIT
     return 0.0
 
 
