@@ -347,7 +347,7 @@ def benchmark(args: argparse.Namespace) -> None:
 
     # With the worker and gunicorn stopped, the same answers in this process: the check alone, and the model alone.
     progress("timing the same answers in-process (no HTTP, no Redis) and the model on their claims ...")
-    in_process = in_process_run(answers)
+    in_process = in_process_run(answers, text_cache=args.text_cache)
     print_table("POST /api/v1/check", result_rows(args, documents=len(version_ids), chunks=chunks, answers=answers,
                                                   levels=levels, in_process=in_process))
 
@@ -359,15 +359,19 @@ class InProcess:
     embedded_texts: int  # texts the checks sent to the model, all answers
 
 
-def in_process_run(answers: Sequence[BenchAnswer]) -> InProcess:
-    """The check without the round trip (what the worker does for one request), and the raw model on the claims
-    (the least any check that embeds its claims can cost)."""
+def in_process_run(answers: Sequence[BenchAnswer], *, text_cache: bool) -> InProcess:
+    """The check without the round trip (what the worker does for one request, with its text cache on or off as
+    the worker had it), and the raw model on the claims (the least any check that embeds its claims can cost)."""
+    from django.conf import settings
+
     from kb import embeddings
     from kb.embeddings import allow_local_model, get_provider
     from review.checking.claims import split_claims
     from review.pipeline import answer_check
 
     allow_local_model()
+    if not text_cache:
+        settings.REVIEW_TEXT_CACHE_SIZE = 0
     provider = get_provider()
     sent: list[int] = []
     embed = embeddings.embed_texts
