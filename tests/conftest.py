@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -84,9 +85,32 @@ def celery_worker_session(django_db_setup, django_db_blocker) -> Iterator[object
 
 
 @pytest.fixture
-def celery_worker(celery_worker_session, transactional_db) -> object:
+def celery_worker(celery_worker_session, transactional_db) -> Iterator[object]:
     """Tests that use the worker need committed data, hence transactional_db."""
-    return celery_worker_session
+    yield celery_worker_session
+    _worker_idle_wait()
+
+
+def _worker_idle_wait(*, timeout: float = 60.0) -> None:
+    """Let the tasks a test left behind finish (a check it stopped waiting for after a timeout) before the
+    database is flushed: a task still reading would deadlock the flush, or run into the next test."""
+    from celery.worker import state
+
+    from console.celery import app
+
+    def queued() -> int:
+        try:
+            with app.connection_for_write() as connection:
+                client = connection.default_channel.client
+                return sum(client.llen(queue.name) for queue in app.conf.task_queues)
+        except Exception:  # the broker is down (a fault test): only the worker's own state can tell
+            return 0
+
+    deadline, idle_polls = time.monotonic() + timeout, 0
+    while idle_polls < 2 and time.monotonic() < deadline:  # twice in a row: a message may be between queue and worker
+        busy = state.active_requests or state.reserved_requests or queued()
+        idle_polls = 0 if busy else idle_polls + 1
+        time.sleep(0.05)
 
 
 def _chromium_unavailable_reason() -> str | None:
