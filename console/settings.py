@@ -236,7 +236,7 @@ REVIEW_AUDIT_SAMPLE_RATE = env_float("REVIEW_AUDIT_SAMPLE_RATE", 0.05)
 REVIEW_FALLBACK_TEXT = env_str("REVIEW_FALLBACK_TEXT", "I can't answer that reliably from the approved sources.")
 REVIEW_SEND_FALLBACK_ON_REJECT = env_bool("REVIEW_SEND_FALLBACK_ON_REJECT", True)
 REVIEW_RETRIEVAL_K = env_int("REVIEW_RETRIEVAL_K", 5, minimum=1)
-# Texts a checking process keeps the vectors of (claims, evidence windows): what recurs is not embedded again.
+# Texts a checking process keeps the vectors of (claims, passages given as context): what recurs is not embedded again.
 REVIEW_TEXT_CACHE_SIZE = env_int("REVIEW_TEXT_CACHE_SIZE", 50_000, minimum=0)
 REVIEW_LEASE_MINUTES = env_int("REVIEW_LEASE_MINUTES", 10, minimum=1)
 REVIEW_SLA_MINUTES = {

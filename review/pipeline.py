@@ -112,14 +112,14 @@ def _version_flags(version: DocumentVersion) -> list[str]:
     return flags
 
 
-# What a check had to embed (claims, windows joining several units, words no version has indexed) recurs across
-# answers: keep the vectors per process, keyed by the text (REVIEW_TEXT_CACHE_SIZE of them).
+# What a check had to embed (claims, the units of contexts given with an answer, words no version has indexed)
+# recurs across answers: keep the vectors per process, keyed by the text (REVIEW_TEXT_CACHE_SIZE of them).
 _TEXT_VECTORS: OrderedDict[str, np.ndarray] = OrderedDict()
 
 
 class _CachedEmbedder:
     """What the checker embeds, from the cheapest source that has it: the vectors stored with the answer's evidence
-    (its chunks' units, read once per answer: a window of one unit is the unit's text), this process's recent
+    (its chunks' units, read once per answer: windows are composed of units), this process's recent
     texts, the indexed vocabulary (TermEmbedding), and only then the model. Each distinct text once per answer."""
 
     def __init__(self, *, model_id: str) -> None:
