@@ -93,3 +93,21 @@ def test_a_claim_mark_can_be_undone(client, reviewer, make_answer):
     assert (claim.review_state, claim.review_note, claim.overrides_checker, claim.reviewed_by) == \
         ("open", "", False, None)
     assert 'data-review-state="open"' in undone.content.decode()
+
+
+def test_previous_and_next_walk_the_queue_in_its_order_across_risks_and_equal_times(reviewer, make_answer):
+    from review.models import Answer
+    from review.selectors import queue_position
+
+    answers = [make_answer(question=f"Q{i}?", risk=risk) for i, risk in enumerate(
+        ["medium", "high", "medium", "high", "medium", "low"])]
+    same_time = answers[0].created_at
+    Answer.objects.filter(pk__in=[a.pk for a in answers[:5]]).update(created_at=same_time)  # ties: the id decides
+    make_answer(question="Decided?", risk="high", status="approved")
+    queue = list(Answer.objects.filter(status="pending_review").order_by("risk_order", "created_at", "pk"))
+
+    for number, answer in enumerate(queue):
+        position = queue_position(user=reviewer, answer=answer)
+        assert position.position == number + 1 and position.waiting == len(queue)
+        assert position.previous_id == (queue[number - 1].pk if number else None)
+        assert position.next_id == (queue[number + 1].pk if number + 1 < len(queue) else None)
