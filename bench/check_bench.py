@@ -40,12 +40,14 @@ from harness import (  # noqa: E402
     BenchError,
     bench_run,
     bench_users,
+    database_arguments,
     latency_row,
     load_average,
     percentile,
     print_table,
     progress,
     running,
+    server_arguments,
     worker_command,
     worker_wait,
 )
@@ -277,14 +279,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                              "answers an assistant mostly sends)")
     parser.add_argument("--swap-rate", type=float, default=0.5,
                         help="chance that a claim with a number gets one of them changed (default 0.5)")
-    parser.add_argument("--worker-concurrency", type=int, default=2, help="Celery worker processes (default 2)")
-    parser.add_argument("--web-workers", type=int, default=2, help="gunicorn worker processes (default 2)")
-    parser.add_argument("--web-threads", type=int, default=4, help="threads per gunicorn worker (default 4)")
     parser.add_argument("--seed", type=int, default=7, help="seed of the answers (default 7)")
-    parser.add_argument("--database", default="console_bench_check",
-                        help="bench database name (default console_bench_check)")
-    parser.add_argument("--redis-db", type=int, default=3, help="bench Redis database number (default 3)")
-    parser.add_argument("--fresh", action="store_true", help="drop and recreate the bench database first")
+    server_arguments(parser)
+    database_arguments(parser, database="console_bench_check", redis_db=3)
     parser.add_argument("--text-cache", action="store_true",
                         help="let the worker keep the vectors of texts it has embedded (REVIEW_TEXT_CACHE_SIZE); off "
                              "by default: the timed answers reuse demo sentences, and every level sends the same "

@@ -3,6 +3,7 @@ tables and the child processes (gunicorn, Celery) it starts and stops."""
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import os
 import platform
@@ -75,6 +76,21 @@ def django_setup(*, database: str, redis_db: int, fresh: bool) -> None:
 
     django.setup()
     call_command("migrate", interactive=False, verbosity=0)
+
+
+def database_arguments(parser: argparse.ArgumentParser, *, database: str, redis_db: int) -> None:
+    """--database, --redis-db and --fresh: where a benchmark keeps its data (never the console's or the tests')."""
+    parser.add_argument("--database", default=database, help=f"bench database name (default {database})")
+    parser.add_argument("--redis-db", type=int, default=redis_db,
+                        help=f"bench Redis database number (default {redis_db})")
+    parser.add_argument("--fresh", action="store_true", help="drop and recreate the bench database first")
+
+
+def server_arguments(parser: argparse.ArgumentParser) -> None:
+    """The Celery worker and gunicorn a benchmark starts."""
+    parser.add_argument("--worker-concurrency", type=int, default=2, help="Celery worker processes (default 2)")
+    parser.add_argument("--web-workers", type=int, default=2, help="gunicorn worker processes (default 2)")
+    parser.add_argument("--web-threads", type=int, default=4, help="threads per gunicorn worker (default 4)")
 
 
 def bench_run(*, name: str, database: str, redis_db: int, fresh: bool, body: Callable[[], None]) -> int:

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 from harness import (  # noqa: E402  (beside this file)
     BenchError,
     bench_users,
+    database_arguments,
     django_setup,
     latency_row,
     load_average,
@@ -494,9 +495,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--clearance", default="internal", choices=["public", "internal", "confidential", "restricted"],
                         help="clearance of the searching client (default internal)")
     parser.add_argument("--seed", type=int, default=7, help="seed of the corpus and the queries (default 7)")
-    parser.add_argument("--database", default="console_bench", help="bench database name (default console_bench)")
-    parser.add_argument("--redis-db", type=int, default=2, help="bench Redis database number (default 2)")
-    parser.add_argument("--fresh", action="store_true", help="drop and recreate the bench database first")
+    database_arguments(parser, database="console_bench", redis_db=2)
     parser.add_argument("--search-only", action="store_true",
                         help="skip indexing and growing; time retrieval over what the last run left")
     parser.add_argument("--index-only", action="store_true",

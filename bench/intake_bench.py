@@ -44,11 +44,13 @@ from harness import (  # noqa: E402
     BenchError,
     bench_run,
     bench_users,
+    database_arguments,
     latency_row,
     load_average,
     print_table,
     progress,
     running,
+    server_arguments,
     worker_command,
     worker_wait,
 )
@@ -179,17 +181,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=int, default=40, help="untimed answers posted first (default 40)")
     parser.add_argument("--idempotent-share", type=float, default=0.3,
                         help="share of answers sent with an Idempotency-Key (default 0.3)")
-    parser.add_argument("--web-workers", type=int, default=2, help="gunicorn worker processes (default 2)")
-    parser.add_argument("--web-threads", type=int, default=4, help="threads per gunicorn worker (default 4)")
     parser.add_argument("--no-score", action="store_true", help="skip the scoring half (no worker, no index)")
     parser.add_argument("--score-seconds", type=float, default=90.0,
                         help="how long the worker scores the backlog at most (default 90)")
-    parser.add_argument("--worker-concurrency", type=int, default=2, help="Celery worker processes (default 2)")
     parser.add_argument("--seed", type=int, default=11, help="seed of the answers (default 11)")
-    parser.add_argument("--database", default="console_bench_intake",
-                        help="bench database name (default console_bench_intake)")
-    parser.add_argument("--redis-db", type=int, default=6, help="bench Redis database number (default 6)")
-    parser.add_argument("--fresh", action="store_true", help="drop and recreate the bench database first")
+    server_arguments(parser)
+    database_arguments(parser, database="console_bench_intake", redis_db=6)
     args = parser.parse_args(argv)
     if args.requests < 100 or args.threads < 1 or args.warmup < 0 or not 0 <= args.idempotent_share <= 1:
         parser.error("--requests at least 100, --threads positive, --warmup not negative, share within 0..1")

@@ -39,6 +39,7 @@ sys.path.insert(0, str(PROJECT_DIR))
 from harness import (  # noqa: E402  (beside this file)
     BenchError,
     bench_users,
+    database_arguments,
     django_setup,
     latency_row,
     load_average,
@@ -411,9 +412,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("-k", type=int, default=5, help="hits per query (default 5, as the checker asks)")
     parser.add_argument("--clearance", default="internal", choices=["public", "internal", "confidential", "restricted"])
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--database", default="console_bench_search")
-    parser.add_argument("--redis-db", type=int, default=5)
-    parser.add_argument("--fresh", action="store_true", help="drop and recreate the bench database first")
+    database_arguments(parser, database="console_bench_search", redis_db=5)
     parser.add_argument("--search-only", action="store_true", help="time retrieval over the last run's table")
     parser.add_argument("--explain", metavar="QUERY", help="also print EXPLAIN ANALYZE of the full-text statements")
     args = parser.parse_args(argv)

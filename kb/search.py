@@ -229,10 +229,6 @@ def _vector_hits(vectors: Sequence[list[float]], *, evidence: _Evidence, limit: 
     return found
 
 
-def query_embedding(text: str) -> list[float]:
-    return embed_texts([text])[0]
-
-
 def _fused(fulltext: list[int], vector_hits: list[tuple[int, float]], *, k: int) -> list[tuple[int, SearchHit]]:
     hits: dict[int, SearchHit] = {}
     for rank, chunk_id in enumerate(fulltext, start=1):

@@ -64,23 +64,14 @@ def unit_credit(stem: str, unit: Unit) -> float:
 
 
 def window_relevance(claim: Claim, units: list[Unit]) -> float:
-    # claim_coverage over the units' joined stems, per unit: a stem's credit in a union is its best in one unit
-    total = sum(claim.weights.values())
-    if not total:
-        lexical = 1.0
-    else:
-        lexical = sum(w * max((unit_credit(s, u) for u in units), default=0.0)
-                      for s, w in claim.weights.items()) / total
-    if not claim.unit.quantities:
-        return lexical
-    pool = [q for u in units for q in u.quantities]
-    hits = sum(1 for q in claim.unit.quantities if any(comparable(q, e) and same_value(q, e) for e in pool))
-    return 0.7 * lexical + 0.3 * hits / len(claim.unit.quantities)
+    """How much of the claim (its words, then its numbers) these units have between them."""
+    return _Relevance(claim, units).of(range(len(units)))
 
 
 class _Relevance:
-    """``window_relevance`` over sets of one candidate's units, from each unit's credits for the claim's words
-    and the claim numbers it matches, read once: growing windows asks for many overlapping sets."""
+    """``window_relevance`` over sets of some units, from each unit's credits for the claim's words and the claim
+    numbers it matches, read once: growing windows asks for many overlapping sets of one candidate's units. A
+    word's credit in a set is its best in one unit (the credit of the union of their words)."""
 
     def __init__(self, claim: Claim, units: list[Unit]) -> None:
         self.weights = list(claim.weights.values())

@@ -21,12 +21,16 @@ def clock(monkeypatch):
     return Clock
 
 
-def test_deactivated_client_is_refused_after_the_cache_time(api, api_token, clock, settings):
-    settings.API_TOKEN_CACHE_SECONDS = 5
-    client, _ = api_token
+def _deactivate_after_one_answer(api, client) -> None:
+    """The client's token is in the cache (or not, with the cache off) when it is deactivated."""
     assert api.post("/api/v1/answers", BODY).status_code == 202
     client.is_active = False
     client.save(update_fields=["is_active"])
+
+
+def test_deactivated_client_is_refused_after_the_cache_time(api, api_token, clock, settings):
+    settings.API_TOKEN_CACHE_SECONDS = 5
+    _deactivate_after_one_answer(api, api_token[0])
 
     clock.now += 4
     within = api.post("/api/v1/answers", BODY)
@@ -40,10 +44,7 @@ def test_deactivated_client_is_refused_after_the_cache_time(api, api_token, cloc
 
 def test_deactivated_client_is_refused_at_once_without_the_cache(api, api_token, clock, settings):
     settings.API_TOKEN_CACHE_SECONDS = 0
-    client, _ = api_token
-    assert api.post("/api/v1/answers", BODY).status_code == 202
-    client.is_active = False
-    client.save(update_fields=["is_active"])
+    _deactivate_after_one_answer(api, api_token[0])
 
     assert api.post("/api/v1/answers", BODY).status_code == 401
 
