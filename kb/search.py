@@ -18,7 +18,7 @@ from django.db.models.expressions import RawSQL
 from pgvector import Vector
 
 from kb.embeddings import EmbeddingError, embed_texts
-from kb.models import Chunk, DocumentVersion
+from kb.models import Chunk, DocumentVersion, EvidenceSpan
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +56,8 @@ class _Evidence:
 
 
 def _usable_versions(*, clearance: str) -> _Evidence:
-    usable = DocumentVersion.objects.usable_as_evidence(clearance=clearance).order_by().values("id")
+    # Straight from the spans (no join back to the versions): an index probe per row for the vector search.
+    usable = EvidenceSpan.objects.live(clearance=clearance).order_by().values("version_id")
     sql, params = usable.query.sql_with_params()
     return _Evidence(sql=sql, params=tuple(params))
 

@@ -11,7 +11,7 @@ import numpy as np
 from django.conf import settings
 from django.contrib.postgres.search import SearchVector
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q, QuerySet
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -58,6 +58,20 @@ class TransitionError(ValueError):
 class IndexClaimLost(Exception):
     """Another task took over this version's indexing (the sweep re-queued it): this run stops."""
 
+
+_EVIDENCE_LOCK = "SELECT pg_advisory_xact_lock('kb_evidencespan'::regclass::oid::int, hashint8({document}))"
+
+
+def _evidence_lock(*, document_id: int | None = None, version_id: int | None = None) -> None:
+    """Take the lock the evidence-span triggers take (migration 0004) on a document, before this transaction
+    changes any row of it. The triggers take it after each change: a transaction that had changed one version
+    and then waited for it could deadlock with one holding it that goes on to change the same version."""
+    with connection.cursor() as cursor:
+        if version_id is None:
+            cursor.execute(_EVIDENCE_LOCK.format(document="%s"), [document_id])
+        else:
+            cursor.execute(_EVIDENCE_LOCK.format(document="(SELECT document_id FROM kb_documentversion WHERE id = %s)"),
+                           [version_id])
 
 def _human_size(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MB" if size >= 1024 * 1024 else f"{size / 1024:.0f} KB"
@@ -130,6 +144,7 @@ def version_upload(
     if document.is_retired:
         raise UploadError(f"“{document.title}” is retired; it takes no new versions.")
 
+    _evidence_lock(document_id=document.pk)
     document = Document.objects.select_for_update().get(pk=document.pk)  # serialise version numbering
     latest = document.versions.order_by("-number").first()
     sha256 = hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -172,6 +187,7 @@ def _transition(
     *, version: DocumentVersion, allowed_from: set[str], to: str, verb: str, actor: User | None,
     actor_label: str = "", note: str = "", **fields,
 ) -> DocumentVersion:
+    _evidence_lock(document_id=version.document_id)
     locked = DocumentVersion.objects.select_for_update().get(pk=version.pk)
     if locked.status not in allowed_from:
         raise TransitionError(
@@ -230,6 +246,7 @@ def version_reject(*, version: DocumentVersion, approver: User, reason: str) -> 
 
 @transaction.atomic
 def version_retire(*, version: DocumentVersion, user: User, reason: str = "") -> DocumentVersion:
+    _evidence_lock(document_id=version.document_id)
     was_approved = DocumentVersion.objects.select_for_update().filter(
         pk=version.pk, status=VersionStatus.APPROVED).exists()
     retired = _transition(
@@ -246,6 +263,7 @@ def version_retire(*, version: DocumentVersion, user: User, reason: str = "") ->
 @transaction.atomic
 def document_retire(*, document: Document, user: User, reason: str = "") -> Document:
     """Retire the document and every live version: nothing of it is evidence any more; nothing is deleted."""
+    _evidence_lock(document_id=document.pk)
     document = Document.objects.select_for_update().get(pk=document.pk)
     if document.is_retired:
         return document
@@ -311,6 +329,7 @@ def _enqueue_index(version: DocumentVersion) -> None:
 @transaction.atomic
 def version_index_retry(*, version: DocumentVersion, user: User | None) -> DocumentVersion:
     """Queue a failed, stuck or still-waiting indexing job again; a running job's claim is taken from it."""
+    _evidence_lock(document_id=version.document_id)
     updated = DocumentVersion.objects.filter(
         pk=version.pk, index_state__in=[IndexState.FAILED, IndexState.INDEXING, IndexState.QUEUED]
     ).update(index_state=IndexState.QUEUED, index_error="", index_done=0, index_task_id="",
@@ -352,12 +371,14 @@ def versions_resend_queued() -> int:
     return len(waiting)
 
 
+@transaction.atomic
 def version_index_claim(*, version_id: int, task_id: str = "") -> bool:
     """Only one task indexes a version: a second message for it finds nothing to claim, but the same message
     redelivered after its worker process died (same task id) takes its claim back and starts over."""
     mine = Q(index_state=IndexState.QUEUED)
     if task_id:
         mine |= Q(index_state=IndexState.INDEXING, index_task_id=task_id)
+    _evidence_lock(version_id=version_id)
     return bool(
         DocumentVersion.objects.filter(mine, pk=version_id).update(
             index_state=IndexState.INDEXING, index_task_id=task_id, index_done=0, index_total=0, index_error="",
@@ -418,6 +439,7 @@ def version_index_run(*, version_id: int, task_id: str = "") -> None:
             )
 
     with transaction.atomic():
+        _evidence_lock(document_id=version.document_id)
         Chunk.objects.filter(version=version).update(
             search_vector=SearchVector("heading_path", weight="A", config="english")
             + SearchVector("text", weight="B", config="english")
@@ -430,13 +452,17 @@ def version_index_run(*, version_id: int, task_id: str = "") -> None:
             _supersede_older(ready)
 
 
+@transaction.atomic
 def version_index_fail(*, version_id: int, error: str, task_id: str = "") -> None:
+    _evidence_lock(version_id=version_id)
     # An embedding endpoint's error may name its URL, query-string key included.
     _claimed(version_id, task_id).update(index_state=IndexState.FAILED, index_error=redact(error)[:2000])
 
 
+@transaction.atomic
 def version_index_release(*, version_id: int, task_id: str = "") -> None:
     """Give a claimed job back to the queue before a retry (transient error)."""
+    _evidence_lock(version_id=version_id)
     _claimed(version_id, task_id).update(index_state=IndexState.QUEUED, index_task_id="",
                                           index_requested_at=timezone.now())
 
