@@ -73,6 +73,7 @@ def _evidence_lock(*, document_id: int | None = None, version_id: int | None = N
             cursor.execute(_EVIDENCE_LOCK.format(document="(SELECT document_id FROM kb_documentversion WHERE id = %s)"),
                            [version_id])
 
+
 def _human_size(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MB" if size >= 1024 * 1024 else f"{size / 1024:.0f} KB"
 
