@@ -45,7 +45,7 @@ _NEGATION_CUES = frozenset({"not", "no", "never", "none", "nobody", "nothing", "
 _NOT_NEGATION_AFTER = frozenset({"later", "more", "less", "fewer", "longer", "only", "exceed", "than", "matter",
                                  "doubt", "sooner", "greater", "shorter"})
 _NEGATION_SCOPE = 4  # content words after "not"
-_CLAUSE_VERBS = frozenset({"is", "are", "was", "were", "be", "been", "has", "have", "had", "do", "does", "did", "can",
+CLAUSE_VERBS = frozenset({"is", "are", "was", "were", "be", "been", "has", "have", "had", "do", "does", "did", "can",
                            "cannot", "could", "may", "might", "must", "shall", "should", "will", "would"})
 _CLAUSE_VERB_REACH = 5  # words from "and" to the verb of a clause it starts: "and approved expenses are paid"
 _NAME_JOINERS = frozenset({"of", "de", "&", "von", "van", "da", "del"})
@@ -236,7 +236,7 @@ def _joins_a_clause(tokens: list[Token], k: int) -> bool:
     for tok in tokens[k + 1 : k + 1 + _CLAUSE_VERB_REACH]:
         if tok.kind != "word" or tok.lower in CONJUNCTIONS:
             return False
-        if tok.lower in _CLAUSE_VERBS:
+        if tok.lower in CLAUSE_VERBS:
             return True
     return False
 

@@ -30,6 +30,7 @@ class FindingKind(StrEnum):
     # Facts of the claim the evidence lacks.
     MISSING_QUANTITY = "missing_quantity"
     MISSING_ENTITY = "missing_entity"
+    MISSING_SUBJECT = "missing_subject"  # the evidence states its facts about something else
     ENTITY_ELSEWHERE = "entity_elsewhere"  # the name is in other evidence, not beside this fact
     UNSUPPORTED_ADDITION = "unsupported_addition"  # an appended phrase or an invented superlative
     # Soft doubt.
@@ -52,6 +53,7 @@ KIND_EFFECTS: dict[FindingKind, Effect] = {
     FindingKind.SLOT_SWAP: Effect.CONTRADICTS,
     FindingKind.MISSING_QUANTITY: Effect.MISSING,
     FindingKind.MISSING_ENTITY: Effect.MISSING,
+    FindingKind.MISSING_SUBJECT: Effect.MISSING,
     FindingKind.ENTITY_ELSEWHERE: Effect.MISSING,
     FindingKind.UNSUPPORTED_ADDITION: Effect.MISSING,
     FindingKind.UNSUPPORTED_TERM: Effect.WEAKENS,

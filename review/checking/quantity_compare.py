@@ -23,6 +23,8 @@ def same_value(claim: Quantity, evidence: Quantity) -> bool:
         return all(c is None or e is None or c == e for c, e in zip(claim.value, evidence.value))
     c, e = _as_percent(claim), _as_percent(evidence)
     if claim.bound and not evidence.bound:  # "more than 200,000" against 236,000
+        if claim.scale != evidence.scale and math.isclose(c / claim.scale, e / evidence.scale):
+            return False  # "no later than 35 weeks" against 35 days: the number kept, its unit swapped
         if abs(claim.bound) == 2:
             return e > c if claim.bound > 0 else e < c
         return e >= c if claim.bound > 0 else e <= c

@@ -74,7 +74,7 @@ BOUNDS_BEFORE: tuple[tuple[tuple[str, ...], int], ...] = (
     (("minimum", "of"), 1), (("a", "minimum", "of"), 1), (("minimum",), 1), (("min",), 1), (("more", "than"), 2),
     (("greater", "than"), 2), (("longer", "than"), 2), (("over",), 2), (("above",), 2), (("exceeding",), 2),
     (("beyond",), 2), (("upwards", "of"), 1), (("no", "sooner", "than"), 1), (("no", "earlier", "than"), 1),
-    (("not", "before"), 1), (("after",), 2), (("no", "more", "than"), -1), (("not", "more", "than"), -1),
+    (("not", "before"), 1), (("after",), 2), (("before",), -2), (("no", "more", "than"), -1), (("not", "more", "than"), -1),
     (("no", "later", "than"), -1), (("no", "longer", "than"), -1), (("at", "most"), -1), (("up", "to"), -1),
     (("maximum", "of"), -1), (("a", "maximum", "of"), -1), (("maximum",), -1), (("max",), -1), (("within",), -1),
     (("not", "exceed"), -1), (("not", "to", "exceed"), -1), (("as", "many", "as"), -1), (("as", "much", "as"), -1),

@@ -16,6 +16,7 @@ from review.checking.rules.direction import check_directions
 from review.checking.rules.entities import check_entities, check_name_roles, check_pairings
 from review.checking.rules.negation import check_negation
 from review.checking.rules.quantities import check_quantities
+from review.checking.rules.subject import check_subject
 from review.checking.rules.wording import check_wording
 
 Rule = Callable[[RuleContext], list[Finding]]
@@ -30,4 +31,5 @@ RULES: tuple[Rule, ...] = (
     check_name_roles,
     check_wording,
     check_additions,
+    check_subject,
 )

@@ -46,6 +46,7 @@ SCORE_TABLE: dict[FindingKind, KindWeight] = {
     FindingKind.UNSUPPORTED_ADDITION: KindWeight(cap=0.45),  # a whole extra fact: at best uncertain
     FindingKind.SLOT_SWAP: KindWeight(cap=0.3),  # another word between the same neighbours: as sure as a missing name
     FindingKind.MISSING_ENTITY: KindWeight(cap=0.3),
+    FindingKind.MISSING_SUBJECT: KindWeight(cap=0.5),  # facts about something else: a person must look
     FindingKind.ENTITY_ELSEWHERE: KindWeight(cap=0.5),  # the name is only in another candidate, not beside this fact
 }
 # The most findings can add to a window's relevance (each bonus counts once): the rest only lower it.
@@ -116,6 +117,7 @@ _REASON_GROUPS: tuple[tuple[FindingKind, ...], ...] = (
     (FindingKind.MISSING_QUANTITY,),
     (FindingKind.WEAK_MISSING_QUANTITY,),
     (FindingKind.MISSING_ENTITY,),
+    (FindingKind.MISSING_SUBJECT,),
     (FindingKind.ENTITY_ELSEWHERE,),
     (FindingKind.SLOT_SWAP,),
     (FindingKind.SUBSTITUTION,),

@@ -319,6 +319,17 @@ def test_an_appended_unsupported_phrase_cannot_pass():
     assert "'which includes breakfast' not in evidence" in added.reasons
 
 
+def test_an_invented_last_list_member_cannot_pass():
+    evidence = "Version 4.0 is planned for 2026 and will add real-time whiteboards."
+    assert check("Version 4.0 is planned for 2026 and will add real-time whiteboards.", evidence).score \
+        >= supported_at()
+    added = check("Version 4.0 is planned for 2026 and will add real-time whiteboards and video calls.", evidence)
+    assert added.score < supported_at()
+    assert "'and video calls' not in evidence" in added.reasons
+    reworded = check("Version 4.0 is planned for 2026 and will add whiteboards and real-time work.", evidence)
+    assert not any(r.startswith("'and real-time work'") for r in reworded.reasons)  # "real-time" is in evidence
+
+
 def test_an_invented_superlative_cannot_pass():
     evidence = "The labor force participation rate, at 62.6 percent, continued to trend up in March."
     outcome = check("The participation rate rose to 62.6 percent in March, its highest level.", evidence)

@@ -76,7 +76,7 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
         e, unit = compatible[best][0], compatible[best][1]
         if placement[best] >= _MIN_PLACEMENT and _local_share(claim_ctx, unit, window) >= _SAME_TOPIC:
             findings.append(Finding(FindingKind.QUANTITY_MISMATCH,
-                                    f"claim says {describe(q)}; evidence says {describe(e)}",
+                                    f"claim says {_stated(q)}; evidence says {_stated(e)}",
                                     claim_span=(q.start, q.end), evidence_span=ctx.evidence_span(unit, e.start, e.end)))
         else:
             findings.append(missing)
@@ -115,6 +115,11 @@ def _local_share(claim_ctx: dict[str, float], unit: Unit, window: Window | None 
     found = sum(w for s, w in claim_ctx.items() if credit[s])
     total = found + sum(w for s, w in claim_ctx.items() if not credit[s] and s not in LIGHT_STEMS)
     return found / total if total else 0.0
+
+
+def _stated(quantity: Quantity) -> str:
+    """The value with its bound, as a person reads it: "less than 30 days", "35 days"."""
+    return f"{_BOUND_NAMES[quantity.bound]} {describe(quantity)}" if quantity.bound else describe(quantity)
 
 
 def _specific(quantity: Quantity) -> bool:

@@ -1,0 +1,43 @@
+"""Bounds on quantities ("no later than", "before", "after") compared with the values the evidence states."""
+
+from functools import partial
+
+from review.checking.base import EvidenceCandidate
+from review.checking.builtin import check_claim
+from review.checking.findings import FindingKind
+from review.checking.verdicts import supported_at, uncertain_at
+from tests.review.checker_inputs import bag_of_words_embed
+
+rules_check = partial(check_claim, fitted=False, embed=bag_of_words_embed)
+
+RETENTION = (
+    "Deleted notes stay in the trash for 30 days and can be restored during that time. After 30 days they are "
+    "purged automatically. Encrypted backups are retained for 35 days, so deleted data disappears from backups "
+    "no later than 35 days after purging."
+)
+
+
+def check(claim: str):
+    return rules_check(claim=claim, candidates=[EvidenceCandidate(RETENTION)])
+
+
+def test_a_bound_keeping_the_number_but_swapping_the_unit_is_contradicted():
+    """"No later than 35 weeks" is true of 35 days only by arithmetic; a kept number with another unit is a
+    unit swap, whichever other value of the sentence it is compared with."""
+    outcome = check("Encrypted backups are retained for 35 days, so deleted data disappears from backups no later "
+                    "than 35 weeks after purging.")
+    assert outcome.score < uncertain_at(), outcome.reasons
+    assert any("35 weeks" in r and "35 days" in r for r in outcome.reasons), outcome.reasons
+
+
+def test_before_is_the_opposite_bound_of_after():
+    outcome = check("Before 30 days they are purged automatically.")
+    assert outcome.score < uncertain_at(), outcome.reasons
+    assert any(f.kind in (FindingKind.DIRECTION, FindingKind.QUANTITY_MISMATCH) for f in outcome.findings)
+    assert any(r.startswith("claim says less than 30 days") for r in outcome.reasons), outcome.reasons
+
+
+def test_a_bound_the_evidence_states_too_is_supported():
+    outcome = check("After 30 days deleted notes are purged automatically.")
+    assert outcome.score >= supported_at(), outcome.reasons
+    assert "30 days matches evidence" in " ".join(outcome.reasons)
