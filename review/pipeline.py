@@ -25,7 +25,7 @@ from review.checking.base import CheckerUnavailable, EvidenceCandidate
 from review.checking.builtin import BuiltinChecker
 from review.checking.claims import ClaimSpan, split_claims
 from review.checking.external import configured_checkers
-from review.checking.findings import Finding
+from review.checking.findings import Finding, about_another_subject
 from review.checking.scoring import HOLDS_AGAINST_EXTERNAL
 from review.checking.verdicts import supported_at, uncertain_at, verdict_for
 from review.models import Risk, Verdict
@@ -235,7 +235,7 @@ def claim_check(
         other = BuiltinChecker().check(claim=claim_text, candidates=[candidate.for_checker()])
         contradictions = [f for f in other.findings if f.is_contradiction]
         conflicting = (
-            could_conflict and bool(contradictions)
+            could_conflict and bool(contradictions) and not about_another_subject(other.findings)
             and other.signals.get("subject_coverage", 0.0) >= settings.REVIEW_CONFLICT_SUBJECT_AT
         )
         if conflicting:

@@ -93,3 +93,9 @@ class Finding:
         return cls(kind=FindingKind(data["kind"]), message=data["message"],
                    claim_span=tuple(claim_span) if claim_span else None,
                    evidence_span=tuple(evidence_span) if evidence_span else None)
+
+
+def about_another_subject(findings: list[Finding]) -> bool:
+    """The evidence states its facts of another subject than the claim's: what it says against the claim is
+    then no contradiction of it (nor a conflict between sources), only a sign that nothing supports it."""
+    return any(f.kind is FindingKind.MISSING_SUBJECT for f in findings)

@@ -1,7 +1,8 @@
 """Verdict bands, in one place for every checker: a score's verdict is set here, from settings.
 
 A claim is *contradicted* only when a finding shows the evidence stating something else about the same
-subject; a low score without one means nothing relevant supports it: *not found*.
+subject; a low score without one, or with the evidence speaking of another subject, means nothing relevant
+supports it: *not found*.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Sequence
 
 from django.conf import settings
 
-from review.checking.findings import Finding
+from review.checking.findings import Finding, about_another_subject
 
 SUPPORTED = "supported"
 UNCERTAIN = "uncertain"
@@ -35,4 +36,6 @@ def verdict_for(*, score: float | None, findings: Sequence[Finding], has_evidenc
         return SUPPORTED
     if score >= uncertain_at():
         return UNCERTAIN
-    return CONTRADICTED if any(f.is_contradiction for f in findings) else NOT_FOUND
+    if any(f.is_contradiction for f in findings) and not about_another_subject(findings):
+        return CONTRADICTED
+    return NOT_FOUND

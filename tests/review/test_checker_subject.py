@@ -7,7 +7,7 @@ import pytest
 from review.checking.base import EvidenceCandidate
 from review.checking.builtin import check_claim
 from review.checking.findings import FindingKind
-from review.checking.verdicts import supported_at
+from review.checking.verdicts import supported_at, verdict_for
 from tests.review.checker_inputs import bag_of_words_embed
 
 rules_check = partial(check_claim, fitted=False, embed=bag_of_words_embed)
@@ -59,3 +59,16 @@ def test_a_subject_the_evidence_never_uses_with_that_predicate_is_only_soft_doub
     evidence = "Juan de Salas and Juan de Ortega led an expedition to the region in 1629."
     assert FindingKind.MISSING_SUBJECT not in kinds("The mission was led by Juan de Salas and Juan de Ortega.",
                                                     evidence)
+
+
+def test_what_a_passage_about_another_subject_says_is_no_contradiction():
+    """"Taxis are allowed" does not contradict "Shared accounts are not allowed": the claim is not found, not
+    contradicted, and a reviewer is not told the source says otherwise."""
+    travel = "Taxis and ride-share services are allowed between airports, hotels and client sites."
+    outcome = rules_check(claim="Shared accounts are not allowed, except for break-glass admin accounts.",
+                          candidates=[EvidenceCandidate(travel)])
+    found = {f.kind for f in outcome.findings}
+    assert {FindingKind.NEGATION, FindingKind.MISSING_SUBJECT} <= found
+    assert verdict_for(score=outcome.score, findings=outcome.findings, has_evidence=True) == "not_found"
+    negation_only = [f for f in outcome.findings if f.kind is FindingKind.NEGATION]
+    assert verdict_for(score=outcome.score, findings=negation_only, has_evidence=True) == "contradicted"

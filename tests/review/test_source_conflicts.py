@@ -59,3 +59,18 @@ def test_same_weekdays_and_clock_times_about_another_subject_are_no_conflict(api
     assert not any("conflict" in r for r in body["reasons"]), body["reasons"]
     assert body["claims"][0]["verdict"] == "supported"
     assert body["risk"] == "low"
+
+
+def test_the_opposite_said_of_another_subject_is_no_conflict(api, celery_worker, publish, settings):
+    """"Guests are allowed on company laptops" shares most words with "Contractors are not allowed on company
+    laptops", but says nothing of contractors: no conflict to settle, the supporting source stands alone."""
+    settings.REVIEW_HIGH_RISK_TOPICS = []
+    publish("# Access\n\n## Laptops\n\nContractors are not allowed on company laptops.\n", key="access-policy")
+    publish("# Demos\n\n## Laptops\n\nGuests are allowed on company laptops during supervised demos.\n",
+            key="demo-guide")
+
+    body = _check(api, "Contractors are not allowed on company laptops.")
+
+    assert not any("conflict" in r for r in body["reasons"]), body["reasons"]
+    assert body["claims"][0]["verdict"] == "supported"
+    assert body["claims"][0]["evidence"][0]["document_key"] == "access-policy"
