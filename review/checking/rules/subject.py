@@ -9,10 +9,12 @@ after another subject shows the evidence is about something else.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from review.checking.analysis import CLAUSE_VERBS, Unit, quantity_tokens
 from review.checking.findings import Finding, FindingKind
 from review.checking.rules.context import RuleContext, claim_span
-from review.checking.text import LIGHT_STEMS, Token, is_content
+from review.checking.text import Token, is_content
 from review.checking.windows import stem_found
 
 _SUBJECT_REACH = 6  # tokens before the verb: a longer opening is seldom a plain subject
@@ -23,61 +25,53 @@ _VERB_ENDINGS = ("s", "ed")  # "the Company reserves", "the team offered": a pre
 
 
 def check_subject(ctx: RuleContext) -> list[Finding]:
-    """Subject heads the evidence gives no credit for, where it states the same predicate of another word."""
+    """Subject words the evidence gives no credit for, where it states the same verb and predicate of another
+    word. Each place the subject could end is tried ("Lead times runs ...": not after "times")."""
     tokens = ctx.claim.unit.tokens
-    verb = _verb_index(tokens, ctx.window.stems)
-    heads = subject_heads(tokens, verb=verb, skip=quantity_tokens(ctx.claim.unit)) if verb else []
-    unsupported = set(ctx.unsupported) - LIGHT_STEMS
-    missing = [head for head in heads if head.stem in unsupported]
-    predicate = next((t for t in tokens[verb + 1 :] if is_content(t)), None) if missing else None
-    if predicate is None:
-        return []
-    for unit in ctx.window.units:
-        rival = _rival_subject(unit, tokens[verb], predicate, subject={t.stem for t in tokens[:verb]})
-        if rival is not None:
-            said = " ".join(t.text for t in tokens[tokens.index(missing[-1]) : tokens.index(predicate) + 1])
-            theirs = " ".join(t.text for t in unit.tokens[unit.tokens.index(rival) : unit.tokens.index(rival) + 1])
-            return [Finding(FindingKind.MISSING_SUBJECT,
-                            f"claim says '{said}'; the evidence says it of '{theirs}'",
-                            claim_span=claim_span(*missing), evidence_span=ctx.token_span(unit, rival))]
+    skip = quantity_tokens(ctx.claim.unit)
+    unsupported = set(ctx.unsupported)
+    for verb in _verb_positions(tokens, ctx.window.stems):
+        missing = [t for t in subject_words(tokens, verb=verb, skip=skip) if t.stem in unsupported]
+        predicate = next((t for t in tokens[verb + 1 :] if is_content(t)), None)
+        if not missing or predicate is None:
+            continue
+        for unit in ctx.window.units:
+            rival = _rival_subject(unit, tokens[verb], predicate, subject={t.stem for t in tokens[:verb]})
+            if rival is not None:
+                said = ctx.claim.text[missing[0].start : predicate.end]
+                return [Finding(FindingKind.MISSING_SUBJECT, f"claim says '{said}'; the evidence says it of "
+                                                             f"'{rival.text}'",
+                                claim_span=claim_span(*missing), evidence_span=ctx.token_span(unit, rival))]
     return []
 
 
-def _verb_index(tokens: list[Token], evidence_stems: set[str]) -> int | None:
-    """The claim's first auxiliary or copula ("is", "must"), or the first verb-like word ("reserves", "offered")
-    that the evidence has too: where the subject ends."""
+def _verb_positions(tokens: list[Token], evidence_stems: set[str]) -> Iterator[int]:
+    """Where the subject may end, first to last: an auxiliary or copula ("is", "must"), or a verb-like word
+    ("reserves", "offered") that the evidence has too."""
     for k, tok in enumerate(tokens[: _SUBJECT_REACH + 1]):
+        if not k:
+            continue
         if tok.lower in CLAUSE_VERBS:
-            return k
-        if k and tok.lower.endswith(_VERB_ENDINGS) and not tok.lower.endswith("ss") and not tok.capital \
+            yield k
+            return  # nothing after an auxiliary is still the subject
+        if tok.lower.endswith(_VERB_ENDINGS) and not tok.lower.endswith("ss") and not tok.capital \
                 and stem_found(tok.stem, evidence_stems):
-            return k
-    return None
+            yield k
 
 
-def subject_heads(tokens: list[Token], *, verb: int, skip: set[int]) -> list[Token]:
-    """The heads of a claim's subject, when the claim opens with one: the words before its first auxiliary or
-    copula (``verb``: "is", "must", "are"), split at "and"/"or", each member's last content word. A claim
-    opening otherwise (a fronted phrase, a pronoun, a number, "the number of ...") names no subject here."""
+def subject_words(tokens: list[Token], *, verb: int, skip: set[int]) -> list[Token]:
+    """The content words of a claim's subject, when the claim opens with a plain one: determiners, nouns and
+    "and"/"or" up to ``verb``. A claim opening otherwise (a fronted phrase, a pronoun, a number, "the number
+    of ...") names no subject here."""
     opening = tokens[:verb]
     if not opening or any(t.kind != "word" or "'" in t.text or "’" in t.text for t in opening) \
             or any(k in skip for k in range(verb)):
         return []
     if not (is_content(opening[0]) or opening[0].lower in _DETERMINERS):
         return []  # "During the fair the cap may ...", "If approved it is ...": not a subject
-    heads: list[Token] = []
-    member: list[Token] = []
-    for tok in [*opening, None]:
-        if tok is None or tok.lower in _COORDINATORS:
-            content = [t for t in member if is_content(t)]
-            if content:
-                heads.append(content[-1])
-            member = []
-        elif is_content(tok) or tok.lower in _DETERMINERS:
-            member.append(tok)
-        else:
-            return []  # a preposition or pronoun inside: not a plain noun phrase
-    return heads
+    if any(not is_content(t) and t.lower not in _DETERMINERS and t.lower not in _COORDINATORS for t in opening):
+        return []  # a preposition or pronoun inside: not a plain noun phrase
+    return [t for t in opening if is_content(t)]
 
 
 def _rival_subject(unit: Unit, verb: Token, predicate: Token, *, subject: set[str]) -> Token | None:
