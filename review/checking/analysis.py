@@ -46,7 +46,7 @@ _NOT_NEGATION_AFTER = frozenset({"later", "more", "less", "fewer", "longer", "on
                                  "doubt", "sooner", "greater", "shorter"})
 _NEGATION_SCOPE = 4  # content words after "not"
 CLAUSE_VERBS = frozenset({"is", "are", "was", "were", "be", "been", "has", "have", "had", "do", "does", "did", "can",
-                           "cannot", "could", "may", "might", "must", "shall", "should", "will", "would"})
+                          "cannot", "could", "may", "might", "must", "shall", "should", "will", "would"})
 _CLAUSE_VERB_REACH = 5  # words from "and" to the verb of a clause it starts: "and approved expenses are paid"
 _NAME_JOINERS = frozenset({"of", "de", "&", "von", "van", "da", "del"})
 _SUPERLATIVE = re.compile(r"[a-z]{3,}est")

@@ -8,6 +8,7 @@ holds the claim; *missing* says a fact of the claim is absent; *weakens* is soft
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -95,7 +96,7 @@ class Finding:
                    evidence_span=tuple(evidence_span) if evidence_span else None)
 
 
-def about_another_subject(findings: list[Finding]) -> bool:
+def about_another_subject(findings: Iterable[Finding]) -> bool:
     """The evidence states its facts of another subject than the claim's: what it says against the claim is
     then no contradiction of it (nor a conflict between sources), only a sign that nothing supports it."""
     return any(f.kind is FindingKind.MISSING_SUBJECT for f in findings)
