@@ -31,9 +31,14 @@ def check_subject(ctx: RuleContext) -> list[Finding]:
     skip = quantity_tokens(ctx.claim.unit)
     unsupported = set(ctx.unsupported)
     for verb in _verb_positions(tokens, ctx.window.stems):
-        missing = [t for t in subject_words(tokens, verb=verb, skip=skip) if t.stem in unsupported]
+        words = subject_words(tokens, verb=verb, skip=skip)
+        missing = [t for t in words if t.stem in unsupported]
         predicate = next((t for t in tokens[verb + 1 :] if is_content(t)), None)
         if not missing or predicate is None:
+            continue
+        # A verb known only by its ending ("detailed", "measurements") may be no verb: then the whole subject must
+        # be absent ("Lead times runs"), not one word of a longer opening ("New Horizons took detailed ...").
+        if tokens[verb].lower not in CLAUSE_VERBS and len(missing) < len(words):
             continue
         for unit in ctx.window.units:
             rival = _rival_subject(unit, tokens[verb], predicate, subject={t.stem for t in tokens[:verb]})
