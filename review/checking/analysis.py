@@ -99,6 +99,7 @@ class Clause:
     stems: dict[str, float]  # content stems; 0.5 for those an elliptical negation borrows from the clause before
     negated: frozenset[str]  # stems inside a negation's scope
     has_negation: bool
+    leads: frozenset[str] = frozenset()  # the first word each negation applies to: "exceed" of "may not be exceeded"
 
 
 def _analyze_unit(text: str, start: int, end: int, kind: str, header: list[list[Token]]) -> Unit:
@@ -189,19 +190,20 @@ def _clauses(tokens: list[Token], skip: set[int]) -> tuple[list[Clause], dict[st
     polarity: dict[str, int] = {}
     stems: dict[str, float] = {}
     negated: set[str] = set()
+    leads: set[str] = set()
     has_negation = False
     scope_left = 0
     dangling = False  # a negation with nothing after it: "traffic fines are not."
 
     def close() -> None:
-        nonlocal stems, negated, has_negation, scope_left, dangling
+        nonlocal stems, negated, leads, has_negation, scope_left, dangling
         if dangling and clauses:
             for stem in clauses[-1].stems:
                 stems.setdefault(stem, 0.5)  # the predicate is the previous clause's
             negated = set(stems)
         if stems or has_negation:
-            clauses.append(Clause(stems, frozenset(negated), has_negation))
-        stems, negated, has_negation, scope_left, dangling = {}, set(), False, 0, False
+            clauses.append(Clause(stems, frozenset(negated), has_negation, frozenset(leads)))
+        stems, negated, leads, has_negation, scope_left, dangling = {}, set(), set(), False, 0, False
 
     for k, tok in enumerate(tokens):
         if tok.text in NEGATION_BREAKS or tok.lower in NEGATION_BREAKS:
@@ -222,6 +224,8 @@ def _clauses(tokens: list[Token], skip: set[int]) -> tuple[list[Clause], dict[st
             continue
         stems[tok.stem] = 1.0
         if scope_left:
+            if dangling:  # the first word of this negation's scope
+                leads.add(tok.stem)
             negated.add(tok.stem)
             scope_left -= 1
             dangling = False

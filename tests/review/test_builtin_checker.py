@@ -192,6 +192,21 @@ def test_negation_mismatch_is_contradicted(claim):
     assert any("negates" in r for r in outcome.reasons), outcome.reasons
 
 
+def test_a_second_negation_the_evidence_lacks_is_contradicted():
+    """Both sentences negate "extra approval"; only the claim negates "exceeded"."""
+    evidence = "During major trade fairs the cap may be exceeded by up to 25 percent without extra approval."
+    outcome = check("During major trade fairs the cap may not be exceeded by up to 25 percent without extra approval.",
+                    evidence)
+    assert outcome.score < uncertain_at()
+    assert "claim negates 'exceeded'; evidence does not" in outcome.reasons
+    assert check(evidence, evidence).score >= supported_at()
+
+
+def test_one_negation_placed_elsewhere_is_a_rewording():
+    outcome = check("No refunds are given for partial months.", "Refunds are not given for partial months.")
+    assert not any(f.kind is FindingKind.NEGATION for f in outcome.findings), outcome.reasons
+
+
 def test_matching_negation_is_supported():
     assert check("SMS codes are not accepted as a second factor.", POLICY).score >= supported_at()
     assert check("SMS codes aren't accepted as a second factor.", POLICY).score >= supported_at()

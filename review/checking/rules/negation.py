@@ -64,6 +64,13 @@ def _clause_conflict(claim: Claim, clause: Clause,
         about_the_same = not rest or any(s in unit.stems for s in rest)  # "they are tidally locked"
         if _overlap(scope, best) and about_the_same and not scope & best.negated:
             return f"claim negates '{pretty(claim, set(scope))}'; evidence does not", set(scope), unit
+        # The claim negates more than the evidence: "may not be exceeded ... without extra approval" against "may
+        # be exceeded ... without extra approval" shares the second negation only, and the word the first one
+        # denies is asserted there. (One negation each, placed differently, is a rewording: "No refunds are
+        # given" / "Refunds are not given".)
+        denied = {s for s in clause.leads if s in best.stems and s not in best.negated}
+        if denied and about_the_same and len(clause.leads) > len(best.leads):
+            return f"claim negates '{pretty(claim, denied)}'; evidence does not", denied, unit
         return None
     if clause.has_negation:
         return None
