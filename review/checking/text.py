@@ -160,7 +160,8 @@ _ANTONYM_PAIRS = (
 )
 NEGATION_BREAKS = frozenset({",", ";", ":", ".", "!", "?", "|", "but", "while", "whereas", "although", "because",
                               "though", "who", "which", "whose", "where", "unless", "except"})
-LIST_JOINERS = frozenset({"and", "or", ",", ";"})
+COORDINATORS = frozenset({"and", "or"})
+LIST_JOINERS = COORDINATORS | {",", ";"}
 
 # Numbers are ASCII digits only: "²", "½", "１" or "٣" are digits to str.isdigit() but not to float(), and
 # reading them would need offsets other than the text's. They tokenize as marks.

@@ -6,14 +6,13 @@ from __future__ import annotations
 from review.checking.analysis import Claim, Polar, pretty, stem_span
 from review.checking.findings import Finding, FindingKind
 from review.checking.rules.context import RuleContext, claim_span
-from review.checking.text import LIGHT_STEMS, Token, is_content
+from review.checking.text import COORDINATORS, LIGHT_STEMS, Token, is_content
 from review.checking.windows import Window
 
 _RELATIVE_PRONOUNS = frozenset({"which", "who", "whose", "whom", "where"})
 _ADDING_WORDS = frozenset({"with", "including", "plus", "mainly", "mostly", "especially", "particularly"})
 UNSUPPORTED_TERM_PREFIX = "not found in evidence: "  # reasons_for lists them all on one line
 _DEGREE_FAMILIES = frozenset({"compare", "superlative"})
-_CONJUNCTS = frozenset({"and", "or"})
 
 
 def check_additions(ctx: RuleContext) -> list[Finding]:
@@ -36,8 +35,7 @@ def _unsupported_phrases(claim: Claim, unsupported: set[str]) -> list[Finding]:
     One wrong word in a verbatim sentence costs little on coverage; a phrase of its own that the evidence
     never mentions is a whole extra fact, so it caps the score however well the rest matches."""
     phrases: list[Finding] = []
-    tokens = claim.unit.tokens
-    for part in [*_appended_parts(tokens), *_last_conjunct(tokens)]:
+    for part in _appended_parts(claim.unit.tokens):
         if not _adds_a_fact(part):
             continue
         content = [t for t in part if is_content(t) and t.stem not in LIGHT_STEMS]
@@ -49,31 +47,22 @@ def _unsupported_phrases(claim: Claim, unsupported: set[str]) -> list[Finding]:
     return phrases
 
 
-def _last_conjunct(tokens: list[Token]) -> list[list[Token]]:
-    """The member after a sentence's last "and"/"or", when it runs to the end: "... whiteboards and video
-    calls" adds "video calls" to a list the evidence may end sooner."""
-    joiners = [k for k, t in enumerate(tokens) if t.lower in _CONJUNCTS]
-    if not joiners:
-        return []
-    member = [t for t in tokens[joiners[-1] + 1 :] if t.text != "."]
-    if not member or any(t.kind != "word" for t in member):
-        return []
-    return [[tokens[joiners[-1]], *member]]
-
-
 def _adds_a_fact(part: list[Token]) -> bool:
-    """A relative clause, a participle/"with" phrase or a last list member describes something more; an
-    adverbial such as "around the clock" restates how or when, often in other words than the evidence's."""
+    """A relative clause, a participle/"with" phrase or a last list member ("... whiteboards and video calls")
+    describes something more; an adverbial such as "around the clock" restates how or when, often in other words
+    than the evidence's."""
     first = part[0].lower
-    return first in _RELATIVE_PRONOUNS or first in _ADDING_WORDS or first in _CONJUNCTS or (
+    return first in _RELATIVE_PRONOUNS or first in _ADDING_WORDS or first in COORDINATORS or (
         len(first) > 4 and first.endswith(("ing", "ed", "en")) and part[0].kind == "word")
 
 
 def _appended_parts(tokens: list[Token]) -> list[list[Token]]:
-    """The parts of a sentence after its first: cut at commas, semicolons, brackets and relative pronouns."""
+    """The parts of a sentence after its first: cut at commas, semicolons, brackets, relative pronouns and its
+    last "and"/"or" (which stays at the head of its part)."""
+    last_joiner = max((k for k, t in enumerate(tokens) if t.lower in COORDINATORS), default=-1)
     parts: list[list[Token]] = [[]]
-    for tok in tokens:
-        if tok.text in ",;()" or tok.lower in _RELATIVE_PRONOUNS:
+    for k, tok in enumerate(tokens):
+        if tok.text in ",;()" or tok.lower in _RELATIVE_PRONOUNS or (k == last_joiner and parts[-1]):
             parts.append([])
         if tok.text not in ",;().":
             parts[-1].append(tok)

@@ -220,6 +220,5 @@ def _compare_attributes(ctx: RuleContext, q: Quantity, e: Quantity, unit: Unit) 
         return Finding(FindingKind.DIRECTION, f"claim says {_CHANGE_NAMES[q.change]} {describe(q)}; "
                                               f"evidence says {_CHANGE_NAMES[e.change]} {describe(e)}", **spans)
     if q.bound and e.bound and (q.bound > 0) != (e.bound > 0):
-        return Finding(FindingKind.DIRECTION, f"claim says {_BOUND_NAMES[q.bound]} {describe(q)}; "
-                                              f"evidence says {_BOUND_NAMES[e.bound]} {describe(e)}", **spans)
+        return Finding(FindingKind.DIRECTION, f"claim says {_stated(q)}; evidence says {_stated(e)}", **spans)
     return Finding(FindingKind.QUANTITY_MATCH, f"{describe(q)} matches evidence", **spans)

@@ -14,24 +14,25 @@ from collections.abc import Iterator
 from review.checking.analysis import CLAUSE_VERBS, Unit, quantity_tokens
 from review.checking.findings import Finding, FindingKind
 from review.checking.rules.context import RuleContext, claim_span
-from review.checking.text import Token, is_content
+from review.checking.text import COORDINATORS, Token, is_content
 from review.checking.windows import stem_found
 
 _SUBJECT_REACH = 6  # tokens before the verb: a longer opening is seldom a plain subject
 _DETERMINERS = frozenset({"the", "a", "an", "all", "each", "every", "any", "some", "most", "our", "its", "their",
                           "this", "these", "those", "that", "both"})
-_COORDINATORS = frozenset({"and", "or", "&"})
 _VERB_ENDINGS = ("s", "ed")  # "the Company reserves", "the team offered": a present or past verb after its subject
 
 
 def check_subject(ctx: RuleContext) -> list[Finding]:
     """Subject words the evidence gives no credit for, where it states the same verb and predicate of another
     word. Each place the subject could end is tried ("Lead times runs ...": not after "times")."""
+    unsupported = set(ctx.unsupported)
+    if not unsupported:
+        return []
     tokens = ctx.claim.unit.tokens
     skip = quantity_tokens(ctx.claim.unit)
-    unsupported = set(ctx.unsupported)
     for verb in _verb_positions(tokens, ctx.window.stems):
-        words = subject_words(tokens, verb=verb, skip=skip)
+        words = _subject_words(tokens, verb=verb, skip=skip)
         missing = [t for t in words if t.stem in unsupported]
         predicate = next((t for t in tokens[verb + 1 :] if is_content(t)), None)
         if not missing or predicate is None:
@@ -53,9 +54,7 @@ def check_subject(ctx: RuleContext) -> list[Finding]:
 def _verb_positions(tokens: list[Token], evidence_stems: set[str]) -> Iterator[int]:
     """Where the subject may end, first to last: an auxiliary or copula ("is", "must"), or a verb-like word
     ("reserves", "offered") that the evidence has too."""
-    for k, tok in enumerate(tokens[: _SUBJECT_REACH + 1]):
-        if not k:
-            continue
+    for k, tok in enumerate(tokens[1 : _SUBJECT_REACH + 1], start=1):
         if tok.lower in CLAUSE_VERBS:
             yield k
             return  # nothing after an auxiliary is still the subject
@@ -64,7 +63,7 @@ def _verb_positions(tokens: list[Token], evidence_stems: set[str]) -> Iterator[i
             yield k
 
 
-def subject_words(tokens: list[Token], *, verb: int, skip: set[int]) -> list[Token]:
+def _subject_words(tokens: list[Token], *, verb: int, skip: set[int]) -> list[Token]:
     """The content words of a claim's subject, when the claim opens with a plain one: determiners, nouns and
     "and"/"or" up to ``verb``. A claim opening otherwise (a fronted phrase, a pronoun, a number, "the number
     of ...") names no subject here."""
@@ -74,7 +73,7 @@ def subject_words(tokens: list[Token], *, verb: int, skip: set[int]) -> list[Tok
         return []
     if not (is_content(opening[0]) or opening[0].lower in _DETERMINERS):
         return []  # "During the fair the cap may ...", "If approved it is ...": not a subject
-    if any(not is_content(t) and t.lower not in _DETERMINERS and t.lower not in _COORDINATORS for t in opening):
+    if any(not is_content(t) and t.lower not in _DETERMINERS and t.lower not in COORDINATORS for t in opening):
         return []  # a preposition or pronoun inside: not a plain noun phrase
     return [t for t in opening if is_content(t)]
 
