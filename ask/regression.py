@@ -40,6 +40,7 @@ from console.dispatch import enqueue, enqueue_on_commit
 from console.models import SecurityLevel, User
 from console.redaction import redact
 from kb.models import DocumentVersion, IndexState, VersionStatus
+from review.learning.adopted import adopted_checker
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +73,9 @@ def settings_digests() -> dict[str, str]:
     for label, patterns in CHECKER_FILES.items():
         files = sorted(path for pattern in patterns for path in CHECKING_DIR.glob(pattern))
         digests[label] = _digest([(path.name, hashlib.sha256(path.read_bytes()).hexdigest()) for path in files])
+    # A model adopted from reviewers' labels (or a moved release threshold) changes answers like a setting does.
+    adopted = adopted_checker()
+    digests["adopted checker model"] = _digest([adopted.model_id, adopted.release_threshold])
     return digests
 
 

@@ -179,6 +179,9 @@ CELERY_BEAT_SCHEDULE = {
     # Saved question sets: runs never started or whose worker died, and a run when a checked setting changed.
     "ask-question-runs-housekeeping": {"task": "ask.tasks.question_runs_housekeeping",
                                        "schedule": HOUSEKEEPING_INTERVAL_SECONDS},
+    # The leak estimate from the labels so far, and (with REVIEW_LEARNING) a refit once enough new labels came.
+    "review-learning": {"task": "review.tasks.checker_learning_tick",
+                        "schedule": env_float("REVIEW_LEARNING_INTERVAL_SECONDS", 600.0)},
 }
 # Each worker writes a heartbeat every third of this; one silent for this long is no longer listed as live.
 WORKER_HEARTBEAT_MAX_AGE = env_int("WORKER_HEARTBEAT_MAX_AGE", 90, minimum=3)
@@ -233,6 +236,18 @@ REVIEW_HIGH_RISK_TOPICS = env_list(
      "medical", "diagnosis", "medication"],
 )
 REVIEW_AUDIT_SAMPLE_RATE = env_float("REVIEW_AUDIT_SAMPLE_RATE", 0.05)
+# Learning from reviewers (review/learning/): the leak budget sets the release threshold from the labels; the
+# refit job is off by default and, when on, runs once REVIEW_LEARNING_EVERY new labels have come in.
+REVIEW_LEAK_BUDGET = env_float("REVIEW_LEAK_BUDGET", 0.01)
+if not 0 < REVIEW_LEAK_BUDGET < 1:
+    raise ImproperlyConfigured("REVIEW_LEAK_BUDGET must be between 0 and 1 (0.01 is 1 %)")
+REVIEW_LEARNING = env_bool("REVIEW_LEARNING", False)
+REVIEW_LEARNING_EVERY = env_int("REVIEW_LEARNING_EVERY", 50, minimum=1)
+REVIEW_LEARNING_MIN_LABELS = env_int("REVIEW_LEARNING_MIN_LABELS", 30, minimum=2)
+REVIEW_LEARNING_MARGIN = env_float("REVIEW_LEARNING_MARGIN", 0.01)  # balanced accuracy a refit must gain
+REVIEW_LEARNING_FOLDS = env_int("REVIEW_LEARNING_FOLDS", 5, minimum=2)
+# How much the deployment's labels count against each shipped training set: the learner tries each.
+REVIEW_LEARNING_LABEL_WEIGHTS = [float(w) for w in env_list("REVIEW_LEARNING_LABEL_WEIGHTS", ["1", "3", "10"])]
 REVIEW_FALLBACK_TEXT = env_str("REVIEW_FALLBACK_TEXT", "I can't answer that reliably from the approved sources.")
 REVIEW_SEND_FALLBACK_ON_REJECT = env_bool("REVIEW_SEND_FALLBACK_ON_REJECT", True)
 REVIEW_RETRIEVAL_K = env_int("REVIEW_RETRIEVAL_K", 5, minimum=1)

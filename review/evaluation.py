@@ -233,3 +233,15 @@ def documents_index(*, paths: list[str], stdout=None) -> None:
             kb_services.version_index_retry(version=version, user=None)
         if kb_services.version_index_claim(version_id=version.pk):
             kb_services.version_index_run(version_id=version.pk)
+
+
+def item_for_learning(*, item: dict, clearance: str, contexts_from_file: bool = False):
+    """An item as the learning simulation reads it: its label, each claim's feature row, and whether a rule (a
+    contradiction, a topic, a flagged source) holds it whatever the scores."""
+    from review.learning.simulation import item_of
+
+    report = answer_check(question=item.get("question") or "", answer_text=item["claim"], clearance=clearance,
+                          contexts=[item.get("evidence") or ""] if contexts_from_file else item.get("contexts") or [],
+                          retrieve=not contexts_from_file)
+    return item_of(supported=is_positive(item["label"]), claims=[c.features for c in report.claims],
+                   held_by_rule=report.held_by_rule)

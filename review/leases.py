@@ -33,12 +33,12 @@ def _lease_free_for(reviewer) -> Q:
 
 @transaction.atomic
 def answer_lease_next(*, reviewer, queryset, skipped: frozenset[int] = frozenset()) -> Answer | None:
-    """Lease the oldest highest-risk pending answer nobody else holds. `queryset`: answers the reviewer may see;
+    """Lease the first pending answer in the queue's order (tier, likeliest wrong, oldest) nobody else holds. `queryset`: answers the reviewer may see;
     `skipped`: answers the reviewer skipped, passed over."""
     answer = (
         queryset.filter(_lease_free_for(reviewer), status=AnswerStatus.PENDING_REVIEW, escalated=False)
         .exclude(pk__in=skipped)
-        .order_by("risk_order", "created_at")
+        .order_by("risk_order", "-wrong_probability", "created_at")
         .select_for_update(skip_locked=True, of=("self",))
         .first()
     )

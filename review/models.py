@@ -76,9 +76,17 @@ class Answer(models.Model):
     risk = models.CharField(max_length=8, choices=Risk.choices, blank=True)
     risk_order = models.PositiveSmallIntegerField(default=3, help_text="high=0, medium=1, low=2: queue sort key")
     score = models.FloatField(null=True, blank=True)
+    # How likely the answer is wrong, by the scoring model (1 - the product of its claims' scores): within a tier,
+    # the queue shows the likeliest wrong first.
+    wrong_probability = models.FloatField(default=1.0)
+    # High risk for a reason no score changes (a contradiction, a conflict, a high-risk topic, a flagged source, a
+    # claim marked wrong before): such an answer is never released automatically, whatever the threshold.
+    held_by_rule = models.BooleanField(default=False)
     routing_reasons = models.JSONField(default=list, blank=True)
     checker_warnings = models.JSONField(default=list, blank=True)
     sampled_for_audit = models.BooleanField(default=False)
+    # The audit rate it was sampled at: its labels stand for 1 / rate released answers in the leak estimate.
+    audit_sample_rate = models.FloatField(null=True, blank=True)
     # The lowest security level that may see this answer: the highest level among its evidence.
     evidence_level = models.CharField(max_length=16, choices=SecurityLevel.choices, default=SecurityLevel.PUBLIC)
     scoring_error = models.TextField(blank=True)
@@ -115,7 +123,8 @@ class Answer(models.Model):
             models.UniqueConstraint(fields=["client", "idempotency_key"], name="unique_idempotency_key_per_client"),
         ]
         indexes = [
-            models.Index(fields=["status", "risk_order", "created_at"]),
+            models.Index(fields=["status", "risk_order", "-wrong_probability", "created_at"],
+                         name="answer_queue_order"),
             # The queue's page count: an index-only scan, not a pass over every answer's row (bench/ui_bench.py).
             models.Index(fields=["status", "escalated", "evidence_level"], name="answer_queue_count"),
             models.Index(fields=["webhook_state", "webhook_next_attempt_at"], name="answer_webhook_due"),
@@ -170,6 +179,9 @@ class Claim(models.Model):
     reasons = models.JSONField(default=list)
     # Typed findings (review.checking.findings.Finding.as_dict): what routing and the review page read.
     findings = models.JSONField(default=list, blank=True)
+    # The row the scoring model read (review.checking.features): a reviewer's mark on the claim becomes a labelled
+    # row for learning, and the leak estimate re-scores it under each model.
+    features = models.JSONField(default=dict, blank=True)
     review_state = models.CharField(max_length=16, choices=ClaimReview.choices, default=ClaimReview.OPEN)
     review_note = models.TextField(blank=True)
     # Marked correct although the checker found it contradicted or unsupported (the note says why).
@@ -392,3 +404,132 @@ class SourceCorrection(models.Model):
     def difference(self) -> QuoteDifference:
         """What this version says differently from the other (first: this one's quote)."""
         return quote_difference(first=self.wrong_quote, second=self.other_quote)
+
+
+# Learning from reviewers ------------------------------------------------------------------------------------
+
+
+class LabelSource(models.TextChoices):
+    REVIEW = "review", "Review"
+    AUDIT_SAMPLE = "audit_sample", "Audit sample"
+    OVERRIDE = "override", "Override"
+
+
+class ReviewLabel(models.Model):
+    """A claim labelled by a person: what the deployment's own reviewers say the checker should have said.
+
+    Kept apart from the claim (texts and the feature row copied), so a label reads the same after the knowledge
+    base changes. `weight` is how many answers the label stands for in the leak estimate: 1 for a held answer
+    (every one of them is reviewed), 1 / the audit rate for an audit sample of what would have been released."""
+
+    claim = models.OneToOneField(Claim, on_delete=models.PROTECT, related_name="label")
+    answer = models.ForeignKey(Answer, on_delete=models.PROTECT, related_name="labels")
+    claim_text = models.TextField()
+    question = models.TextField(blank=True)
+    evidence_text = models.TextField(blank=True)
+    chunk_ids = models.JSONField(default=list, blank=True)
+    features = models.JSONField(default=dict, blank=True)
+    supported = models.BooleanField()
+    # Why: "confirmed", "kept in the sent answer", "marked wrong", "rejected with the answer", "edited out".
+    basis = models.CharField(max_length=40)
+    source = models.CharField(max_length=16, choices=LabelSource.choices)
+    weight = models.FloatField(default=1.0)
+    held_by_rule = models.BooleanField(default=False)
+    # Digests of the normalised answer and claim text: an identical later answer finds what was said of it.
+    answer_digest = models.CharField(max_length=64, db_index=True)
+    claim_digest = models.CharField(max_length=64)
+    labelled_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{'supported' if self.supported else 'unsupported'}: {self.claim_text[:60]}"
+
+    @property
+    def audit_security_level(self) -> str:
+        return self.answer.audit_security_level
+
+
+class CheckerModel(models.Model):
+    """A version of the scoring model: the shipped fit, or a refit on reviewers' labels. One is current.
+
+    A refused candidate is kept too (never adopted, `refusal` says why), so the figures of every attempt can be
+    read. `replaced` is the model this one took over from: what a rollback restores."""
+
+    class Origin(models.TextChoices):
+        SHIPPED = "shipped", "Shipped with the console"
+        LEARNING_JOB = "learning_job", "Learning job"
+        COMMAND = "command", "train_checker --from-reviews"
+
+    origin = models.CharField(max_length=16, choices=Origin.choices)
+    model_json = models.TextField(help_text="review.checking.model.ScoringModel.as_json()")
+    digest = models.CharField(max_length=64, help_text="sha256 of model_json")
+    # The model.json this one was fitted from (for the shipped model: its own digest).
+    shipped_digest = models.CharField(max_length=64)
+    family = models.CharField(max_length=40, blank=True, help_text="Which candidate family won (refits).")
+    # The release threshold this model starts from; the leak-budget job may move it once the labels prove a bound.
+    release_threshold = models.FloatField()
+    figures = models.JSONField(default=dict, blank=True)
+    labels_used = models.PositiveIntegerField(default=0)
+    is_current = models.BooleanField(default=False)
+    replaced = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    adopted_at = models.DateTimeField(null=True, blank=True)
+    adopted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                   related_name="+")
+    adopted_label = models.CharField(max_length=100, blank=True, help_text="Who or what adopted it, when no user.")
+    refusal = models.TextField(blank=True)
+    rolled_back_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["is_current"], condition=models.Q(is_current=True),
+                                    name="one_current_checker_model"),
+        ]
+
+    def __str__(self) -> str:
+        return f"checker model {self.pk} ({self.get_origin_display()})"
+
+    @property
+    def state(self) -> str:
+        if self.is_current:
+            return "current"
+        if self.rolled_back_at:
+            return "rolled back"
+        if self.adopted_at:
+            return "retired"
+        return "refused" if self.refusal else "candidate"
+
+
+class LeakEstimate(models.Model):
+    """The leak budget worked out for the current model from every label so far (review.learning.leak): the
+    release threshold it sets, the estimate and its one-sided 95 % upper bound there, the samples behind them and
+    the curve (the dashboard's chart)."""
+
+    class Status(models.TextChoices):
+        PROVEN = "proven", "Within the budget"
+        INSUFFICIENT = "insufficient", "Too few samples to prove the budget"
+        EXCEEDED = "exceeded", "Budget exceeded at every threshold"
+
+    checker_model = models.ForeignKey(CheckerModel, on_delete=models.PROTECT, related_name="leak_estimates")
+    status = models.CharField(max_length=16, choices=Status.choices)
+    budget = models.FloatField()
+    threshold = models.FloatField(null=True, blank=True, help_text="None: nothing is released automatically.")
+    estimate = models.FloatField(null=True, blank=True)
+    bound = models.FloatField(null=True, blank=True)
+    automation = models.FloatField(null=True, blank=True)
+    wrong_reviewed = models.PositiveIntegerField(default=0, help_text="Wrong answers among the held, reviewed ones.")
+    audited = models.PositiveIntegerField(default=0, help_text="Audit samples of released answers.")
+    released_unaudited = models.PositiveIntegerField(default=0, help_text="Released answers nobody audited.")
+    labelled_answers = models.PositiveIntegerField(default=0)
+    curve = models.JSONField(default=list, blank=True, help_text="[{threshold, estimate, bound, automation}]")
+    computed_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-computed_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"leak estimate {self.pk}: {self.status}"

@@ -7,7 +7,6 @@ and the synchronous /api/v1/check (which waits for a worker) call `answer_check`
 from __future__ import annotations
 
 import logging
-import re
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,9 +25,13 @@ from review.checking.builtin import BuiltinChecker
 from review.checking.claims import ClaimSpan, split_claims
 from review.checking.external import configured_checkers
 from review.checking.findings import Finding, about_another_subject
+from review.checking.model import ScoringModel
 from review.checking.scoring import HOLDS_AGAINST_EXTERNAL
 from review.checking.verdicts import supported_at, uncertain_at, verdict_for
-from review.models import Risk, Verdict
+from review.learning.adopted import adopted_checker
+from review.learning.labels import claims_marked_wrong_before
+from review.models import Verdict
+from review.policy import risk_assess
 
 logger = logging.getLogger(__name__)
 
@@ -94,6 +97,9 @@ class CheckReport:
     reasons: list[str]
     warnings: list[str] = field(default_factory=list)
     evidence_level: str = SecurityLevel.PUBLIC
+    held_by_rule: bool = False  # high for a reason no threshold changes (review.policy)
+    wrong_probability: float = 1.0
+    checker_model_id: int | None = None  # the adopted scoring model that scored it
 
 
 def _version_flags(version: DocumentVersion) -> list[str]:
@@ -201,6 +207,7 @@ def _combine_external(*, score: float, builtin_findings: list[Finding], external
 
 def claim_check(
     *, span: ClaimSpan, candidates: list[Candidate], embed: _CachedEmbedder | None, warnings: list[str],
+    model: ScoringModel | None = None,
 ) -> ClaimResult:
     """Score one claim against its candidates; evidence comes best first."""
     claim_text = span.text
@@ -208,7 +215,7 @@ def claim_check(
                          reasons=["no supporting source found in the approved sources"], evidence=[])
     if not candidates:
         return result
-    outcome = BuiltinChecker(embed=embed).check(claim=claim_text, candidates=[c.for_checker() for c in candidates])
+    outcome = BuiltinChecker(embed=embed, model=model).check(claim=claim_text, candidates=[c.for_checker() for c in candidates])
     result.features = outcome.features
     if outcome.candidate_index is None:
         result.reasons = outcome.reasons
@@ -232,7 +239,7 @@ def claim_check(
             continue
         # Hard findings (numbers, direction, negation) need no embeddings; skipping them here keeps the
         # extra candidates cheap (embedding dominates the check's cost).
-        other = BuiltinChecker().check(claim=claim_text, candidates=[candidate.for_checker()])
+        other = BuiltinChecker(model=model).check(claim=claim_text, candidates=[candidate.for_checker()])
         contradictions = [f for f in other.findings if f.is_contradiction]
         conflicting = (
             could_conflict and bool(contradictions) and not about_another_subject(other.findings)
@@ -272,46 +279,12 @@ def claim_check(
     return result
 
 
-def _topic_hits(text: str) -> list[str]:
-    lowered = text.lower()
-    return [t for t in settings.REVIEW_HIGH_RISK_TOPICS if re.search(rf"\b{re.escape(t.lower())}(s|es)?\b", lowered)]
-
-
-def risk_assess(*, question: str, answer_text: str, claims: list[ClaimResult]) -> tuple[str, list[str]]:
-    """The design's policy: high beats medium beats low; every reason is kept for the reviewer."""
-    high: list[str] = []
-    medium: list[str] = []
-    for number, claim in enumerate(claims, start=1):
-        if claim.verdict == Verdict.NOT_FOUND:
-            high.append(f"claim {number}: no supporting source found")
-        elif claim.verdict == Verdict.CONTRADICTED:
-            said = "; ".join(f.message for f in claim.findings if f.is_contradiction)
-            high.append(f"claim {number} is contradicted by its source ({said})")
-        elif claim.verdict == Verdict.UNCERTAIN:
-            medium.append(f"claim {number} is uncertain ({claim.score:.2f})")
-        if claim.evidence:
-            for flag in claim.evidence[0].flags:
-                if flag != "unpinned context":
-                    high.append(f"claim {number} relies on a {flag} source ({claim.evidence[0].candidate.chunk.version})")
-    topics = sorted(set(_topic_hits(question) + _topic_hits(answer_text)))
-    if topics:
-        high.append("high-risk topic: " + ", ".join(topics))
-    for number, claim in enumerate(claims, start=1):
-        high += [f"claim {number}: {conflict.message}" for conflict in claim.conflicts]
-    if not claims:
-        medium.append("the answer has no checkable claims")
-    if high:
-        return Risk.HIGH, high + medium
-    if medium:
-        return Risk.MEDIUM, medium
-    return Risk.LOW, ["every claim is supported by approved sources"]
-
-
 def answer_check(
     *, question: str, answer_text: str, clearance: str, contexts: Sequence[str] = (),
     cited_chunks: Sequence[Chunk] = (), retrieve: bool = True,
 ) -> CheckReport:
     spans = split_claims(answer_text)
+    adopted = adopted_checker()
     warnings: list[str] = []
     embedder: _CachedEmbedder | None = None
     vectors: list[list[float] | None] = [None] * len(spans)
@@ -331,12 +304,17 @@ def answer_check(
     candidates = [_candidates_for(hits=found, cited=list(cited_chunks), contexts=list(contexts)) for found in hits]
     if embedder is not None:
         embedder.stored_units_load(chunk_ids={c.chunk.pk for found in candidates for c in found if c.chunk})
-    claims = [claim_check(span=span, embed=embedder, warnings=warnings, candidates=found)
+    claims = [claim_check(span=span, embed=embedder, warnings=warnings, candidates=found, model=adopted.model)
               for span, found in zip(spans, candidates, strict=True)]
 
     scores = [c.score if c.score is not None else 0.0 for c in claims]
-    risk, reasons = risk_assess(question=question, answer_text=answer_text, claims=claims)
+    assessment = risk_assess(
+        question=question, answer_text=answer_text, claims=claims, release_threshold=adopted.release_threshold,
+        marked_wrong_before=claims_marked_wrong_before(answer_text=answer_text, claim_texts=[c.text for c in claims]),
+    )
     levels = [e.candidate.chunk.version.document.security_level for c in claims for e in c.evidence if e.candidate.chunk]
     evidence_level = max(levels, key=SecurityLevel.rank, default=SecurityLevel.PUBLIC)
-    return CheckReport(claims=claims, score=min(scores) if scores else None, risk=risk, reasons=reasons,
-                       warnings=warnings, evidence_level=evidence_level)
+    return CheckReport(claims=claims, score=min(scores) if scores else None, risk=assessment.risk,
+                       reasons=assessment.reasons, warnings=warnings, evidence_level=evidence_level,
+                       held_by_rule=assessment.held_by_rule, wrong_probability=assessment.wrong_probability,
+                       checker_model_id=adopted.model_id)

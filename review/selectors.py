@@ -20,7 +20,8 @@ from review.checking.verdicts import uncertain_at
 from review.models import Answer, AnswerStatus, Claim, Evidence, Risk, SelfTestRun, SourceCorrection, Verdict
 
 QUEUE_SORTS = {
-    "risk": ("risk_order", "created_at"),
+    # Tier, then how likely the answer is wrong, then age: the design's queue order.
+    "risk": ("risk_order", "-wrong_probability", "created_at"),
     "oldest": ("created_at",),
     "newest": ("-created_at",),
     "score": (F("score").asc(nulls_first=True), "created_at"),
@@ -55,18 +56,27 @@ class QueuePosition:
     next_id: int | None
 
 
-_QUEUE_ORDER = ("risk_order", "created_at", "pk")
+_QUEUE_ORDER = ("risk_order", "-wrong_probability", "created_at", "pk")
 
 
 def _keyset(answer: Answer, *, before: bool) -> list[Q]:
-    """The answers before (or after) ``answer`` in the queue's order, in three parts: a lower risk; the same risk,
-    older; the same risk and time, a lower id."""
-    side = "lt" if before else "gt"
+    """The answers before (or after) ``answer`` in the queue's order, in four parts: a lower risk; the same risk,
+    likelier wrong; the same risk and likelihood, older; all that the same, a lower id."""
+    side, other = ("lt", "gt") if before else ("gt", "lt")
+    same_tier = {"risk_order": answer.risk_order}
+    same_odds = {**same_tier, "wrong_probability": answer.wrong_probability}
+    same_time = {**same_odds, "created_at": answer.created_at}
     return [
         Q(**{f"risk_order__{side}": answer.risk_order}),
-        Q(risk_order=answer.risk_order, **{f"created_at__{side}": answer.created_at}),
-        Q(risk_order=answer.risk_order, created_at=answer.created_at, **{f"pk__{side}": answer.pk}),
+        Q(**same_tier, **{f"wrong_probability__{other}": answer.wrong_probability}),
+        Q(**same_odds, **{f"created_at__{side}": answer.created_at}),
+        Q(**same_time, **{f"pk__{side}": answer.pk}),
     ]
+
+
+def _queue_key(row: tuple) -> tuple:
+    risk_order, wrong_probability, created_at, pk = row
+    return risk_order, -wrong_probability, created_at, pk
 
 
 def _queue_neighbour(waiting: QuerySet[Answer], *, answer: Answer, before: bool) -> int | None:
@@ -74,13 +84,15 @@ def _queue_neighbour(waiting: QuerySet[Answer], *, answer: Answer, before: bool)
 
     The keyset's parts are asked for separately and joined with UNION: each is a range on the queue index, where
     their OR in one filter made PostgreSQL read every waiting answer (28 ms at 100,000 pending)."""
-    order = [f"-{f}" for f in _QUEUE_ORDER] if before else list(_QUEUE_ORDER)
-    first, *rest = [waiting.filter(part).order_by(*order).values_list(*_QUEUE_ORDER)[:1]
+    flipped = [f[1:] if f.startswith("-") else f"-{f}" for f in _QUEUE_ORDER]
+    order = flipped if before else list(_QUEUE_ORDER)
+    columns = [f.lstrip("-") for f in _QUEUE_ORDER]
+    first, *rest = [waiting.filter(part).order_by(*order).values_list(*columns)[:1]
                     for part in _keyset(answer, before=before)]
     rows = list(first.union(*rest, all=True))
     if not rows:
         return None
-    return (max(rows) if before else min(rows))[2]
+    return (max(rows, key=_queue_key) if before else min(rows, key=_queue_key))[3]
 
 
 def queue_position(*, user, answer: Answer) -> QueuePosition:

@@ -24,6 +24,7 @@ from console.dispatch import broker_unreachable, enqueue, enqueue_on_commit
 from console.redaction import redact
 from kb.models import Chunk, DocumentVersion
 from review.callbacks import CallbackRefused, callback_post
+from review.learning.labels import review_labels_record
 from review.leases import DecisionConflict, answer_lease_hold, answer_require_lease
 from review.models import (
     RISK_ORDER, Answer, AnswerStatus, ApiClient, Claim, ClaimReview, Decision, Evidence, Risk, SelfTestRun,
@@ -186,7 +187,8 @@ def answer_store_report(*, answer: Answer, report: CheckReport) -> Answer:
     for ordinal, result in enumerate(report.claims):
         claim = Claim.objects.create(answer=answer, ordinal=ordinal, text=result.text, start=result.start,
                                      end=result.end, score=result.score, verdict=result.verdict,
-                                     reasons=result.reasons, findings=[f.as_dict() for f in result.findings])
+                                     reasons=result.reasons, findings=[f.as_dict() for f in result.findings],
+                                     features=result.features)
         Evidence.objects.bulk_create(
             Evidence(claim=claim, chunk=e.candidate.chunk, context_index=e.candidate.context_index,
                      quote_start=e.quote_start, quote_end=e.quote_end, score=e.score, rank=rank, flags=e.flags)
@@ -195,6 +197,8 @@ def answer_store_report(*, answer: Answer, report: CheckReport) -> Answer:
     answer.score = report.score
     answer.risk = report.risk
     answer.risk_order = RISK_ORDER[report.risk]
+    answer.wrong_probability = report.wrong_probability
+    answer.held_by_rule = report.held_by_rule
     answer.routing_reasons = report.reasons
     answer.checker_warnings = report.warnings
     answer.evidence_level = report.evidence_level
@@ -207,6 +211,7 @@ def answer_store_report(*, answer: Answer, report: CheckReport) -> Answer:
         return answer_release(answer=answer, text=answer.text, actor_label="auto-release (low risk)")
     if report.risk == Risk.LOW:
         answer.sampled_for_audit = True
+        answer.audit_sample_rate = settings.REVIEW_AUDIT_SAMPLE_RATE
         answer.routing_reasons = [*report.reasons, "sampled for audit review"]
     answer.status = AnswerStatus.PENDING_REVIEW
     answer.save()
@@ -223,8 +228,8 @@ def answer_scoring_failed(*, answer_id: int, error: str) -> None:
     clearance = ApiClient.objects.filter(answers=answer_id).values_list("clearance", flat=True).get()
     error = redact(error)  # exception text may carry a checker's key or an endpoint's URL with its token
     Answer.objects.filter(pk=answer_id, status=AnswerStatus.SCORING).update(
-        status=AnswerStatus.PENDING_REVIEW, risk=Risk.HIGH, risk_order=RISK_ORDER[Risk.HIGH],
-        routing_reasons=[f"automatic checking failed: {error[:500]}"], scoring_error=error[:2000],
+        status=AnswerStatus.PENDING_REVIEW, risk=Risk.HIGH, risk_order=RISK_ORDER[Risk.HIGH], wrong_probability=1.0,
+        held_by_rule=True, routing_reasons=[f"automatic checking failed: {error[:500]}"], scoring_error=error[:2000],
         scored_at=timezone.now(), evidence_level=clearance,
     )
 
@@ -503,6 +508,7 @@ def answer_decide(
         _edited_claims_store(locked, edited_check)
     locked.save(update_fields=["decided_by", "decided_at", "escalated", "edited_text", "lease_holder",
                                "lease_expires_at"])
+    review_labels_record(answer=locked, reviewer=reviewer, action=action, edited_text=edited_text)
     if action == Decision.Action.REJECT:
         fallback = settings.REVIEW_FALLBACK_TEXT if settings.REVIEW_SEND_FALLBACK_ON_REJECT else ""
         return answer_release(answer=locked, text=fallback, status=AnswerStatus.REJECTED, actor=reviewer)

@@ -49,3 +49,10 @@ def webhook_deliver(answer_id: int) -> None:
 def answers_housekeeping() -> None:
     services.answers_requeue_stale()
     services.webhooks_send_due()
+
+
+@shared_task(ignore_result=True)
+def checker_learning_tick() -> None:
+    from review.learning.services import checker_learning_tick as tick
+
+    tick()

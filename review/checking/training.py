@@ -9,8 +9,12 @@ that never saw it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import gzip
+import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -43,17 +47,20 @@ def matrix(rows: Sequence[Row]) -> np.ndarray:
     return np.array([[(r.features or {}).get(name, 0.0) for name in FEATURE_NAMES] for r in rows], dtype=float)
 
 
-def _sample_weights(rows: Sequence[Row]) -> np.ndarray:
+def _sample_weights(rows: Sequence[Row], set_weights: Mapping[str, float]) -> np.ndarray:
     groups: dict[tuple[str, bool], int] = {}
     for r in rows:
         key = (r.item.set_name, r.item.supported)
         groups[key] = groups.get(key, 0) + 1
-    return np.array([len(rows) / (len(groups) * groups[(r.item.set_name, r.item.supported)]) for r in rows])
+    return np.array([len(rows) * set_weights.get(r.item.set_name, 1.0)
+                     / (len(groups) * groups[(r.item.set_name, r.item.supported)]) for r in rows])
 
 
-def fit(rows: Sequence[Row], *, l2: float, about: dict | None = None) -> ScoringModel:
+def fit(rows: Sequence[Row], *, l2: float, about: dict | None = None,
+        set_weights: Mapping[str, float] | None = None) -> ScoringModel:
+    """`set_weights`: a set counting that many times as much as the others (a deployment's own labels)."""
     usable = [r for r in rows if r.features is not None]
-    weights = _sample_weights(usable)
+    weights = _sample_weights(usable, set_weights or {})
     # Duplicating rows by weight would be exact for integers; scaling the labels' weights is the same fit.
     model = logistic_fit(rows=matrix(usable), labels=np.array([r.item.supported for r in usable]),
                          names=FEATURE_NAMES, l2=l2, sample_weight=weights, about=about)
@@ -119,3 +126,26 @@ def collect_rows(items: Sequence[LabelledItem], *, featurize: Callable[[Labelled
         if progress:
             progress(k + 1, len(items))
     return rows
+
+
+# The rows the shipped model was fitted on (numbers only, no text), so a deployment can refit with its own labels
+# without re-running every set through the pipeline. Written by `train_checker` beside model.json.
+ROWS_PATH = Path(__file__).with_name("model_rows.jsonl.gz")
+
+
+def rows_write(rows: Sequence[Row], path: Path = ROWS_PATH) -> None:
+    lines = [json.dumps({"set": r.item.set_name, "supported": r.item.supported, "kind": r.item.kind,
+                         "features": {name: round(value, 6) for name, value in r.features.items()}})
+             for r in rows if r.features is not None]
+    # mtime=0: the same rows give the same bytes, so an unchanged fit leaves the file unchanged.
+    path.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode("utf-8"), mtime=0))
+
+
+@cache
+def shipped_rows(path: Path = ROWS_PATH) -> tuple[Row, ...]:
+    rows = []
+    for line in gzip.decompress(path.read_bytes()).decode("utf-8").splitlines():
+        entry = json.loads(line)
+        item = LabelledItem(set_name=entry["set"], text="", supported=entry["supported"], kind=entry.get("kind", ""))
+        rows.append(Row(item=item, features=entry["features"]))
+    return tuple(rows)

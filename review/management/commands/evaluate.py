@@ -9,6 +9,8 @@ Three sources of claims (see review/evaluation.py for the figures):
   the set so the console re-runs it on every change (ask/regression.py).
 - `--synthesize [--document KEY ...]`: claims synthesised from approved documents (review/selftest.py), checked
   against the whole knowledge base; each version's result is stored and shown on its page.
+- `--dataset FILE --simulate-reviews --reviews N --seed S [--json]`: what learning from N reviews would do for a
+  new customer (review/learning/simulation.py); the last line is one JSON object.
 """
 
 from __future__ import annotations
@@ -52,11 +54,23 @@ class Command(BaseCommand):
         parser.add_argument("--clearance", default=SecurityLevel.RESTRICTED, choices=SecurityLevel.values)
         parser.add_argument("--output", help="write one JSON line per item with its prediction and weakest claim score")
         parser.add_argument("--show-errors", type=int, default=10, help="print this many misclassified items")
+        parser.add_argument("--simulate-reviews", action="store_true",
+                            help="with --dataset: take --reviews items as reviewer labels in queue order, learn as "
+                                 "the job would, and score start and learned policies on the rest")
+        parser.add_argument("--reviews", type=int, default=150, help="with --simulate-reviews: reviews to take")
+        parser.add_argument("--json", dest="json_only", action="store_true", help="with --simulate-reviews: print only the JSON line")
 
     def handle(self, *args, dataset: str | None, contexts_from_file: bool, synthesize: bool, document: list[str],
                seed: int, per_kind: int, documents: list[str], clearance: str, output: str | None, show_errors: int,
                questions: str | None = None, k: int = 5, no_sweep: bool = False, load_fixtures: bool = False,
-               save: str | None = None, **options) -> None:
+               save: str | None = None, simulate_reviews: bool = False, reviews: int = 150, json_only: bool = False,
+               **options) -> None:
+        if simulate_reviews:
+            if not dataset:
+                raise CommandError("--simulate-reviews needs --dataset")
+            self._simulate(dataset=dataset, contexts_from_file=contexts_from_file, clearance=clearance,
+                           reviews=reviews, seed=seed, json_only=json_only, documents=documents)
+            return
         if questions:
             self._questions(path=questions, documents=documents, clearance=clearance, k=k, sweep=not no_sweep,
                             load_fixtures=load_fixtures, save=save)
@@ -112,6 +126,41 @@ class Command(BaseCommand):
                               load_fixtures=load_fixtures, save=save, stdout=self.stdout)
         except (QuestionsError, evaluation.DatasetError) as exc:
             raise CommandError(str(exc)) from None
+
+    def _simulate(self, *, dataset: str, contexts_from_file: bool, clearance: str, reviews: int, seed: int,
+                  json_only: bool, documents: list[str]) -> None:
+        from django.conf import settings
+
+        from review.checking.verdicts import supported_at
+        from review.learning.simulation import simulate
+
+        allow_local_model()
+        try:
+            if documents:
+                evaluation.documents_index(paths=documents, stdout=self.stdout)
+            items = evaluation.dataset_load(Path(dataset))
+        except evaluation.DatasetError as exc:
+            raise CommandError(str(exc)) from None
+        started = time.perf_counter()
+        checked = [evaluation.item_for_learning(item=item, clearance=clearance, contexts_from_file=contexts_from_file)
+                   for item in items]
+        if not json_only:
+            self.stdout.write(f"{len(checked)} items checked in {time.perf_counter() - started:.1f}s")
+        result = simulate(
+            checked, family=Path(dataset).stem, reviews=reviews, seed=seed,
+            audit_rate=settings.REVIEW_AUDIT_SAMPLE_RATE, budget=settings.REVIEW_LEAK_BUDGET, band=supported_at(),
+            margin=settings.REVIEW_LEARNING_MARGIN, folds=settings.REVIEW_LEARNING_FOLDS,
+            min_labels=settings.REVIEW_LEARNING_MIN_LABELS, label_weights=settings.REVIEW_LEARNING_LABEL_WEIGHTS,
+            progress=None if json_only else self.stdout.write,
+        )
+        if not json_only:
+            for name in ("start", "learned"):
+                f = result[name]
+                bound = "-" if f["leak_bound"] is None else f"{f['leak_bound']:.3f}"
+                self.stdout.write(f"{name:<8} balanced {f['balanced']:.3f}  automation {f['automation']:.3f}  "
+                                  f"leak {f['leak']:.3f}  leak bound {bound} ({f['budget_status']})  "
+                                  f"release at {f['threshold']:.3f}  [{f['family']}]")
+        self.stdout.write(json.dumps(result))
 
     def _synthesize(self, *, keys: list[str], clearance: str, seed: int, per_kind: int) -> list[dict]:
         live = list(selectors.selftest_versions())

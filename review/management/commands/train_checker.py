@@ -4,7 +4,13 @@
 
 Sets (each counts equally in the fit): the development claims over the knowledge base, claims synthesised from
 every approved document (review/selftest.py), and the human-labelled external sets, whose evidence is their only
-context. The held-out test split (eval/claims-test.jsonl) is never trained on: `evaluate` reports it.
+context. The held-out test split (eval/claims-test.jsonl) is never trained on: `evaluate` reports it. The rows
+fitted on (numbers only) are written beside the model (model_rows.jsonl.gz): refits from reviews start from them.
+
+    python manage.py train_checker --from-reviews
+
+refits on those rows plus the deployment's review labels, cross-validated on the labels, and adopts the result only
+if it beats the current model on held-out labels without leaking more (review/learning/refit.py).
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import json
 import time
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from console.models import SecurityLevel
@@ -22,6 +29,7 @@ from review.checking import training
 from review.checking.model import MODEL_PATH
 from review.checking.training import LabelledItem, Row
 from review.checking.verdicts import supported_at
+from review.learning.leak import shipped_policy
 from review.pipeline import answer_check
 from review.selftest import claims_synthesize
 
@@ -46,11 +54,19 @@ class Command(BaseCommand):
         parser.add_argument("--features-cache", help="JSON lines of computed rows, reused when present "
                                                      "(delete it after changing the rules)")
         parser.add_argument("--output", default=str(MODEL_PATH), help="where to write the fitted model")
+        parser.add_argument("--rows-output", default=str(training.ROWS_PATH),
+                            help="where to write the rows fitted on (what --from-reviews refits from)")
         parser.add_argument("--dry-run", action="store_true", help="report the figures, write nothing")
+        parser.add_argument("--from-reviews", action="store_true",
+                            help="refit on the shipped rows plus the review labels; adopt only if it beats the "
+                                 "current model on held-out labels without leaking more")
 
     def handle(self, *args, dev: str, external: list[str], no_synthesize: bool, per_kind: int,
                documents: list[str], folds: int, seed: int, l2: float, features_cache: str | None, output: str,
-               dry_run: bool, **options) -> None:
+               rows_output: str, dry_run: bool, from_reviews: bool = False, **options) -> None:
+        if from_reviews:
+            self._from_reviews(seed=seed, dry_run=dry_run)
+            return
         allow_local_model()
         if documents:
             try:
@@ -84,9 +100,15 @@ class Command(BaseCommand):
             self.stdout.write(f"{set_name:<14}{len(subset):>7}  {rules.balanced:>18.3f}  "
                               f"{fitted.supported_accepted:.3f} / {fitted.unsupported_caught:.3f} / {fitted.balanced:.3f}")
 
+        # The release threshold it ships with: the leak budget proven on the cross-validated scores.
+        policy = shipped_policy(cv_scores, [r.item.supported for r in rows], budget=settings.REVIEW_LEAK_BUDGET,
+                                floor=supported_at())
+        release = {"status": policy.status, "budget": policy.budget,
+                   **(policy.at.as_dict() if policy.at else {"threshold": None})}
+        self.stdout.write(f"\nrelease threshold under a {policy.budget:.0%} leak budget: {release}")
         model = training.fit(usable, l2=l2, about={
             "trained_on": {name: sum(r.item.set_name == name for r in usable) for name in report},
-            "seed": seed, "folds": folds, "l2": l2, "cross_validated": report,
+            "seed": seed, "folds": folds, "l2": l2, "cross_validated": report, "release": release,
             "command": "python manage.py train_checker --documents kb/demo/*.md",
         })
         self.stdout.write("\nweights (standardised features), largest first:")
@@ -94,7 +116,40 @@ class Command(BaseCommand):
             self.stdout.write(f"  {name:<28}{weight:+.3f}")
         if not dry_run:
             Path(output).write_text(model.as_json(), encoding="utf-8")
-            self.stdout.write(f"\nwrote {output}")
+            training.rows_write(usable, Path(rows_output))
+            self.stdout.write(f"\nwrote {output} and {rows_output}")
+
+    def _from_reviews(self, *, seed: int, dry_run: bool) -> None:
+        from review.learning.services import checker_learning_run, leak_estimate_update, refit_for_current
+        from review.models import CheckerModel
+
+        if dry_run:
+            current, outcome = refit_for_current(seed=seed)
+        else:
+            result = checker_learning_run(origin=CheckerModel.Origin.COMMAND, seed=seed,
+                                          actor_label="manage.py train_checker --from-reviews")
+            outcome = result.outcome
+            current = result.model.replaced if result.model and result.model.is_current else None
+        figures = outcome.current
+        self.stdout.write(f"labels: {outcome.labels}; current model: balanced {figures.balanced:.3f}, leak "
+                          f"{figures.leak:.3f}, automation {figures.automation:.3f}")
+        if outcome.families:
+            self.stdout.write(f"{'candidate family':<26}{'balanced':>9}{'kept':>7}{'caught':>8}{'leak':>7}"
+                              f"{'automation':>12}   (cross-validated on the labels)")
+            for name, judged in outcome.families.items():
+                self.stdout.write(f"{name:<26}{judged.balanced:>9.3f}{judged.supported_kept:>7.3f}"
+                                  f"{judged.unsupported_caught:>8.3f}{judged.leak:>7.3f}{judged.automation:>12.3f}")
+        if dry_run:
+            self.stdout.write(("would adopt: " if outcome.adopt else "would not adopt: ") + outcome.reason)
+            return
+        if result.model is not None and result.model.is_current:
+            update = leak_estimate_update()
+            self.stdout.write(f"adopted model {result.model.pk} ({result.model.family}), replacing model "
+                              f"{current.pk if current else '-'}: {outcome.reason}; release threshold "
+                              f"{result.model.release_threshold:.3f}, leak budget: {update.policy.status}")
+        else:
+            kept = f" (model {result.model.pk} kept for the record)" if result.model else ""
+            self.stdout.write(f"refused{kept}: {outcome.reason}")
 
     def _items(self, *, dev: str, external: list[str], synthesize: bool, per_kind: int, seed: int,
                keys: set[str]) -> list[LabelledItem]:
