@@ -103,8 +103,9 @@ def _stored_text() -> dict[str, str]:
 
 
 def test_a_full_flow_leaves_no_secret_in_logs_audit_errors_or_responses(
-        client, api_token, celery_worker, publish, third_party, settings, caplog):
+        client, api_token, celery_worker, publish, third_party, settings, caplog, release_at):
     caplog.set_level(logging.DEBUG)
+    release_at(0.6)
     api_client, token = api_token
     llm_key = "sk-llm-" + secrets.token_hex(16)
     align_password = "align-" + secrets.token_hex(8)

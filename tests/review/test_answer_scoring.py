@@ -57,8 +57,9 @@ def test_wrong_number_goes_to_review_with_both_numbers_and_exact_offsets(api, ce
 
 
 def test_supported_answer_is_released_and_the_webhook_arrives_once_signed(
-    api, api_token, celery_worker, policy, receiver, settings
+    api, api_token, celery_worker, policy, receiver, settings, release_at
 ):
+    release_at(0.6)
     settings.REVIEW_AUDIT_SAMPLE_RATE = 0
     settings.REVIEW_HIGH_RISK_TOPICS = []
     client, _ = api_token
@@ -82,7 +83,8 @@ def test_supported_answer_is_released_and_the_webhook_arrives_once_signed(
     assert answer.deliveries.get().delivered
 
 
-def test_failed_webhook_is_retried_until_accepted(api, celery_worker, policy, receiver, settings):
+def test_failed_webhook_is_retried_until_accepted(api, celery_worker, policy, receiver, settings, release_at):
+    release_at(0.6)
     settings.REVIEW_AUDIT_SAMPLE_RATE = 0
     settings.REVIEW_HIGH_RISK_TOPICS = []
     receiver.respond(503, b"busy")
@@ -101,7 +103,7 @@ def test_failed_webhook_is_retried_until_accepted(api, celery_worker, policy, re
     assert attempts == [(1, 503, False), (2, 200, True)]
 
 
-def test_unfound_claim_and_high_risk_topic_are_high_risk(api, celery_worker, policy):
+def test_a_high_risk_topic_puts_even_an_unfound_claim_at_high_risk(api, celery_worker, policy):
     response = api.post("/api/v1/answers", {
         "question": "Can I get a refund on my contract?",
         "answer": "Our quantum teleportation service launches on Mars next spring.",
@@ -112,7 +114,9 @@ def test_unfound_claim_and_high_risk_topic_are_high_risk(api, celery_worker, pol
     assert any("high-risk topic: contract, refund" in r for r in answer.routing_reasons), answer.routing_reasons
 
 
-def test_timed_out_and_failing_checkers_are_skipped_and_recorded(api, celery_worker, policy, receiver, settings):
+def test_timed_out_and_failing_checkers_are_skipped_and_recorded(api, celery_worker, policy, receiver, settings,
+                                                                release_at):
+    release_at(0.6)
     settings.REVIEW_AUDIT_SAMPLE_RATE = 0
     settings.REVIEW_HIGH_RISK_TOPICS = []
     settings.REVIEW_CHECKER_TIMEOUT = 0.5
@@ -143,7 +147,8 @@ def test_a_low_alignscore_holds_a_claim_back(api, celery_worker, policy, receive
                                             "answer": "The nightly hotel cap is $325 in New York."})
     answer = wait_scored(response.json()["id"])
 
-    assert (answer.status, answer.risk) == ("pending_review", "high")
+    # An outside checker's doubt is no contradiction: the claim could not be confirmed, medium risk.
+    assert (answer.status, answer.risk) == ("pending_review", "medium")
     request = json.loads(receiver.requests[0]["body"])
     assert request["claim"] == "The nightly hotel cap is $325 in New York."
     assert "$325 in New York" in request["evidence"]

@@ -7,7 +7,8 @@ import pytest
 
 from console.models import AuditEvent
 from review import services
-from review.pipeline import ClaimResult, ConflictingSource, risk_assess
+from review.pipeline import ClaimResult, ConflictingSource
+from review.policy import risk_assess
 from tests.conflict_sources import FAQ_SENTENCE
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -79,7 +80,7 @@ def test_risk_assess_puts_any_conflict_at_high_risk_even_when_every_claim_is_sup
                             reasons=[], evidence=[],
                             conflicts=[ConflictingSource(version=policy, message="approved sources conflict: test")])
 
-    risk, reasons = risk_assess(question="", answer_text=FAQ_SENTENCE, claims=[supported])
+    assessment = risk_assess(question="", answer_text=FAQ_SENTENCE, claims=[supported], release_threshold=0.6)
 
-    assert risk == "high"
-    assert reasons == ["claim 1: approved sources conflict: test"]
+    assert (assessment.risk, assessment.held_by_rule) == ("high", True)
+    assert assessment.reasons == ["conflict: claim 1: approved sources conflict: test"]

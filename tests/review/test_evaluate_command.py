@@ -56,7 +56,8 @@ def test_when_nothing_can_be_released_without_leaking_the_report_says_so():
 
 
 @pytest.mark.django_db
-def test_contexts_from_file_checks_each_answer_against_its_evidence_only(tmp_path):
+def test_contexts_from_file_checks_each_answer_against_its_evidence_only(tmp_path, release_at):
+    release_at(0.6)
     dataset = tmp_path / "set.jsonl"
     dataset.write_text(
         json.dumps(external_item("a", "The Harbor Museum has 12 galleries on three floors.", "supported")) + "\n"
