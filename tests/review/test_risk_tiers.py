@@ -1,0 +1,105 @@
+"""Tiers that mean something, scored by the real worker: high is a reason to believe the answer is wrong, medium
+is "we could not confirm it", low is every claim supported at or above the release threshold."""
+
+import pytest
+
+from review.models import Answer
+from tests.conftest import wait_scored
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+POLICY = """# Expense policy
+
+## Hotels
+
+The nightly hotel cap is $220 in London and $325 in New York.
+"""
+
+
+@pytest.fixture
+def scored(api, celery_worker, publish, settings):
+    settings.REVIEW_HIGH_RISK_TOPICS = ["refund"]
+    settings.REVIEW_AUDIT_SAMPLE_RATE = 0
+    publish(POLICY, key="expense-policy")
+
+    def score(answer: str, question: str = "What is the hotel cap?") -> Answer:
+        response = api.post("/api/v1/answers", {"question": question, "answer": answer})
+        return wait_scored(response.json()["id"])
+
+    return score
+
+
+def test_a_contradicted_claim_is_high_risk_and_held_by_rule(scored):
+    answer = scored("The nightly hotel cap is $425 in New York.")
+
+    assert (answer.status, answer.risk, answer.held_by_rule) == ("pending_review", "high", True)
+    assert answer.routing_reasons[0].startswith("contradiction: claim 1 is contradicted by its source")
+
+
+def test_a_claim_no_source_supports_is_medium_risk_not_high(scored):
+    answer = scored("Our quantum teleportation service launches on Mars next spring.")
+
+    assert (answer.status, answer.risk, answer.held_by_rule) == ("pending_review", "medium", False)
+    assert answer.routing_reasons == ["not found: claim 1 — no supporting source found"]
+    assert answer.wrong_probability == 1.0
+
+
+def test_every_claim_supported_at_or_above_the_release_threshold_is_low_risk_and_released(scored, release_at):
+    release_at(0.6)
+    answer = scored("The nightly hotel cap is $325 in New York.")
+
+    assert (answer.status, answer.risk) == ("released", "low")
+    assert answer.routing_reasons[0].startswith("low: every claim is supported at or above the release threshold")
+    assert answer.wrong_probability == pytest.approx(1 - answer.score, abs=1e-4)
+
+
+def test_a_supported_claim_below_the_release_threshold_is_medium_risk(scored, release_at):
+    release_at(0.999)
+    answer = scored("The nightly hotel cap is $325 in New York.")
+
+    assert (answer.status, answer.risk) == ("pending_review", "medium")
+    assert answer.claims.get().verdict == "supported"
+    assert answer.routing_reasons[0].startswith("below the release threshold: claim 1 is supported at")
+
+
+def test_a_high_risk_topic_is_high_risk_whatever_the_scores(scored, release_at):
+    release_at(0.6)
+    answer = scored("The nightly hotel cap is $325 in New York.", question="Is the hotel refund covered?")
+
+    assert (answer.risk, answer.held_by_rule) == ("high", True)
+    assert "high-risk topic: refund" in answer.routing_reasons
+
+
+def test_a_claim_marked_wrong_on_an_identical_earlier_answer_is_high_risk(scored, client, reviewer):
+    text = "Our quantum teleportation service launches on Mars next spring."
+    first = scored(text)
+    client.force_login(reviewer)
+    client.post(f"/review/answers/{first.pk}/start/")
+    client.post(f"/review/claims/{first.claims.get().pk}/review/", {"state": "rejected"})
+    client.post(f"/review/answers/{first.pk}/decide/", {"action": "reject", "reason": "made up"})
+
+    again = scored(text)
+    different = scored(text + " Tickets cost 5 dollars.")
+
+    assert (again.risk, again.held_by_rule) == ("high", True)
+    assert (f"marked wrong before: a reviewer marked claim 1 wrong on an identical earlier answer (#{first.pk})"
+            in again.routing_reasons)
+    assert different.risk == "medium"  # not the same answer: its own checks decide
+
+
+def test_the_queue_shows_the_likeliest_wrong_first_within_a_tier(client, reviewer, make_answer):
+    older = make_answer(question="Older, less likely wrong?")
+    likelier = make_answer(question="Newer, likelier wrong?")
+    high = make_answer(question="High?", risk="high")
+    Answer.objects.filter(pk=older.pk).update(wrong_probability=0.2)
+    Answer.objects.filter(pk=likelier.pk).update(wrong_probability=0.7)
+    Answer.objects.filter(pk=high.pk).update(wrong_probability=0.1)
+    client.force_login(reviewer)
+
+    page = client.get("/review/").content.decode()
+    leased = client.post("/review/next/")
+
+    assert page.index("High?") < page.index("Newer, likelier wrong?") < page.index("Older, less likely wrong?")
+    assert leased.status_code == 302 and leased.url.endswith(f"/review/answers/{high.pk}/")
+    client.post(f"/review/answers/{high.pk}/decide/", {"action": "reject", "reason": "test"})
+    assert client.post("/review/next/").url.endswith(f"/review/answers/{likelier.pk}/")
