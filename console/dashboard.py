@@ -18,6 +18,7 @@ from console import roles
 from console.models import User
 from kb.models import IndexState, VersionStatus
 from kb.selectors import versions_awaiting_approval, versions_expiring_soon, versions_visible_to
+from review.learning.selectors import leak_overview
 from review.models import AnswerStatus, Claim, ClaimReview, Decision, Risk, Verdict, WebhookState
 from review.selectors import answers_visible_to, review_queue, sources_to_fix_count
 
@@ -94,6 +95,57 @@ def _stacked_bars(rows: dict, *, days: list[date], keys: list[str]) -> dict:
         "width": PLOT_LEFT + PLOT_WIDTH + 8, "height": bottom + 36,
         "first": days[0], "last": days[-1],
     }
+
+
+# The leak chart: two plots over the release threshold, the leak (estimate and bound) above, automation below.
+LEAK_LEFT, LEAK_TOP, LEAK_WIDTH, LEAK_PLOT_HEIGHT, LEAK_GAP = 44.0, 8.0, 500.0, 90.0, 34.0
+
+
+def _leak_chart(*, curve: list[dict], budget: float, threshold: float | None) -> dict | None:
+    """Polylines of the leak estimate, its bound and the automation rate against the threshold, the budget as a
+    line, and the threshold in force marked."""
+    points = [p for p in curve if p["threshold"] <= 1.0]
+    if len(points) < 2:
+        return None
+    low, high = points[0]["threshold"], points[-1]["threshold"]
+    span = (high - low) or 1.0
+    # The leak plot's scale: up to the largest bound shown, but never so low that the budget line sits at the top.
+    leak_top = min(1.0, max(3 * budget, max(p["bound"] for p in points)))
+    upper_bottom = LEAK_TOP + LEAK_PLOT_HEIGHT
+    lower_top = upper_bottom + LEAK_GAP
+    lower_bottom = lower_top + LEAK_PLOT_HEIGHT
+
+    def x(value: float) -> float:
+        return round(LEAK_LEFT + LEAK_WIDTH * (value - low) / span, 1)
+
+    def leak_y(value: float) -> float:
+        return round(upper_bottom - LEAK_PLOT_HEIGHT * min(value, leak_top) / leak_top, 1)
+
+    def automation_y(value: float) -> float:
+        return round(lower_bottom - LEAK_PLOT_HEIGHT * value, 1)
+
+    def line(key: str, y) -> str:
+        return " ".join(f"{x(p['threshold'])},{y(p[key])}" for p in points if p[key] is not None)
+
+    marked = threshold if threshold is not None and low <= threshold <= high else None
+    return {
+        "estimate": line("estimate", leak_y), "bound": line("bound", leak_y),
+        "automation": line("automation", automation_y),
+        "budget_y": leak_y(budget), "leak_top": leak_top, "left": LEAK_LEFT, "right": LEAK_LEFT + LEAK_WIDTH,
+        "upper_top": LEAK_TOP, "upper_bottom": upper_bottom, "lower_top": lower_top, "lower_bottom": lower_bottom,
+        "threshold_x": None if marked is None else x(marked),
+        "x_ticks": [(x(v), f"{v:.2f}") for v in (low, (low + high) / 2, high)],
+        "width": LEAK_LEFT + LEAK_WIDTH + 10, "height": lower_bottom + 34, "mid_x": LEAK_LEFT + LEAK_WIDTH / 2,
+    }
+
+
+def _learning() -> dict:
+    """The adopted model and the leak budget behind the release threshold (aggregates only: no answer's text)."""
+    overview = leak_overview()
+    estimate = overview.estimate
+    chart = (_leak_chart(curve=estimate.curve, budget=overview.budget, threshold=estimate.threshold)
+             if estimate else None)
+    return {"leak": overview, "leak_chart": chart}
 
 
 def _minutes(start, end) -> float:
@@ -219,6 +271,7 @@ def dashboard_data(*, user: User) -> dict:
         "chart": _stacked_bars(per_day, days=days, keys=["high", "medium", "low", "scoring"]),
         "depth_max": max(depth.values(), default=0) or 1,
         **_question_sets(user=user),
+        **_learning(),
     }
 
 

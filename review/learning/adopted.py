@@ -80,7 +80,7 @@ def shipped_model_adopt() -> CheckerModel:
                 CheckerModel.objects.filter(pk=current.pk).update(is_current=False)
             CheckerModel.objects.filter(pk=shipped.pk).update(
                 is_current=True, replaced=current, adopted_at=timezone.now(),
-                adopted_label="the console's shipped model" if current is None else "a new shipped model",
+                adopted_label="the console on first start" if current is None else "the console on upgrade",
             )
             shipped.refresh_from_db()
             audit_record(verb="checker_model.adopt", obj=shipped, actor_label=shipped.adopted_label,
