@@ -81,7 +81,7 @@ def item_check(*, item: dict, clearance: str, contexts_from_file: bool = False) 
         "risk": report.risk,
         # High risk although no claim is refuted or unfound (a risky topic, a flagged source, a conflict):
         # no score threshold would release it.
-        "held_otherwise": report.risk == Risk.HIGH and not hard_held,
+        "held_otherwise": report.held_by_rule and not hard_held,
         "verdicts": [c.verdict for c in claims],
         "reasons": [r for c in claims for r in c.reasons],
     }

@@ -116,3 +116,29 @@ def test_too_few_labels_learn_nothing_and_say_why(celery_worker, label, settings
 
     assert skipped.verb == "checker_model.refit_skipped"
     assert skipped.note.startswith("too few labels to learn from: 8")
+
+
+def test_an_adoption_runs_the_saved_question_sets_again_naming_the_model(celery_worker, label, settings):
+    from django.utils import timezone
+
+    from ask.models import QuestionRun, QuestionSet, RunState, RunTrigger
+    from ask.regression import settings_digests, settings_fingerprint
+
+    question_set = QuestionSet.objects.create(name="Demo", slug="demo", source_filename="demo.jsonl",
+                                              clearance="internal", questions=[])
+    digests = settings_digests()
+    QuestionRun.objects.create(question_set=question_set, questions_file="demo.jsonl", clearance="internal",
+                               state=RunState.DONE, fingerprint=settings_fingerprint(digests),
+                               settings_digests=digests, started_at=timezone.now(), finished_at=timezone.now())
+    settings.REVIEW_LEARNING = True
+    settings.REVIEW_LEARNING_EVERY = 10
+    for features in _feature_rows(60):
+        label(features, supported=features["rule_score"] >= 0.8)
+
+    assert _job_runs().verb == "checker_model.adopt"
+
+    runs = question_set.runs.filter(trigger=RunTrigger.SETTINGS_CHANGED)
+    deadline = time.monotonic() + 10  # asked for once the adoption has committed
+    while not runs.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert runs.get().changed_settings == ["adopted checker model"]
