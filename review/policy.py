@@ -84,8 +84,8 @@ def risk_assess(
         elif claim.verdict == Verdict.UNCERTAIN:
             medium.append(f"uncertain: claim {number} scores {claim.score:.2f}")
         elif claim.verdict == Verdict.SUPPORTED and claim.score is not None and claim.score < release_at:
-            medium.append(f"below the release threshold: claim {number} is supported at {claim.score:.2f}, "
-                          f"under {release_at:.2f}")
+            medium.append(f"below the release threshold: claim {number} is supported at {claim.score:.3f}, "
+                          f"under {release_at:.3f}")
     topics = sorted(set(topic_hits(question) + topic_hits(answer_text)))
     if topics:
         high.append("high-risk topic: " + ", ".join(topics))
@@ -97,4 +97,4 @@ def risk_assess(
     if medium:
         return RiskAssessment(Risk.MEDIUM, medium, held_by_rule=False, wrong_probability=probability)
     return RiskAssessment(Risk.LOW, [f"low: every claim is supported at or above the release threshold "
-                                     f"({release_at:.2f})"], held_by_rule=False, wrong_probability=probability)
+                                     f"({release_at:.3f})"], held_by_rule=False, wrong_probability=probability)

@@ -4,9 +4,10 @@ The **leak rate** at a threshold is the share of wrong answers (a claim labelled
 released automatically: not held by a rule, and every claim scoring at or above the threshold. Labels come from
 two strata of the traffic: answers the policy held (every one is reviewed: a census) and answers it released (a
 random sample of them is audited). Both are samples of the traffic to come, so the **bound** combines two
-one-sided Clopper–Pearson limits (97.5 % each, 95 % together): on the share of held wrong answers the threshold
-would release, and on the share of released answers that are wrong *and* released at the threshold, scaled by how
-many answers were released unaudited. A stratum nobody audited counts as wholly wrong and released.
+one-sided Clopper–Pearson limits (97.5 % each, 95 % together; 95 % when only one stratum has labels): on the share
+of held wrong answers the threshold would release, and on the share of released answers that are wrong *and*
+released at the threshold, scaled by how many answers were released. Released answers nobody audited count as
+wholly wrong and released.
 
 The release threshold is the lowest threshold whose bound stays within the budget. The bound only falls as the
 threshold rises, so thresholds are tested in a fixed sequence from the strictest down, stopping at the first over
@@ -160,12 +161,14 @@ class Strata:
 
     def bound(self, threshold: float) -> float:
         wrong_held = [a for a in self.held if not a.supported]
+        # Two limits hold together at 95 % when each holds at 97.5 %; one alone needs only 95 %.
+        confidence = PART_CONFIDENCE if wrong_held and self.audited else CONFIDENCE
         leaked_held = sum(a.released_at(threshold) for a in wrong_held)
-        held_part = (upper_bound(leaked_held, len(wrong_held), confidence=PART_CONFIDENCE) * len(wrong_held)
+        held_part = (upper_bound(leaked_held, len(wrong_held), confidence=confidence) * len(wrong_held)
                      if wrong_held else 0.0)
         leaked_audited = sum(not a.supported and a.released_at(threshold) for a in self.audited)
         released_part = self.released_total * (
-            upper_bound(leaked_audited, len(self.audited), confidence=PART_CONFIDENCE) if self.audited else 1.0)
+            upper_bound(leaked_audited, len(self.audited), confidence=confidence) if self.audited else 1.0)
         total = len(wrong_held) + released_part
         return (held_part + released_part) / total if total else 1.0
 

@@ -35,7 +35,8 @@ Book economy class for flights under 6 hours. Trains are preferred for trips und
 
 
 def test_requests_during_a_redis_outage_are_accepted_and_finished_after_it(
-        stack, web_session, api_client, curator, approver, reviewer, make_answer, receiver):
+        stack, web_session, api_client, curator, approver, reviewer, make_answer, receiver, release_at):
+    release_at(0.6)  # the supported answer below is released at the band, not held under the shipped threshold
     hook = receiver.url + "/hook"
     curator_web, approver_web, reviewer_web = web_session(curator), web_session(approver), web_session(reviewer)
     assert upload(curator_web, key="expense-policy", text=POLICY, owner=curator, new=True).status_code == 302
