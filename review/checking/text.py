@@ -239,6 +239,20 @@ def _antonyms() -> dict[str, frozenset[str]]:
 
 ANTONYMS = _antonyms()  # stem -> the stems of its opposites
 
+# Negating prefixes, each with the shortest rest that is still a word of its own ("unpaid" / "paid", "non-refundable"
+# / "refundable", "invalid" / "valid"; not "income" / "come"). A prefixed word is an opposite only where the
+# antonym rule finds it in the other's slot: "unemployment" is also a word of its own, and "unemployment was 3.5
+# percent" says nothing against "payroll employment rose".
+_NEGATING_PREFIXES = (("non", 4), ("not", 4), ("un", 4), ("in", 5), ("im", 6), ("ir", 5), ("il", 5))
+
+
+def prefix_negates(word: str, other: str) -> bool:
+    """Whether lower-case ``word`` is ``other`` with a negating prefix: "unpaid" of "paid"."""
+    if len(word) <= len(other) or not word.endswith(other):
+        return False
+    head = word[: len(word) - len(other)].removesuffix("-")
+    return any(head == prefix and len(other) >= min_rest for prefix, min_rest in _NEGATING_PREFIXES)
+
 
 @lru_cache(maxsize=262144)  # the same stem pairs recur across windows and claims
 def related_stems(a: str, b: str) -> bool:
