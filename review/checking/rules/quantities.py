@@ -68,7 +68,7 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
             k = max(equal, key=placement.__getitem__)
             same_unit = compatible[k][1] is compatible[best][1]
             if placement[k] >= placement[best] - (_SAME_UNIT_TOLERANCE if same_unit else _BINDING_TOLERANCE):
-                if _local_share(claim_ctx, compatible[k][1], window) >= _MIN_MATCH_SHARE:
+                if _local_share(claim_ctx, compatible[k][1], window, paraphrased=True) >= _MIN_MATCH_SHARE:
                     findings.append(_compare_attributes(ctx, q, compatible[k][0], compatible[k][1]))
                 else:  # the same value, said about something else
                     findings.append(missing)
@@ -102,14 +102,18 @@ def _label_share(claim_ctx: dict[str, float], labels: frozenset[str]) -> float:
     return sum(1 for s in labels if claim_ctx.get(s, 0.0) >= _MIN_LABEL_CONTEXT) / len(labels)
 
 
-def _local_share(claim_ctx: dict[str, float], unit: Unit, window: Window | None = None) -> float:
+def _local_share(claim_ctx: dict[str, float], unit: Unit, window: Window | None = None, *,
+                 paraphrased: bool = False) -> float:
     """The weighted share of the claim's words around a number that the unit has (with the rest of the
     window, when the unit is in it: a list item leans on the sentence that introduces the list); a
-    light word it lacks ("stood at") is no evidence against it."""
+    light word it lacks ("stood at") is no evidence against it. ``paraphrased``: words the window paraphrases
+    count too ("jobs" for "employment"), enough to let an equal value match but never to make a different one
+    a contradiction (word vectors put rivals near each other too)."""
     in_window = window is not None and not window.joined and any(unit is member for member in window.units)
     if in_window:
         stems = unit.stems | window.stems
-        credit = {s: stem_found(s, stems) for s in claim_ctx}
+        credit = {s: stem_found(s, stems) or (window.word_credit.get(s, 0.0) if paraphrased else 0.0)
+                  for s in claim_ctx}
     else:
         credit = {s: unit_credit(s, unit) for s in claim_ctx}
     found = sum(w for s, w in claim_ctx.items() if credit[s])
