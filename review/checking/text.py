@@ -158,6 +158,11 @@ _ANTONYM_PAIRS = (
     ("same", "different"), ("true", "false"), ("always", "never"), ("win", "lose"), ("buy", "sell"),
     ("add", "remove"), ("entry", "exit"), ("arrive", "depart"), ("north", "south"), ("east", "west"),
 )
+# Words that answer or steer a conversation without stating anything: a reply made of these and stop-words ("Yes.",
+# "No.", "Exactly!", "Yes, it is.") has nothing a source could confirm (general English).
+REPLY_WORDS = frozenset("""yes yeah yea yep yup no nope nah ok okay alright sure certainly absolutely definitely
+    exactly indeed right correct true false maybe perhaps possibly probably hello hi hey greetings thanks thank
+    welcome please sorry oh ah agreed""".split())  # noqa: SIM905
 NEGATION_BREAKS = frozenset({",", ";", ":", ".", "!", "?", "|", "but", "while", "whereas", "although", "because",
                               "though", "who", "which", "whose", "where", "unless", "except"})
 COORDINATORS = frozenset({"and", "or"})
