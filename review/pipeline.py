@@ -26,7 +26,7 @@ from review.checking.builtin import BuiltinChecker
 from review.checking.claims import ClaimSpan, split_claims
 from review.checking.external import configured_checkers
 from review.checking.findings import Finding, about_another_subject
-from review.checking.scoring import HOLDS_AGAINST_EXTERNAL
+from review.checking.scoring import HOLDS_AGAINST_EXTERNAL, beside_verdict
 from review.checking.verdicts import supported_at, uncertain_at, verdict_for
 from review.models import Risk, Verdict
 
@@ -267,8 +267,9 @@ def claim_check(
         findings += external.findings
         external_scores.append(external.score)
     score = _combine_external(score=score, builtin_findings=outcome.findings, external_scores=external_scores)
-    result.score, result.reasons, result.evidence, result.findings = score, reasons, evidence, findings
+    result.score, result.evidence = score, evidence
     result.verdict = verdict_for(score=score, findings=findings, has_evidence=True)
+    result.findings, result.reasons = beside_verdict(verdict=result.verdict, findings=findings, reasons=reasons)
     return result
 
 

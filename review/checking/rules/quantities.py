@@ -28,6 +28,7 @@ _MIN_MATCH_SHARE = 0.3  # an equal value counts only in a sentence that shares s
 _SAME_TOPIC = 0.6  # ... and so it is unless its sentence has most of the claim's words around the number
 _CHANGE_NAMES = {1: "an increase to/by", -1: "a decrease to/by", 0: "no change at"}
 _BOUND_NAMES = {1: "at least", 2: "more than", -1: "at most", -2: "less than"}
+QUANTITY_MATCH_SUFFIX = " matches evidence"  # scoring.beside_verdict rewords it where the verdict is not found
 
 
 def check_quantities(ctx: RuleContext) -> list[Finding]:
@@ -225,4 +226,4 @@ def _compare_attributes(ctx: RuleContext, q: Quantity, e: Quantity, unit: Unit) 
                                               f"evidence says {_CHANGE_NAMES[e.change]} {describe(e)}", **spans)
     if q.bound and e.bound and (q.bound > 0) != (e.bound > 0):
         return Finding(FindingKind.DIRECTION, f"claim says {_stated(q)}; evidence says {_stated(e)}", **spans)
-    return Finding(FindingKind.QUANTITY_MATCH, f"{describe(q)} matches evidence", **spans)
+    return Finding(FindingKind.QUANTITY_MATCH, describe(q) + QUANTITY_MATCH_SUFFIX, **spans)
