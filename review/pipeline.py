@@ -22,7 +22,7 @@ from kb.embeddings import EmbeddingError, embed_texts, get_provider
 from kb.models import Chunk, ChunkUnit, DocumentVersion, TermEmbedding, VersionStatus
 from kb.search import SearchHit, chunks_search_many
 from review.checking.base import CheckerUnavailable, EvidenceCandidate
-from review.checking.builtin import BuiltinChecker
+from review.checking.builtin import BuiltinChecker, differing_values
 from review.checking.claims import ClaimSpan, split_claims
 from review.checking.external import configured_checkers
 from review.checking.findings import Finding, about_another_subject
@@ -233,7 +233,7 @@ def claim_check(
         # Hard findings (numbers, direction, negation) need no embeddings; skipping them here keeps the
         # extra candidates cheap (embedding dominates the check's cost).
         other = BuiltinChecker().check(claim=claim_text, candidates=[candidate.for_checker()])
-        contradictions = [f for f in other.findings if f.is_contradiction]
+        contradictions = differing_values(claim=claim_text, candidate=candidate.for_checker(), outcome=other)
         conflicting = (
             could_conflict and bool(contradictions) and not about_another_subject(other.findings)
             and other.signals.get("subject_coverage", 0.0) >= settings.REVIEW_CONFLICT_SUBJECT_AT

@@ -47,6 +47,7 @@ from review.checking.quantity_words import MONTHS, WEEKDAYS
 from review.checking.registry import RULES
 from review.checking.rules.additions import unsupported_degrees
 from review.checking.rules.context import RuleContext
+from review.checking.rules.quantities import value_also_stated
 from review.checking.rules.wording import SLOT_PARAPHRASE_AT, word_in_its_place
 from review.checking.text import LIGHT_STEMS, stem_of
 from review.checking.windows import Window, candidate_windows, stem_found, term_credit, window_relevance
@@ -115,6 +116,16 @@ class BuiltinChecker:
 def check_claim(*, claim: str, candidates: Sequence[EvidenceCandidate], embed: Embedder | None,
                 fitted: bool = True) -> CheckOutcome:
     return BuiltinChecker(embed=embed, fitted=fitted).check(claim=claim, candidates=candidates)
+
+
+def differing_values(*, claim: str, candidate: EvidenceCandidate, outcome: CheckOutcome) -> list[Finding]:
+    """The contradictions of ``outcome`` (a check against ``candidate`` alone) that show the candidate stating
+    something else than the claim: what makes two approved sources a conflict. A number bound to another of the
+    sentence's numbers while the sentence states the claim's own value too is no different value."""
+    analyzed = analyze_candidate(candidate.text, candidate.heading)
+    parsed = analyze_claim(claim, names=analyzed.names)
+    return [f for f in outcome.findings if f.is_contradiction and not (
+        f.kind is FindingKind.QUANTITY_MISMATCH and value_also_stated(claim=parsed, finding=f, candidate=analyzed))]
 
 
 @dataclass

@@ -217,13 +217,32 @@ def _signed_cosine(a: dict[str, float], b: dict[str, float]) -> float:
 def _compare_attributes(ctx: RuleContext, q: Quantity, e: Quantity, unit: Unit) -> Finding:
     """The same value: its rate period, direction of change and bound must agree too."""
     spans = {"claim_span": (q.start, q.end), "evidence_span": ctx.evidence_span(unit, e.start, e.end)}
+    kind, message = _attribute_difference(q, e) or (FindingKind.QUANTITY_MATCH, describe(q) + QUANTITY_MATCH_SUFFIX)
+    return Finding(kind, message, **spans)
+
+
+def _attribute_difference(q: Quantity, e: Quantity) -> tuple[FindingKind, str] | None:
+    """How two quantities of the same value still differ (rate period, direction of change, bound), if they do."""
     time_per_q = {p for p in q.per if p in TIME_UNITS}
     time_per_e = {p for p in e.per if p in TIME_UNITS}
     if time_per_q and time_per_e and time_per_q != time_per_e:
-        return Finding(FindingKind.QUANTITY_MISMATCH, f"claim says {describe(q)}; evidence says {describe(e)}", **spans)
+        return FindingKind.QUANTITY_MISMATCH, f"claim says {describe(q)}; evidence says {describe(e)}"
     if q.change is not None and e.change is not None and q.change != e.change:
-        return Finding(FindingKind.DIRECTION, f"claim says {_CHANGE_NAMES[q.change]} {describe(q)}; "
-                                              f"evidence says {_CHANGE_NAMES[e.change]} {describe(e)}", **spans)
+        return FindingKind.DIRECTION, (f"claim says {_CHANGE_NAMES[q.change]} {describe(q)}; "
+                                       f"evidence says {_CHANGE_NAMES[e.change]} {describe(e)}")
     if q.bound and e.bound and (q.bound > 0) != (e.bound > 0):
-        return Finding(FindingKind.DIRECTION, f"claim says {_stated(q)}; evidence says {_stated(e)}", **spans)
-    return Finding(FindingKind.QUANTITY_MATCH, describe(q) + QUANTITY_MATCH_SUFFIX, **spans)
+        return FindingKind.DIRECTION, f"claim says {_stated(q)}; evidence says {_stated(e)}"
+    return None
+
+
+def value_also_stated(*, claim: Claim, finding: Finding, candidate: Candidate) -> bool:
+    """Whether the sentence that gives a mismatching finding its other value states the claim's own value too
+    (with its bound, rate and direction): "Monthly subscriptions can be refunded within 7 days, and annual
+    subscriptions within 30 days" does not disagree with "annual subscriptions ... within 30 days", whichever of
+    its numbers the claim's was bound to. Only that sentence: a "30 days" elsewhere may be said of anything."""
+    q = next((q for q in claim.unit.quantities if (q.start, q.end) == finding.claim_span), None)
+    span = finding.evidence_span
+    if q is None or span is None:
+        return False
+    return any(comparable(q, e) and same_value(q, e) and _attribute_difference(q, e) is None
+               for unit in candidate.units if unit.start <= span[0] and span[1] <= unit.end for e in unit.quantities)
