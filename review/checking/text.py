@@ -265,7 +265,10 @@ def related_stems(a: str, b: str) -> bool:
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     if len(short) < 5 or not long.startswith(short):
         return False
-    return len(long) - len(short) <= 2 or long[len(short):].startswith(_DERIVATIONAL_SUFFIXES)
+    rest = long[len(short):]
+    # The stemmer drops a final "e" ("reimburse" -> "reimburs") that a derived word keeps ("reimbursement").
+    return len(rest) <= 2 or rest.startswith(_DERIVATIONAL_SUFFIXES) or rest[1:].startswith(_DERIVATIONAL_SUFFIXES) \
+        and rest[0] == "e"
 
 
 
