@@ -41,6 +41,7 @@ from review.models import Risk, Verdict
 KINDS = ("direct", "synonym", "synthesis", "condition", "unanswerable", "conflict")
 SWEEP_SIMILARITIES = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 SWEEP_COVERAGES = (0.5, 0.75, 1.0)
+SWEEP_TERM_SIMILARITIES = (0.0, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8)  # 0: key terms matched by word family only
 
 
 class QuestionsError(ValueError):
@@ -239,23 +240,30 @@ def summary_by_kind(results: list[dict]) -> dict[str, dict]:
 
 def gate_sweep(results: list[dict]) -> list[dict]:
     """Refusal accuracy (unanswerable questions refused) and answer coverage (the others let through) by gate
-    setting, over the hits already retrieved: only the gate is re-run."""
-    rows = []
-    for coverage in SWEEP_COVERAGES:
-        for similarity in SWEEP_SIMILARITIES:
-            refused_right = let_through = unanswerable = answerable = 0
-            for r in applicable(results):
-                decision = gate_decide(question=r["question"], hits=r["_hits"], min_similarity=similarity,
-                                       min_coverage=coverage)
-                if r["expected_status"] == AskStatus.INSUFFICIENT_EVIDENCE:
-                    unanswerable += 1
-                    refused_right += decision.status == AskStatus.INSUFFICIENT_EVIDENCE
-                else:
-                    answerable += 1
-                    let_through += decision.status == AskStatus.ANSWERED
-            rows.append({"min_term_coverage": coverage, "min_similarity": similarity,
-                         "refusal_accuracy": [refused_right, unanswerable], "answer_coverage": [let_through, answerable]})
-    return rows
+    setting, over the hits already retrieved: only the gate is re-run. First the term coverage and hit similarity
+    at the current word similarity, then the word similarity (ASK_GATE_TERM_SIMILARITY) at the current two."""
+    rows = [_gate_row(results, min_term_coverage=coverage, min_similarity=similarity)
+            for coverage in SWEEP_COVERAGES for similarity in SWEEP_SIMILARITIES]
+    return rows + [_gate_row(results, term_similarity=at) for at in SWEEP_TERM_SIMILARITIES]
+
+
+def _gate_row(results: list[dict], *, min_term_coverage: float | None = None, min_similarity: float | None = None,
+              term_similarity: float | None = None) -> dict:
+    refused_right = let_through = unanswerable = answerable = 0
+    for r in applicable(results):
+        decision = gate_decide(question=r["question"], hits=r["_hits"], min_similarity=min_similarity,
+                               min_coverage=min_term_coverage, term_similarity=term_similarity)
+        if r["expected_status"] == AskStatus.INSUFFICIENT_EVIDENCE:
+            unanswerable += 1
+            refused_right += decision.status == AskStatus.INSUFFICIENT_EVIDENCE
+        else:
+            answerable += 1
+            let_through += decision.status == AskStatus.ANSWERED
+    return {"min_term_coverage": settings.ASK_GATE_MIN_TERM_COVERAGE if min_term_coverage is None
+            else min_term_coverage,
+            "min_similarity": settings.ASK_GATE_MIN_SIMILARITY if min_similarity is None else min_similarity,
+            "term_similarity": settings.ASK_GATE_TERM_SIMILARITY if term_similarity is None else term_similarity,
+            "refusal_accuracy": [refused_right, unanswerable], "answer_coverage": [let_through, answerable]}
 
 
 def question_not_applicable(*, question: Question, missing: list[str]) -> dict:

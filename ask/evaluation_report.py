@@ -48,11 +48,17 @@ def sweep_lines(report: QuestionsReport) -> list[str]:
     if not report.sweep:
         return []
     lines = ["gate sweep (refusal accuracy = unanswerable refused; answer coverage = the others let through)",
-             f"  {'min coverage':>12} {'min similarity':>15} {'refusal accuracy':>17} {'answer coverage':>16}"]
-    current = (report.gate_settings["ASK_GATE_MIN_TERM_COVERAGE"], report.gate_settings["ASK_GATE_MIN_SIMILARITY"])
+             f"  {'min coverage':>12} {'min similarity':>15} {'term similarity':>16} {'refusal accuracy':>17} "
+             f"{'answer coverage':>16}"]
+    settings_now = report.gate_settings
+    current = (settings_now["ASK_GATE_MIN_TERM_COVERAGE"], settings_now["ASK_GATE_MIN_SIMILARITY"],
+               settings_now["ASK_GATE_TERM_SIMILARITY"])
+    shown = set()
     for row in report.sweep:
-        mark = "  <- current" if (row["min_term_coverage"], row["min_similarity"]) == current else ""
-        lines.append(f"  {row['min_term_coverage']:>12.2f} {row['min_similarity']:>15.2f} "
+        setting = (row["min_term_coverage"], row["min_similarity"], row.get("term_similarity", current[2]))
+        mark = "  <- current" if setting == current and setting not in shown else ""
+        shown.add(setting)
+        lines.append(f"  {setting[0]:>12.2f} {setting[1]:>15.2f} {setting[2]:>16.2f} "
                      f"{_ratio(*row['refusal_accuracy']):>17} {_ratio(*row['answer_coverage']):>16}{mark}")
     return lines
 

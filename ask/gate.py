@@ -6,8 +6,10 @@ the hits that qualify as evidence (cosine similarity at least ASK_GATE_MIN_SIMIL
 vector search is unavailable) and asks whether they cover the question's key terms: its content words (entities,
 actions, qualifiers), less stop-words, question words and light verbs. A term is covered by the same word family
 (the checker's stemming, synonyms and related stems) and, when ASK_GATE_TERM_SIMILARITY is above 0, by an
-evidence word whose embedding is that close (indexed word vectors, review.pipeline's embedder). Fewer covered
-than ASK_GATE_MIN_TERM_COVERAGE of the terms: `insufficient_evidence`, with the terms missing.
+evidence word whose embedding is that close (indexed word vectors, review.pipeline's embedder): a synonym or an
+inflection the stems miss ("biggest" / "larger", "mileage" / "mile"). Such a word must stand in a passage that
+covers the rest of the term's phrase, and is never a known opposite. Fewer covered than
+ASK_GATE_MIN_TERM_COVERAGE of the terms: `insufficient_evidence`, with the terms missing.
 
 Conflicts are the third outcome, decided on the composed answer by the checker itself (ask/services.py): two
 effective sources stating different values about the same subject are what review.pipeline already detects.
@@ -23,7 +25,7 @@ from django.conf import settings
 
 from kb.embeddings import EmbeddingError, get_provider
 from kb.search import SearchHit
-from review.checking.text import LIGHT_STEMS, is_content, tokenize
+from review.checking.text import ANTONYMS, LIGHT_STEMS, is_content, prefix_negates, tokenize
 from review.checking.windows import stem_found
 
 logger = logging.getLogger(__name__)
@@ -97,28 +99,41 @@ def evidence_words(hits: list[SearchHit]) -> list[dict[str, str]]:
     return passages
 
 
-def _uncovered(terms: list[KeyTerm], passages: list[set[str]]) -> list[KeyTerm]:
-    """Terms no passage covers; a phrase's words count only where one passage covers several of them (the
-    passage covering most of the phrase): "chief ... officer" here and "executives" elsewhere is not a chief
-    executive officer."""
+def _uncovered(terms: list[KeyTerm], passages: list[dict[str, str]]) -> list[tuple[KeyTerm, list[dict[str, str]]]]:
+    """Terms no passage covers, each with the passages it may still be found in by meaning; a phrase's words
+    count only where one passage covers several of them (the passages covering most of the phrase): "chief ...
+    officer" here and "executives" elsewhere is not a chief executive officer."""
     missing = []
     for phrase in sorted({term.phrase for term in terms}):
         words = [term for term in terms if term.phrase == phrase]
-        best = max(passages, default=set(), key=lambda stems: sum(stem_found(t.stem, stems) > 0 for t in words))
-        missing += [term for term in words if not stem_found(term.stem, best)]
+        covered = [sum(stem_found(t.stem, words_of.keys()) > 0 for t in words) for words_of in passages]
+        most = max(covered, default=0)
+        best = [words_of for words_of, count in zip(passages, covered, strict=True) if count == most]
+        missing += [(term, best) for term in words if not stem_found(term.stem, best[0].keys() if best else set())]
     return missing
 
 
-def _similar_terms(missing: list[KeyTerm], vocabulary: list[str], *, at: float) -> set[str]:
-    """Stems of missing terms that a word of the evidence paraphrases (cosine of word embeddings >= `at`)."""
+def _paraphrased(missing: list[tuple[KeyTerm, list[dict[str, str]]]], *, at: float) -> set[str]:
+    """Stems of missing terms that a word of their passages paraphrases (cosine of word embeddings >= `at`):
+    "biggest" by "larger", "mileage" by "mile". A known opposite ("highest" / "lowest") never does, however
+    close its vector."""
     from review.pipeline import _CachedEmbedder
 
     embed = _CachedEmbedder(model_id=get_provider().model_id)
-    words = [term.word for term in missing]
-    vectors = embed(words + vocabulary)
-    similarity = vectors[: len(words)] @ vectors[len(words):].T
-    best = similarity.max(axis=1) if vocabulary else np.zeros(len(words))
-    return {term.stem for term, value in zip(missing, best, strict=True) if value >= at}
+    paraphrased = set()
+    for term, passages in missing:
+        vocabulary = sorted({word for words in passages for stem, word in words.items()
+                             if len(word) > 2 and stem not in LIGHT_STEMS and not _opposite(term, stem, word)})
+        if not vocabulary:
+            continue
+        vectors = embed([term.word, *vocabulary])
+        if float(np.max(vectors[1:] @ vectors[0])) >= at:
+            paraphrased.add(term.stem)
+    return paraphrased
+
+
+def _opposite(term: KeyTerm, stem: str, word: str) -> bool:
+    return stem in ANTONYMS.get(term.stem, ()) or prefix_negates(word, term.word) or prefix_negates(term.word, word)
 
 
 def gate_decide(
@@ -131,20 +146,17 @@ def gate_decide(
     term_similarity = settings.ASK_GATE_TERM_SIMILARITY if term_similarity is None else term_similarity
     terms = key_terms(question)
     qualified = qualified_hits(hits, min_similarity=min_similarity)
-    passages = evidence_words(qualified)
-    missing = _uncovered(terms, [set(words) for words in passages])
+    missing = _uncovered(terms, evidence_words(qualified))
     warnings: list[str] = []
     if missing and qualified and term_similarity > 0:
-        vocabulary = sorted({word for words in passages for stem, word in words.items()
-                             if len(word) > 2 and stem not in LIGHT_STEMS})
         try:
-            paraphrased = _similar_terms(missing, vocabulary, at=term_similarity)
-            missing = [term for term in missing if term.stem not in paraphrased]
+            paraphrased = _paraphrased(missing, at=term_similarity)
+            missing = [(term, passages) for term, passages in missing if term.stem not in paraphrased]
         except EmbeddingError as exc:
             logger.warning("gate: word similarity unavailable: %s", exc)
             warnings.append(f"word similarity unavailable ({exc}); key terms matched by word family only")
     decision = GateDecision(status="answered", qualified=qualified, key_terms=terms,
-                            missing_terms=[term.word for term in missing], warnings=warnings)
+                            missing_terms=[term.word for term, _ in missing], warnings=warnings)
     if not terms or not qualified or decision.coverage < min_coverage:
         decision.status = "insufficient_evidence"
     return decision

@@ -21,12 +21,12 @@ from kb.embeddings import EmbeddingError, embed_texts, get_provider
 from kb.models import Chunk, ChunkUnit, DocumentVersion, TermEmbedding, VersionStatus
 from kb.search import SearchHit, chunks_search_many
 from review.checking.base import CheckerUnavailable, EvidenceCandidate
-from review.checking.builtin import BuiltinChecker
+from review.checking.builtin import BuiltinChecker, differing_values
 from review.checking.claims import ClaimSpan, split_claims
 from review.checking.external import configured_checkers
 from review.checking.findings import Finding, about_another_subject
 from review.checking.model import ScoringModel
-from review.checking.scoring import HOLDS_AGAINST_EXTERNAL
+from review.checking.scoring import HOLDS_AGAINST_EXTERNAL, beside_verdict
 from review.checking.verdicts import supported_at, uncertain_at, verdict_for
 from review.learning.adopted import adopted_checker
 from review.learning.labels import claims_marked_wrong_before
@@ -240,7 +240,7 @@ def claim_check(
         # Hard findings (numbers, direction, negation) need no embeddings; skipping them here keeps the
         # extra candidates cheap (embedding dominates the check's cost).
         other = BuiltinChecker(model=model).check(claim=claim_text, candidates=[candidate.for_checker()])
-        contradictions = [f for f in other.findings if f.is_contradiction]
+        contradictions = differing_values(claim=claim_text, candidate=candidate.for_checker(), outcome=other)
         conflicting = (
             could_conflict and bool(contradictions) and not about_another_subject(other.findings)
             and other.signals.get("subject_coverage", 0.0) >= settings.REVIEW_CONFLICT_SUBJECT_AT
@@ -274,8 +274,9 @@ def claim_check(
         findings += external.findings
         external_scores.append(external.score)
     score = _combine_external(score=score, builtin_findings=outcome.findings, external_scores=external_scores)
-    result.score, result.reasons, result.evidence, result.findings = score, reasons, evidence, findings
+    result.score, result.evidence = score, evidence
     result.verdict = verdict_for(score=score, findings=findings, has_evidence=True)
+    result.findings, result.reasons = beside_verdict(verdict=result.verdict, findings=findings, reasons=reasons)
     return result
 
 

@@ -154,10 +154,13 @@ def _name_pattern(name: str) -> str:
 
 
 def names_in(text: str, *, pool: frozenset[str]) -> list[str]:
-    """Names from `pool` in `text`, longest first, each position used once."""
+    """Names from `pool` in `text`, longest first, each position used once.
+
+    Names of one length come in alphabetical order: a set's own order changes with PYTHONHASHSEED, and the
+    synthesiser picks from this list by position, so the claims (and the model fitted on them) would too."""
     found: list[str] = []
     taken: list[tuple[int, int]] = []
-    for name in sorted(pool, key=len, reverse=True):
+    for name in sorted(pool, key=lambda n: (-len(n), n)):
         for match in re.finditer(_name_pattern(name), text):
             if not any(match.start() < end and start < match.end() for start, end in taken):
                 taken.append(match.span())

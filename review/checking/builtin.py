@@ -47,6 +47,8 @@ from review.checking.quantity_words import MONTHS, WEEKDAYS
 from review.checking.registry import RULES
 from review.checking.rules.additions import unsupported_degrees
 from review.checking.rules.context import RuleContext
+from review.checking.rules.quantities import value_also_stated
+from review.checking.rules.wording import SLOT_PARAPHRASE_AT, word_in_its_place
 from review.checking.text import LIGHT_STEMS, stem_of
 from review.checking.windows import Window, candidate_windows, stem_found, term_credit, window_relevance
 
@@ -114,6 +116,16 @@ class BuiltinChecker:
 def check_claim(*, claim: str, candidates: Sequence[EvidenceCandidate], embed: Embedder | None,
                 fitted: bool = True) -> CheckOutcome:
     return BuiltinChecker(embed=embed, fitted=fitted).check(claim=claim, candidates=candidates)
+
+
+def differing_values(*, claim: str, candidate: EvidenceCandidate, outcome: CheckOutcome) -> list[Finding]:
+    """The contradictions of ``outcome`` (a check against ``candidate`` alone) that show the candidate stating
+    something else than the claim: what makes two approved sources a conflict. A number bound to another of the
+    sentence's numbers while the sentence states the claim's own value too is no different value."""
+    analyzed = analyze_candidate(candidate.text, candidate.heading)
+    parsed = analyze_claim(claim, names=analyzed.names)
+    return [f for f in outcome.findings if f.is_contradiction and not (
+        f.kind is FindingKind.QUANTITY_MISMATCH and value_also_stated(claim=parsed, finding=f, candidate=analyzed))]
 
 
 @dataclass
@@ -280,6 +292,27 @@ def _attach_embeddings(claim: Claim, all_windows: list[Window], embed: Embedder)
             window.word_similarity[stem] = max(window.word_similarity.get(stem, 0.0), float(sim))
             if sim >= _WORD_SIMILARITY_AT and not stem_found(stem, window.stems):
                 window.word_credit[stem] = max(window.word_credit.get(stem, 0.0), _WORD_CREDIT)
+    row = {w: k for k, w in enumerate(unmatched)}
+    for window in windows:
+        _credit_rewordings_in_place(claim, window, lambda a, b: float(word_sims[row[a], column[b]])
+                                    if a in row and b in column else None)
+
+
+def _credit_rewordings_in_place(claim: Claim, window: Window, similarity) -> None:
+    """A claim word the evidence words otherwise in the same place ("the jobless rate" / "the unemployment rate")
+    earns the paraphrase credit at the looser likeness the wording rule allows there (``SLOT_PARAPHRASE_AT``): the
+    shared neighbour says both words name the same thing, which a similar word anywhere in the window does not.
+    Word vectors put near synonyms and near rivals ("car" / "taxi") alike, so the word stays a substitution
+    (soft doubt, and a reason a person reads) rather than a word found."""
+    for k, tok in enumerate(claim.unit.tokens):
+        stem = claim.words.get(tok.lower)
+        if stem is None or stem in window.word_credit or stem_found(stem, window.stems):
+            continue
+        rival = word_in_its_place(claim, window, k)
+        likeness = similarity(tok.lower, rival[0].lower) if rival is not None else None
+        if likeness is not None and likeness >= SLOT_PARAPHRASE_AT:
+            window.word_credit[stem] = _WORD_CREDIT
+            window.reworded_in_place.add(stem)
 
 
 def _joined(claim: Claim, first: _Scored, pool: _WindowPool) -> _Scored | None:
@@ -346,6 +379,7 @@ def _join(first: Window, second: Window) -> Window:
         similarity=max(first.similarity or 0.0, second.similarity or 0.0) if first.similarity is not None else None,
         word_credit={**second.word_credit, **first.word_credit},
         word_similarity={**second.word_similarity, **first.word_similarity},
+        reworded_in_place=first.reworded_in_place | second.reworded_in_place,
         joined=True,
     )
 

@@ -5,9 +5,12 @@ independent statements (", and ...", "; ...", ", while ...") is split in two whe
 both halves can stand alone. Offsets are ``str`` indices, so
 ``answer[claim.start:claim.end] == claim.text``.
 
-Not everything is a claim: headings, table header rows, questions and short
-conversational lines ("Hope this helps!", "Let me know if ...") are skipped, so
-pleasantries never make an answer unverifiable.
+Not everything is a claim: headings, table header rows, questions, short
+conversational lines ("Hope this helps!", "Let me know if ...") and replies with
+nothing checkable in them ("Yes.", "Exactly!": no number and no word beyond
+answer words and stop-words) are skipped, so pleasantries never make
+an answer unverifiable. An answer with no claim at all goes to a person
+(``pipeline.risk_assess``).
 
 ``text_segments`` is shared with the checker, which cuts evidence the same way.
 """
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kb.sentences import sentence_spans, strip_span
+from review.checking.text import REPLY_WORDS, is_content, tokenize
 
 SegmentKind = Literal["heading", "item", "table_header", "table_row", "sentence"]
 _BlockKind = Literal["heading", "item", "table_header", "table_row", "paragraph"]
@@ -79,7 +83,8 @@ _DEPENDENT_OPENERS = frozenset(
 )
 _CHATTER = re.compile(
     r"\W*(?:hope (?:this|that|it) helps|i hope|let me know|feel free|happy to help|glad to help|thanks?\b|"
-    r"thank you|hi\b|hello\b|hey\b|sure\b|certainly\b|of course|great question|good question|you're welcome|"
+    r"thank you|hi\b|hello\b|hey\b|good (?:morning|afternoon|evening)\b|sure\b|certainly\b|of course|"
+    r"great question|good question|you're welcome|"
     r"you are welcome|please (?:reach out|contact|ask))",
     re.IGNORECASE,
 )
@@ -208,4 +213,13 @@ def _is_claim_like(sentence: str) -> bool:
     if stripped.endswith("?"):
         return False
     short = len(_WORD.findall(sentence)) <= _CHATTER_MAX_WORDS
-    return not (short and _CHATTER.match(sentence) and not any(char.isdigit() for char in sentence))
+    if short and _CHATTER.match(sentence) and not any(char.isdigit() for char in sentence):
+        return False
+    return _checkable(sentence)
+
+
+def _checkable(sentence: str) -> bool:
+    """A number, or a word that says what about: "Paris.", "$750.", "Refunds are not available." are; "Yes.",
+    "No.", "Exactly!" and "It is." are not (a source cannot confirm them on their own)."""
+    return any(token.kind == "num" or (is_content(token) and token.lower not in REPLY_WORDS)
+               for token in tokenize(sentence, 0, len(sentence), table=False))

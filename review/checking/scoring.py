@@ -15,6 +15,8 @@ from review.checking.base import CheckOutcome
 from review.checking.findings import KIND_EFFECTS, Effect, Finding, FindingKind
 from review.checking.model import ScoringModel
 from review.checking.rules.additions import UNSUPPORTED_TERM_PREFIX
+from review.checking.rules.quantities import QUANTITY_MATCH_SUFFIX
+from review.checking.verdicts import NOT_FOUND
 
 # Soft evidence: similarity is scaled from [floor, ceiling] to [0, 1] and mixed with word coverage.
 _SIMILARITY_FLOOR = 0.3
@@ -151,3 +153,20 @@ def reasons_for(outcome: CheckOutcome) -> list[str]:
     if not reasons:
         reasons.append("no evidence found" if outcome.candidate_index is None else "the evidence has no text")
     return reasons
+
+
+NEAREST_PASSAGE_NOTE = " is in the nearest passage, which does not support the claim"
+
+
+def beside_verdict(*, verdict: str, findings: list[Finding], reasons: list[str]) -> tuple[list[Finding], list[str]]:
+    """Findings and reasons as they may stand beside ``verdict``: none may say the opposite of it.
+
+    A not-found claim's quote is only the nearest passage, and the review page says nothing supports the claim; a
+    value shared with that passage supports nothing, so it is no supporting finding there, and its reason says
+    where the value was seen ("$750 is in the nearest passage, which does not support the claim") instead of that
+    it "matches evidence". Every other verdict keeps what the checker found."""
+    if verdict != NOT_FOUND:
+        return findings, reasons
+    agreeing = [f for f in findings if f.kind is FindingKind.QUANTITY_MATCH]
+    reworded = {f.message: f.message.removesuffix(QUANTITY_MATCH_SUFFIX) + NEAREST_PASSAGE_NOTE for f in agreeing}
+    return [f for f in findings if f.kind is not FindingKind.QUANTITY_MATCH], [reworded.get(r, r) for r in reasons]

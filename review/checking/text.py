@@ -158,6 +158,11 @@ _ANTONYM_PAIRS = (
     ("same", "different"), ("true", "false"), ("always", "never"), ("win", "lose"), ("buy", "sell"),
     ("add", "remove"), ("entry", "exit"), ("arrive", "depart"), ("north", "south"), ("east", "west"),
 )
+# Words that answer or steer a conversation without stating anything: a reply made of these and stop-words ("Yes.",
+# "No.", "Exactly!", "Yes, it is.") has nothing a source could confirm (general English).
+REPLY_WORDS = frozenset("""yes yeah yea yep yup no nope nah ok okay alright sure certainly absolutely definitely
+    exactly indeed right correct true false maybe perhaps possibly probably hello hi hey greetings thanks thank
+    welcome please sorry oh ah agreed""".split())  # noqa: SIM905
 NEGATION_BREAKS = frozenset({",", ";", ":", ".", "!", "?", "|", "but", "while", "whereas", "although", "because",
                               "though", "who", "which", "whose", "where", "unless", "except"})
 COORDINATORS = frozenset({"and", "or"})
@@ -239,6 +244,20 @@ def _antonyms() -> dict[str, frozenset[str]]:
 
 ANTONYMS = _antonyms()  # stem -> the stems of its opposites
 
+# Negating prefixes, each with the shortest rest that is still a word of its own ("unpaid" / "paid", "non-refundable"
+# / "refundable", "invalid" / "valid"; not "income" / "come"). A prefixed word is an opposite only where the
+# antonym rule finds it in the other's slot: "unemployment" is also a word of its own, and "unemployment was 3.5
+# percent" says nothing against "payroll employment rose".
+_NEGATING_PREFIXES = (("non", 4), ("not", 4), ("un", 4), ("in", 5), ("im", 6), ("ir", 5), ("il", 5))
+
+
+def prefix_negates(word: str, other: str) -> bool:
+    """Whether lower-case ``word`` is ``other`` with a negating prefix: "unpaid" of "paid"."""
+    if len(word) <= len(other) or not word.endswith(other):
+        return False
+    head = word[: len(word) - len(other)].removesuffix("-")
+    return any(head == prefix and len(other) >= min_rest for prefix, min_rest in _NEGATING_PREFIXES)
+
 
 @lru_cache(maxsize=262144)  # the same stem pairs recur across windows and claims
 def related_stems(a: str, b: str) -> bool:
@@ -246,7 +265,10 @@ def related_stems(a: str, b: str) -> bool:
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     if len(short) < 5 or not long.startswith(short):
         return False
-    return len(long) - len(short) <= 2 or long[len(short):].startswith(_DERIVATIONAL_SUFFIXES)
+    rest = long[len(short):]
+    # The stemmer drops a final "e" ("reimburse" -> "reimburs") that a derived word keeps ("reimbursement").
+    return len(rest) <= 2 or rest.startswith(_DERIVATIONAL_SUFFIXES) or rest[1:].startswith(_DERIVATIONAL_SUFFIXES) \
+        and rest[0] == "e"
 
 
 

@@ -32,6 +32,9 @@ class Window:
     # claim stem -> the closest any word of the window comes to it (embedded claim words only): a paraphrase
     # comes close ("purchase" / "buy"), an invented fact does not ("cryptocurrency").
     word_similarity: dict[str, float] = field(default_factory=dict)
+    # claim stems credited because the evidence words them otherwise in the same place ("jobless rate" /
+    # "unemployment rate"): credited, but still shown as a substitution, which a person may judge otherwise
+    reworded_in_place: set[str] = field(default_factory=set)
     joined: bool = False  # two passages checked together (see builtin._joined)
 
 

@@ -1,8 +1,16 @@
-"""The evidence gate on hand-made hits: no database, no model (similarities are given)."""
+"""The evidence gate on hand-made hits: no database, no model (similarities are given, key terms matched by word
+family only; word similarity is tested with the model in test_gate_similarity.py)."""
+
+import pytest
 
 from ask.gate import gate_decide, key_terms
 from kb.models import Chunk
 from kb.search import SearchHit
+
+
+@pytest.fixture(autouse=True)
+def _word_families_only(settings):
+    settings.ASK_GATE_TERM_SIMILARITY = 0
 
 
 def hit(text: str, similarity: float | None = 0.6, heading: str = "FAQ") -> SearchHit:

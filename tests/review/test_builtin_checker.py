@@ -212,6 +212,33 @@ def test_matching_negation_is_supported():
     assert check("SMS codes aren't accepted as a second factor.", POLICY).score >= supported_at()
 
 
+ESTABLISHMENT = ("Total nonfarm payroll employment increased by 236,000 in March, compared with the average monthly "
+                 "gain of 334,000 over the prior 6 months.")
+
+
+def test_a_word_inside_a_longer_word_is_not_its_antonym():
+    """"unemployment" holds "employment" behind a negating prefix, but it names a thing of its own: the claim's
+    "unemployment was 3.5 percent" and the evidence's "payroll employment increased" stand in different places."""
+    outcome = check("Payrolls rose by 236,000 and unemployment was 3.5 percent.", ESTABLISHMENT)
+    assert not any(f.kind is FindingKind.NEGATION for f in outcome.findings), outcome.reasons
+    assert verdict_for(score=outcome.score, findings=outcome.findings, has_evidence=True) != "contradicted"
+    assert not any(f.is_contradiction for f in check("Unemployment was 3.5 percent in March.", REPORT).findings)
+
+
+@pytest.mark.parametrize(("claim", "evidence", "reason"), [
+    ("Parental leave is unpaid.", "Parental leave is paid.", "claim says 'unpaid'; evidence says 'paid'"),
+    ("Parental leave is paid.", "Parental leave is unpaid.", "claim says 'paid'; evidence says 'unpaid'"),
+    ("The unemployment rate was 3.5 percent.", "The employment rate was 3.5 percent.",
+     "claim says 'unemployment'; evidence says 'employment'"),
+    ("Annual plans are refundable within 30 days.", "Annual plans are non-refundable within 30 days.",
+     "claim says 'refundable'; evidence says 'non-refundable'"),
+])
+def test_a_prefixed_opposite_in_the_same_place_is_contradicted(claim, evidence, reason):
+    outcome = check(claim, evidence)
+    assert reason in outcome.reasons
+    assert verdict_for(score=outcome.score, findings=outcome.findings, has_evidence=True) == "contradicted"
+
+
 def test_entity_not_in_evidence_is_caught():
     outcome = check("The company is headquartered in Seattle.", POLICY)
     assert outcome.score < uncertain_at()

@@ -1,3 +1,5 @@
+import pytest
+
 from review.checking.claims import ClaimSpan, split_claims
 
 
@@ -110,6 +112,27 @@ def test_pleasantries_and_questions_are_skipped():
         "Hope this helps! Let me know if you have other questions."
     )
     assert texts(answer) == ["The refund window is 14 days."]
+
+
+@pytest.mark.parametrize("reply", ["Yes.", "No.", "Sure!", "Hello!", "Good morning!", "Exactly.", "Yes, it is.",
+                                   "Nope", "Thanks!"])
+def test_a_reply_without_checkable_content_is_not_a_claim(reply):
+    assert split_claims(reply) == []
+
+
+def test_a_one_word_answer_with_a_fact_is_a_claim():
+    """A number, an amount or a name can be looked up; an answer word ("Yes") in front of a fact is kept with it."""
+    for answer in ("42.", "$750.", "London.", "Yes, refunds are available within 14 days."):
+        assert texts(answer) == [answer]
+    assert texts("Yes. The Pro plan costs $12 per month.") == ["The Pro plan costs $12 per month."]
+
+
+def test_an_answer_with_no_checkable_claims_waits_for_a_person():
+    from review.models import Risk
+    from review.pipeline import risk_assess
+
+    assert risk_assess(question="Is there a free plan?", answer_text="Yes.", claims=[]) == (
+        Risk.MEDIUM, ["the answer has no checkable claims"])
 
 
 def test_empty_and_blank_answers_have_no_claims():

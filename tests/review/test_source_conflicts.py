@@ -49,6 +49,22 @@ def test_a_real_conflict_goes_to_a_reviewer_naming_both_sources(api, celery_work
     assert "conflicting" in keys["refund-policy"] and "conflicting" not in keys["product-faq"]
 
 
+def test_two_sources_stating_the_same_value_are_no_conflict(api, celery_worker, publish, settings):
+    """The second source lists both windows in one sentence ("... within 14 days, and annual subscriptions within
+    30 days"): it says the claim's 30 days too, so the 14 days the claim's number may be bound to is no different
+    value, and no conflict goes to a person."""
+    settings.REVIEW_HIGH_RISK_TOPICS = []
+    publish(FAQ, key="product-faq", title="Product FAQ")
+    publish("# Billing FAQ\n\n## Refunds\n\nMonthly subscriptions can be refunded within 14 days, and annual "
+            "subscriptions within 30 days of purchase.\n", key="billing-faq", title="Billing FAQ")
+
+    body = _check(api, "Annual subscriptions can be refunded within 30 days of purchase.")
+
+    assert not any("conflict" in r for r in body["reasons"]), body["reasons"]
+    assert not any("conflicting" in e["flags"] for e in body["claims"][0]["evidence"])
+    assert body["claims"][0]["verdict"] == "supported"
+
+
 def test_same_weekdays_and_clock_times_about_another_subject_are_no_conflict(api, celery_worker, publish, settings,
                                                                              release_at):
     settings.REVIEW_HIGH_RISK_TOPICS = []

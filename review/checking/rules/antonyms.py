@@ -1,16 +1,20 @@
 """Antonyms: a claim word whose opposite the evidence puts in the same slot ("the rejected password manager"
-against "the approved password manager", "7 days on the Paid plan" against "7 days on the Free plan").
+against "the approved password manager", "7 days on the Paid plan" against "7 days on the Free plan", "unpaid
+leave" against "paid leave").
 
 Both words often occur somewhere in the evidence ("Free accounts ... On every paid plan"), so the presence of a
 word says little; its neighbours say where it stands. The opposite must share more neighbours with the claim word
-than any occurrence of the claim word itself does."""
+than any occurrence of the claim word itself does. Opposites are a small table of general English pairs, and
+words with a negating prefix: a word inside a longer one ("employment" in "unemployment") is its opposite only
+in the same slot, since the longer word is often a word of its own ("unemployment was 3.5 percent" against
+"payroll employment rose")."""
 
 from __future__ import annotations
 
-from review.checking.analysis import Slot, slot_sequence
+from review.checking.analysis import Slot, Unit, slot_sequence
 from review.checking.findings import Finding, FindingKind
 from review.checking.rules.context import RuleContext, claim_span, frame_shared
-from review.checking.text import ANTONYMS
+from review.checking.text import ANTONYMS, Token, prefix_negates
 
 
 def check_antonyms(ctx: RuleContext) -> list[Finding]:
@@ -20,7 +24,8 @@ def check_antonyms(ctx: RuleContext) -> list[Finding]:
     units = [(u, slot_sequence(u)) for u in ctx.window.units if u.kind != "table_row"]  # cells are no phrase
     for i in range(1, len(slots) - 1):
         tok = slots[i].tok
-        opposites = ANTONYMS.get(tok.stem, frozenset()) - claim.weights.keys()  # "from minimum to maximum"
+        opposites = (ANTONYMS.get(tok.stem, frozenset()) | _prefixed_opposites(tok, [u for u, _ in units])) \
+            - claim.weights.keys()  # "from minimum to maximum", "paid and unpaid leave"
         if not opposites:
             continue
         negated = tok.stem in claim.unit.negated  # "not approved" may well say "rejected"
@@ -35,6 +40,11 @@ def check_antonyms(ctx: RuleContext) -> list[Finding]:
     return []
 
 
+def _prefixed_opposites(tok: Token, units: list[Unit]) -> set[str]:
+    """Stems of evidence words that are the claim word with a negating prefix, or it without one."""
+    return {t.stem for u in units for t in u.tokens
+            if t.kind == "word" and (prefix_negates(t.lower, tok.lower) or prefix_negates(tok.lower, t.lower))}
+
+
 def _occurrences(seq: list[Slot], stems: set[str] | frozenset[str]) -> list[int]:
     return [k for k in range(1, len(seq) - 1) if seq[k].tok.stem in stems]
-

@@ -1,5 +1,6 @@
 """Negation: a claim clause and the evidence clause it lines up with must both be negated or neither;
-likewise opposite words of one class (allow/prohibit) and negating prefixes ("unpaid" / "paid")."""
+likewise opposite words of one class (allow/prohibit). Negating prefixes ("unpaid" / "paid") are opposites
+in one slot: the antonym rule judges them."""
 
 from __future__ import annotations
 
@@ -9,8 +10,6 @@ from review.checking.analysis import Claim, Clause, Unit, pretty, stem_span
 from review.checking.findings import Finding, FindingKind
 from review.checking.rules.context import RuleContext
 from review.checking.windows import claim_coverage
-
-_NEGATING_PREFIXES = (("non", 4), ("not", 4), ("un", 4), ("in", 5), ("im", 6), ("ir", 5), ("il", 5))
 
 
 def _overlap(stems: Iterable[str], clause: Clause) -> float:
@@ -40,9 +39,6 @@ def check_negation(ctx: RuleContext) -> list[Finding]:
         for name, value in claim.unit.polarity_words.items():
             if unit.polarity_words.get(name, value) != value:
                 return [_finding(ctx, f"claim and evidence disagree on {name}", set(), unit)]
-        message = _prefix_negation_conflict(claim, unit)
-        if message:
-            return [_finding(ctx, message, set(), unit)]
     return []
 
 
@@ -78,19 +74,4 @@ def _clause_conflict(claim: Claim, clause: Clause,
     hit = set(clause.stems) & best.negated
     if best.has_negation and hit and _overlap(clause.stems, best) >= min(2.0, 0.5 * len(clause.stems)):
         return f"evidence negates '{pretty(claim, hit)}'; claim does not", hit, unit
-    return None
-
-
-def _prefix_negation_conflict(claim: Claim, unit: Unit) -> str | None:
-    """"unpaid" against "paid", "non-refundable" against "refundable"."""
-    claim_words = {t.lower for t in claim.unit.tokens if t.kind == "word"}
-    unit_words = {t.lower for t in unit.tokens if t.kind == "word"}
-    for mine, theirs, who, other in ((claim_words, unit_words, "claim", "evidence"),
-                                     (unit_words, claim_words, "evidence", "claim")):
-        for word in mine:
-            for prefix, min_rest in _NEGATING_PREFIXES:
-                rest = word[len(prefix):].lstrip("-")
-                if word.startswith(prefix) and len(rest) >= min_rest and rest in theirs and rest not in mine \
-                        and word not in theirs:
-                    return f"{who} says '{word}'; {other} says '{rest}'"
     return None

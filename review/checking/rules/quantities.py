@@ -28,6 +28,7 @@ _MIN_MATCH_SHARE = 0.3  # an equal value counts only in a sentence that shares s
 _SAME_TOPIC = 0.6  # ... and so it is unless its sentence has most of the claim's words around the number
 _CHANGE_NAMES = {1: "an increase to/by", -1: "a decrease to/by", 0: "no change at"}
 _BOUND_NAMES = {1: "at least", 2: "more than", -1: "at most", -2: "less than"}
+QUANTITY_MATCH_SUFFIX = " matches evidence"  # scoring.beside_verdict rewords it where the verdict is not found
 
 
 def check_quantities(ctx: RuleContext) -> list[Finding]:
@@ -68,7 +69,7 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
             k = max(equal, key=placement.__getitem__)
             same_unit = compatible[k][1] is compatible[best][1]
             if placement[k] >= placement[best] - (_SAME_UNIT_TOLERANCE if same_unit else _BINDING_TOLERANCE):
-                if _local_share(claim_ctx, compatible[k][1], window) >= _MIN_MATCH_SHARE:
+                if _local_share(claim_ctx, compatible[k][1], window, paraphrased=True) >= _MIN_MATCH_SHARE:
                     findings.append(_compare_attributes(ctx, q, compatible[k][0], compatible[k][1]))
                 else:  # the same value, said about something else
                     findings.append(missing)
@@ -102,14 +103,18 @@ def _label_share(claim_ctx: dict[str, float], labels: frozenset[str]) -> float:
     return sum(1 for s in labels if claim_ctx.get(s, 0.0) >= _MIN_LABEL_CONTEXT) / len(labels)
 
 
-def _local_share(claim_ctx: dict[str, float], unit: Unit, window: Window | None = None) -> float:
+def _local_share(claim_ctx: dict[str, float], unit: Unit, window: Window | None = None, *,
+                 paraphrased: bool = False) -> float:
     """The weighted share of the claim's words around a number that the unit has (with the rest of the
     window, when the unit is in it: a list item leans on the sentence that introduces the list); a
-    light word it lacks ("stood at") is no evidence against it."""
+    light word it lacks ("stood at") is no evidence against it. ``paraphrased``: words the window paraphrases
+    count too ("jobs" for "employment"), enough to let an equal value match but never to make a different one
+    a contradiction (word vectors put rivals near each other too)."""
     in_window = window is not None and not window.joined and any(unit is member for member in window.units)
     if in_window:
         stems = unit.stems | window.stems
-        credit = {s: stem_found(s, stems) for s in claim_ctx}
+        credit = {s: stem_found(s, stems) or (window.word_credit.get(s, 0.0) if paraphrased else 0.0)
+                  for s in claim_ctx}
     else:
         credit = {s: unit_credit(s, unit) for s in claim_ctx}
     found = sum(w for s, w in claim_ctx.items() if credit[s])
@@ -212,13 +217,32 @@ def _signed_cosine(a: dict[str, float], b: dict[str, float]) -> float:
 def _compare_attributes(ctx: RuleContext, q: Quantity, e: Quantity, unit: Unit) -> Finding:
     """The same value: its rate period, direction of change and bound must agree too."""
     spans = {"claim_span": (q.start, q.end), "evidence_span": ctx.evidence_span(unit, e.start, e.end)}
+    kind, message = _attribute_difference(q, e) or (FindingKind.QUANTITY_MATCH, describe(q) + QUANTITY_MATCH_SUFFIX)
+    return Finding(kind, message, **spans)
+
+
+def _attribute_difference(q: Quantity, e: Quantity) -> tuple[FindingKind, str] | None:
+    """How two quantities of the same value still differ (rate period, direction of change, bound), if they do."""
     time_per_q = {p for p in q.per if p in TIME_UNITS}
     time_per_e = {p for p in e.per if p in TIME_UNITS}
     if time_per_q and time_per_e and time_per_q != time_per_e:
-        return Finding(FindingKind.QUANTITY_MISMATCH, f"claim says {describe(q)}; evidence says {describe(e)}", **spans)
+        return FindingKind.QUANTITY_MISMATCH, f"claim says {describe(q)}; evidence says {describe(e)}"
     if q.change is not None and e.change is not None and q.change != e.change:
-        return Finding(FindingKind.DIRECTION, f"claim says {_CHANGE_NAMES[q.change]} {describe(q)}; "
-                                              f"evidence says {_CHANGE_NAMES[e.change]} {describe(e)}", **spans)
+        return FindingKind.DIRECTION, (f"claim says {_CHANGE_NAMES[q.change]} {describe(q)}; "
+                                       f"evidence says {_CHANGE_NAMES[e.change]} {describe(e)}")
     if q.bound and e.bound and (q.bound > 0) != (e.bound > 0):
-        return Finding(FindingKind.DIRECTION, f"claim says {_stated(q)}; evidence says {_stated(e)}", **spans)
-    return Finding(FindingKind.QUANTITY_MATCH, f"{describe(q)} matches evidence", **spans)
+        return FindingKind.DIRECTION, f"claim says {_stated(q)}; evidence says {_stated(e)}"
+    return None
+
+
+def value_also_stated(*, claim: Claim, finding: Finding, candidate: Candidate) -> bool:
+    """Whether the sentence that gives a mismatching finding its other value states the claim's own value too
+    (with its bound, rate and direction): "Monthly subscriptions can be refunded within 7 days, and annual
+    subscriptions within 30 days" does not disagree with "annual subscriptions ... within 30 days", whichever of
+    its numbers the claim's was bound to. Only that sentence: a "30 days" elsewhere may be said of anything."""
+    q = next((q for q in claim.unit.quantities if (q.start, q.end) == finding.claim_span), None)
+    span = finding.evidence_span
+    if q is None or span is None:
+        return False
+    return any(comparable(q, e) and same_value(q, e) and _attribute_difference(q, e) is None
+               for unit in candidate.units if unit.start <= span[0] and span[1] <= unit.end for e in unit.quantities)

@@ -21,7 +21,9 @@ _NEIGHBOUR_REACH = 2  # tokens: "Kuiper belt", "occurred in hotels"
 _SLOT_WORDS = 2  # content words a swapped slot may span: "arbitration", "stock grants"
 _VERB_CUES = frozenset({"to", "may", "might", "can", "could", "will", "would", "shall", "should", "must", "do", "does",
                         "did"})  # the next word is a verb
-_SLOT_PARAPHRASE_AT = 0.45  # word embeddings this close are a rewording ("individual" / "single"), not a swap
+# Word embeddings this close are a rewording ("individual" / "single") of a word in the same place, not a swap: the
+# place pins down what the word is about, so a looser likeness than builtin's for a word anywhere will do.
+SLOT_PARAPHRASE_AT = 0.45
 
 
 def check_wording(ctx: RuleContext) -> list[Finding]:
@@ -35,25 +37,34 @@ def _substitutions(ctx: RuleContext) -> list[Finding]:
     """An unsupported word beside a word the evidence has, where the evidence puts a different word:
     "asteroid belt" against "Kuiper belt", "occurred in hotels" against "occurred in food services"."""
     claim, window = ctx.claim, ctx.window
-    unsupported = {s for s in ctx.unsupported if s not in LIGHT_STEMS}
+    doubted = {s for s in ctx.unsupported if s not in LIGHT_STEMS} | window.reworded_in_place
     found: list[Finding] = []
-    tokens = claim.unit.tokens
-    for k, tok in enumerate(tokens):
-        if tok.kind != "word" or tok.stem not in unsupported:
+    for k, tok in enumerate(claim.unit.tokens):
+        if tok.kind != "word" or tok.stem not in doubted:
             continue
-        for step in (-1, 1):
-            neighbour = _content_neighbour(tokens, k, step)
-            if neighbour is None or neighbour.stem not in window.stems:
-                continue
-            rival = _evidence_neighbour(window, neighbour.stem, -step, claim)
-            if rival is not None:
-                other, unit = rival
-                pair = (f"{tok.text} {neighbour.text}", f"{other.text} {neighbour.text}") if step > 0 else \
-                    (f"{neighbour.text} {tok.text}", f"{neighbour.text} {other.text}")
-                found.append(Finding(FindingKind.SUBSTITUTION, f"claim says '{pair[0]}'; evidence says '{pair[1]}'",
-                                     claim_span=claim_span(tok, neighbour), evidence_span=ctx.token_span(unit, other)))
-                break
+        rival = word_in_its_place(claim, window, k)
+        if rival is not None:
+            other, unit, neighbour = rival
+            pair = (f"{tok.text} {neighbour.text}", f"{other.text} {neighbour.text}") if neighbour.end > tok.end \
+                else (f"{neighbour.text} {tok.text}", f"{neighbour.text} {other.text}")
+            found.append(Finding(FindingKind.SUBSTITUTION, f"claim says '{pair[0]}'; evidence says '{pair[1]}'",
+                                 claim_span=claim_span(tok, neighbour), evidence_span=ctx.token_span(unit, other)))
     return found
+
+
+def word_in_its_place(claim: Claim, window: Window, k: int) -> tuple[Token, Unit, Token] | None:
+    """The evidence word standing where claim token ``k`` stands, beside a content neighbour both share ("rate"
+    of "the jobless rate" and "the unemployment rate"): that word, its unit, and the shared neighbour (the
+    claim's)."""
+    tokens = claim.unit.tokens
+    for step in (-1, 1):
+        neighbour = _content_neighbour(tokens, k, step)
+        if neighbour is None or neighbour.stem not in window.stems:
+            continue
+        rival = _evidence_neighbour(window, neighbour.stem, -step, claim)
+        if rival is not None:
+            return (*rival, neighbour)
+    return None
 
 
 def _slot_swaps(ctx: RuleContext) -> list[Finding]:
@@ -148,7 +159,7 @@ def _reworded(claim: Claim, mine: list[Slot], theirs: list[Slot]) -> bool:
     for a in mine:
         for b in theirs:
             va, vb = claim.word_vectors.get(a.tok.lower), claim.word_vectors.get(b.tok.lower)
-            if va is not None and vb is not None and float(va @ vb) >= _SLOT_PARAPHRASE_AT:
+            if va is not None and vb is not None and float(va @ vb) >= SLOT_PARAPHRASE_AT:
                 return True
     return False
 

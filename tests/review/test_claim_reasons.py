@@ -1,0 +1,40 @@
+"""What a claim's reasons say must agree with its verdict (review.checking.scoring.beside_verdict)."""
+
+from review.checking.claims import ClaimSpan
+from review.checking.findings import Effect, Finding, FindingKind
+from review.checking.scoring import beside_verdict
+from review.pipeline import Candidate, claim_check
+
+CHAIR = "Employees may expense up to $750 for a home office chair."
+
+
+def claim_result(claim: str, evidence: str):
+    return claim_check(span=ClaimSpan(claim, 0, len(claim)), candidates=[Candidate(text=evidence)], embed=None,
+                       warnings=[])
+
+
+def test_a_reason_agrees_with_the_verdict_beside_it():
+    """The nearest passage has the claim's $750 but nothing else of it: the claim is not found, and no reason or
+    finding beside that verdict says the amount "matches evidence" as if something supported the claim."""
+    result = claim_result("Employees get a $750 wellness bonus every year.", CHAIR)
+    assert result.verdict == "not_found", result.reasons
+    assert "$750 matches evidence" not in result.reasons
+    assert "$750 is in the nearest passage, which does not support the claim" in result.reasons
+    assert not any(f.effect is Effect.SUPPORTS for f in result.findings)
+
+
+def test_a_supported_claim_keeps_its_matching_values():
+    result = claim_result(CHAIR, CHAIR)
+    assert result.verdict == "supported"
+    assert "$750 matches evidence" in result.reasons
+    assert [f.kind for f in result.findings] == [FindingKind.QUANTITY_MATCH]
+
+
+def test_only_a_not_found_verdict_rewords_what_matched():
+    match = Finding(FindingKind.QUANTITY_MATCH, "$750 matches evidence")
+    missing = Finding(FindingKind.UNSUPPORTED_TERM, "not found in evidence: wellness")
+    reasons = ["$750 matches evidence", "not found in evidence: wellness"]
+    for verdict in ("supported", "uncertain", "contradicted"):
+        assert beside_verdict(verdict=verdict, findings=[match, missing], reasons=reasons) == ([match, missing], reasons)
+    assert beside_verdict(verdict="not_found", findings=[match, missing], reasons=reasons) == (
+        [missing], ["$750 is in the nearest passage, which does not support the claim", "not found in evidence: wellness"])
