@@ -13,6 +13,10 @@ logger = logging.getLogger(__name__)
 
 DEMO_CLIENT = "demo-assistant"
 DEMO_ANSWERS = [
+    # Quoted nearly word for word and long enough to clear the shipped release threshold: released at once.
+    {"external_id": "demo-booking-agency", "question": "How do I book flights and hotels?",
+     "answer": "All flights, hotels and rental cars must be booked through the company's travel agency, "
+               "SkyBridge Travel, either on its website or through its 24-hour phone line."},
     {"external_id": "demo-supported", "question": "What is the nightly hotel cap in New York?",
      "answer": "The nightly hotel cap in New York is $325. Stays above the cap need approval from a "
                "department director before booking."},
