@@ -2,17 +2,19 @@
 
 Candidate families, each a way to learn from the labels:
 
-- **threshold**: the current model, its verdict threshold moved to where the labels are best told apart;
-- **refit ×w**: the shipped training sets plus the labels as one more set counting w times as much as any
-  other (w in ``LABEL_WEIGHTS``), with and without the threshold move;
+- **threshold**: the shipped fit, its verdict threshold moved to where the labels are best told apart;
+- **refit ×w**: the shipped training rows plus the labels as one more set counting w times as much as any
+  other (w in ``REVIEW_LEARNING_LABEL_WEIGHTS``), with and without the threshold move;
 - **labels only**: a fit on the labels alone (they come from this knowledge base and this assistant), with the
   threshold move.
 
 Each family is judged by k-fold cross-validation on the labels: every label is scored by a model of that family
-fitted without it, and its release threshold is set on the other folds so that they leak no more than the current
-model does at its threshold. The family with the best cross-validated balanced accuracy is the candidate; it is
-adopted only if it beats the current model on the same held-out labels by ``margin`` and does not leak more
-there. Balanced accuracy counts each label once; the leak counts each as the answers it stands for.
+fitted without it. The family with the best cross-validated balanced accuracy is the candidate, and its release
+threshold is proven the way the shipped model's is (the leak budget over every row it learns from, scored out of
+fold). It is adopted only if it beats the current model on the same held-out labels by ``margin``, the gain's
+one-sided 95 % lower bound (a paired bootstrap) is above zero, and at its threshold it leaks no more of the labels
+than the current model does at its own. Balanced accuracy counts each label once; the leak counts each as the
+answers it stands for.
 """
 
 from __future__ import annotations
@@ -265,6 +267,13 @@ def refit_decide(
         return RefitOutcome(adopt=False, **common, reason=(
             f"no candidate beats the current model by {margin:.3f}: best {best_name} {best.balanced:.3f} against "
             f"{current_judged.balanced:.3f} (balanced, held-out labels)"))
+    current_scores = [score(current, lab.features) for lab in labels]
+    lower = gain_lower_bound(current=current_scores, candidate=held_out[best_name], labels=labels, band=band,
+                             seed=seed)
+    if lower <= 0:
+        return RefitOutcome(adopt=False, **common, reason=(
+            f"{best_name} gains {best.balanced - current_judged.balanced:.3f} balanced on held-out labels, but "
+            f"the gain's 95 % lower bound is {lower:.3f}: too few labels to tell it from chance"))
     if best.leak > current_judged.leak + 1e-12:
         return RefitOutcome(adopt=False, **common, reason=(
             f"{best_name} would leak more: {best.leak:.3f} at {threshold:.3f} against {current_judged.leak:.3f} at "
@@ -272,6 +281,26 @@ def refit_decide(
     return RefitOutcome(adopt=True, **common, reason=(
         f"{best_name}: balanced {best.balanced:.3f} against {current_judged.balanced:.3f}, leak {best.leak:.3f} at "
         f"{threshold:.3f} against {current_judged.leak:.3f} at {current_threshold:.3f} (held-out labels)"))
+
+
+GAIN_RESAMPLES = 2000
+
+
+def gain_lower_bound(*, current: Sequence[float], candidate: Sequence[float], labels: Sequence[Label], band: float,
+                     seed: int) -> float:
+    """The one-sided 95 % lower bound on the candidate's gain in balanced accuracy over the current model, by a
+    paired bootstrap of the labels (resampled within each label, as balanced accuracy weighs them): a gain that
+    chance alone would often show is no gain."""
+    supported = np.array([lab.supported for lab in labels], dtype=bool)
+    right_now = (np.array(current) >= band) == supported
+    right_then = (np.array(candidate) >= band) == supported
+    difference = right_then.astype(float) - right_now.astype(float)
+    rng = np.random.default_rng(seed)
+    gains = np.zeros(GAIN_RESAMPLES)
+    for members in (np.flatnonzero(supported), np.flatnonzero(~supported)):
+        draws = rng.integers(0, len(members), size=(GAIN_RESAMPLES, len(members)))
+        gains += difference[members][draws].mean(axis=1) / 2
+    return float(np.quantile(gains, 0.05))
 
 
 def base_rows_without(rows: Sequence[Row], set_name: str) -> list[Row]:
