@@ -251,12 +251,22 @@ ANTONYMS = _antonyms()  # stem -> the stems of its opposites
 _NEGATING_PREFIXES = (("non", 4), ("not", 4), ("un", 4), ("in", 5), ("im", 6), ("ir", 5), ("il", 5))
 
 
+@lru_cache(maxsize=65536)  # claim words recur across windows and checks
+def negating_forms(word: str) -> frozenset[str]:
+    """Lower-case words one negating prefix away from lower-case ``word``: "unpaid" and "un-paid" for "paid",
+    "paid" for "unpaid"."""
+    forms = set()
+    for prefix, min_rest in _NEGATING_PREFIXES:
+        if len(word) >= min_rest:
+            forms |= {prefix + word, f"{prefix}-{word}"}
+        if word.startswith(prefix) and len(rest := word[len(prefix):].removeprefix("-")) >= min_rest:
+            forms.add(rest)
+    return frozenset(forms)
+
+
 def prefix_negates(word: str, other: str) -> bool:
-    """Whether lower-case ``word`` is ``other`` with a negating prefix: "unpaid" of "paid"."""
-    if len(word) <= len(other) or not word.endswith(other):
-        return False
-    head = word[: len(word) - len(other)].removesuffix("-")
-    return any(head == prefix and len(other) >= min_rest for prefix, min_rest in _NEGATING_PREFIXES)
+    """Whether lower-case ``word`` and ``other`` differ by a negating prefix: "unpaid" and "paid"."""
+    return other in negating_forms(word)
 
 
 @lru_cache(maxsize=262144)  # the same stem pairs recur across windows and claims

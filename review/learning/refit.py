@@ -28,7 +28,8 @@ import numpy as np
 from review.checking.features import FEATURE_NAMES, FINDING_FEATURES
 from review.checking.model import ScoringModel
 from review.checking.scoring import HARD_CAPS
-from review.checking.training import LabelledItem, Row, fit as shipped_fit
+from review.checking.training import LabelledItem, Row, final_score, stratified_folds
+from review.checking.training import fit as shipped_fit
 from review.learning import leak
 
 LABEL_SET = "reviews"
@@ -97,10 +98,9 @@ def _log_odds(model: ScoringModel, features: dict[str, float]) -> float:
 
 
 def score(model: ScoringModel, features: dict[str, float] | None) -> float:
-    """The checker's score: the model's probability under the caps of the row's hard findings (no row: 0)."""
-    if not features:
-        return 0.0
-    return round(min(_cap(features), max(0.0, model.probability(features))), 4)
+    """The checker's score: the model's probability under the caps of the row's hard findings (no row: no
+    evidence was found, 0)."""
+    return final_score(model, features or None)
 
 
 def judge(model: ScoringModel, labels: Sequence[Label], *, band: float, release_threshold: float) -> Judged:
@@ -108,11 +108,8 @@ def judge(model: ScoringModel, labels: Sequence[Label], *, band: float, release_
                    release_threshold=release_threshold)
 
 
-def _judged(scores: Sequence[float], labels: Sequence[Label], *, band: float,
-            release_threshold: float | Sequence[float]) -> Judged:
-    """`release_threshold`: one for all, or each label's own (cross-validation: its fold's)."""
-    at = ([max(band, t) for t in release_threshold] if isinstance(release_threshold, Sequence)
-          else [max(band, release_threshold)] * len(labels))
+def _judged(scores: Sequence[float], labels: Sequence[Label], *, band: float, release_threshold: float) -> Judged:
+    at = max(band, release_threshold)
     right = [s >= band for s, lab in zip(scores, labels, strict=True) if lab.supported]
     wrong = [s < band for s, lab in zip(scores, labels, strict=True) if not lab.supported]
     kept = sum(right) / len(right) if right else 0.0
@@ -122,12 +119,10 @@ def _judged(scores: Sequence[float], labels: Sequence[Label], *, band: float,
                   automation=_released_share(scores, labels, supported=True, at=at))
 
 
-def _released_share(scores: Sequence[float], labels: Sequence[Label], *, supported: bool,
-                    at: float | Sequence[float]) -> float:
-    thresholds = at if isinstance(at, Sequence) else [at] * len(labels)
-    rows = [(s, t, lab) for s, t, lab in zip(scores, thresholds, labels, strict=True) if lab.supported == supported]
-    total = sum(lab.weight for *_, lab in rows)
-    released = sum(lab.weight for s, t, lab in rows if s >= t and not lab.held_by_rule)
+def _released_share(scores: Sequence[float], labels: Sequence[Label], *, supported: bool, at: float) -> float:
+    rows = [(s, lab) for s, lab in zip(scores, labels, strict=True) if lab.supported == supported]
+    total = sum(lab.weight for _, lab in rows)
+    released = sum(lab.weight for s, lab in rows if s >= at and not lab.held_by_rule)
     return released / total if total else 0.0
 
 
@@ -192,7 +187,7 @@ def proven_release_threshold(learn: Family, *, base: Sequence[Row], labels: Sequ
     shipped rows and the labels, all labelled: a census), each scored out of fold — as `train_checker` proves the
     shipped model's."""
     pooled = [*base, *_rows(labels)]
-    fold_of = _row_folds(pooled, folds=folds, seed=seed)
+    fold_of = stratified_folds(pooled, folds=folds, seed=seed)
     scores = [0.0] * len(pooled)
     for fold in range(folds):
         model = learn([r for r, f in zip(base, fold_of, strict=False) if f != fold],
@@ -201,28 +196,6 @@ def proven_release_threshold(learn: Family, *, base: Sequence[Row], labels: Sequ
             if fold_of[k] == fold:
                 scores[k] = score(model, row.features)
     return leak.shipped_policy(scores, [r.item.supported for r in pooled], budget=budget, floor=band)
-
-
-def _row_folds(rows: Sequence[Row], *, folds: int, seed: int) -> list[int]:
-    rng = np.random.default_rng(seed)
-    fold_of = [0] * len(rows)
-    groups: dict[tuple[str, bool], list[int]] = {}
-    for k, row in enumerate(rows):
-        groups.setdefault((row.item.set_name, row.item.supported), []).append(k)
-    for members in groups.values():
-        for position, k in enumerate(rng.permutation(members)):
-            fold_of[int(k)] = position % folds
-    return fold_of
-
-
-def stratified_folds(labels: Sequence[Label], *, folds: int, seed: int) -> list[int]:
-    rng = np.random.default_rng(seed)
-    fold_of = [0] * len(labels)
-    for supported in (True, False):
-        members = [k for k, lab in enumerate(labels) if lab.supported == supported]
-        for position, k in enumerate(rng.permutation(members)):
-            fold_of[int(k)] = position % folds
-    return fold_of
 
 
 def refit_decide(
@@ -239,7 +212,7 @@ def refit_decide(
                             reason=f"too few labels to learn from: {len(labels)} ({right} supported), need "
                                    f"{min_labels} with {min_per_class} of each")
     folds = max(2, min(folds, right, len(labels) - right))
-    fold_of = stratified_folds(labels, folds=folds, seed=seed)
+    fold_of = stratified_folds(_rows(labels), folds=folds, seed=seed)
     found = families(band=band, l2=l2, label_weights=label_weights)
     held_out: dict[str, list[float]] = {}
     for name, learn in found.items():

@@ -16,7 +16,7 @@ from review.checking.training import shipped_rows
 from review.checking.verdicts import supported_at
 from review.learning import leak, refit
 from review.learning.adopted import adopted_checker, digest_of
-from review.models import Answer, AnswerStatus, CheckerModel, LabelSource, LeakEstimate, ReviewLabel
+from review.models import Answer, AnswerStatus, CheckerModel, LeakEstimate, ReviewLabel
 
 logger = logging.getLogger(__name__)
 
@@ -43,8 +43,7 @@ def labelled_answers(*, model: ScoringModel) -> list[leak.LabelledAnswer]:
     return [
         leak.LabelledAnswer(scores=tuple(refit.score(model, label.features) for label in labels),
                             supported=all(label.supported for label in labels),
-                            audit_sample=labels[0].source == LabelSource.AUDIT_SAMPLE
-                            or labels[0].answer.sampled_for_audit,
+                            audit_sample=labels[0].answer.sampled_for_audit,
                             held_by_rule=labels[0].held_by_rule)
         for labels in by_answer.values()
     ]

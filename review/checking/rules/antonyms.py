@@ -14,7 +14,7 @@ from __future__ import annotations
 from review.checking.analysis import Slot, Unit, slot_sequence
 from review.checking.findings import Finding, FindingKind
 from review.checking.rules.context import RuleContext, claim_span, frame_shared
-from review.checking.text import ANTONYMS, Token, prefix_negates
+from review.checking.text import ANTONYMS, negating_forms
 
 
 def check_antonyms(ctx: RuleContext) -> list[Finding]:
@@ -22,9 +22,15 @@ def check_antonyms(ctx: RuleContext) -> list[Finding]:
     claim = ctx.claim
     slots = claim.slots
     units = [(u, slot_sequence(u)) for u in ctx.window.units if u.kind != "table_row"]  # cells are no phrase
+    stems_of: dict[str, set[str]] = {}  # the window's words, lower-case, with their stems
+    for unit, _ in units:
+        for t in unit.tokens:
+            if t.kind == "word":
+                stems_of.setdefault(t.lower, set()).add(t.stem)
     for i in range(1, len(slots) - 1):
         tok = slots[i].tok
-        opposites = (ANTONYMS.get(tok.stem, frozenset()) | _prefixed_opposites(tok, [u for u, _ in units])) \
+        prefixed = {stem for form in negating_forms(tok.lower) for stem in stems_of.get(form, ())}
+        opposites = (ANTONYMS.get(tok.stem, frozenset()) | prefixed) \
             - claim.weights.keys()  # "from minimum to maximum", "paid and unpaid leave"
         if not opposites:
             continue
@@ -38,12 +44,6 @@ def check_antonyms(ctx: RuleContext) -> list[Finding]:
             return [Finding(FindingKind.NEGATION, f"claim says '{tok.text}'; evidence says '{other.text}'",
                             claim_span=claim_span(tok), evidence_span=ctx.token_span(unit, other))]
     return []
-
-
-def _prefixed_opposites(tok: Token, units: list[Unit]) -> set[str]:
-    """Stems of evidence words that are the claim word with a negating prefix, or it without one."""
-    return {t.stem for u in units for t in u.tokens
-            if t.kind == "word" and (prefix_negates(t.lower, tok.lower) or prefix_negates(tok.lower, t.lower))}
 
 
 def _occurrences(seq: list[Slot], stems: set[str] | frozenset[str]) -> list[int]:
