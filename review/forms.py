@@ -10,8 +10,8 @@ from review.models import ApiClient, Decision, Risk
 class QueueFilterForm(forms.Form):
     STATUS_CHOICES = [("pending", "Waiting for review"), ("escalated", "Escalated"), ("approved", "Approved"),
                       ("rejected", "Rejected"), ("released", "Released automatically"), ("all", "All")]
-    SORT_CHOICES = [("risk", "Highest risk first"), ("oldest", "Oldest first"), ("newest", "Newest first"),
-                    ("score", "Lowest score first")]
+    SORT_CHOICES = [("risk", "Highest risk, likeliest wrong first"), ("oldest", "Oldest first"),
+                    ("newest", "Newest first"), ("score", "Lowest score first")]
 
     q = forms.CharField(required=False, max_length=200, label="Question contains",
                         widget=forms.TextInput(attrs={"type": "search", "placeholder": "Search questions"}))

@@ -90,7 +90,7 @@ def risk_assess(
     if topics:
         high.append("high-risk topic: " + ", ".join(topics))
     if not claims:
-        medium.append("no checkable claims: the answer has none")
+        medium.append("no checkable claims: nothing in the answer can be checked against a source")
     probability = wrong_probability([c.score for c in claims])
     if high:
         return RiskAssessment(Risk.HIGH, high + medium, held_by_rule=True, wrong_probability=probability)

@@ -129,10 +129,11 @@ def test_a_one_word_answer_with_a_fact_is_a_claim():
 
 def test_an_answer_with_no_checkable_claims_waits_for_a_person():
     from review.models import Risk
-    from review.pipeline import risk_assess
+    from review.policy import risk_assess
 
-    assert risk_assess(question="Is there a free plan?", answer_text="Yes.", claims=[]) == (
-        Risk.MEDIUM, ["the answer has no checkable claims"])
+    assessment = risk_assess(question="Is there a free plan?", answer_text="Yes.", claims=[], release_threshold=0.6)
+
+    assert (assessment.risk, assessment.reasons) == (Risk.MEDIUM, ["no checkable claims: nothing in the answer can be checked against a source"])
 
 
 def test_empty_and_blank_answers_have_no_claims():
