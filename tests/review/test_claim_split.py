@@ -133,7 +133,8 @@ def test_an_answer_with_no_checkable_claims_waits_for_a_person():
 
     assessment = risk_assess(question="Is there a free plan?", answer_text="Yes.", claims=[], release_threshold=0.6)
 
-    assert (assessment.risk, assessment.reasons) == (Risk.MEDIUM, ["no checkable claims: nothing in the answer can be checked against a source"])
+    assert assessment.risk == Risk.MEDIUM
+    assert assessment.reasons == ["no checkable claims: nothing in the answer can be checked against a source"]
 
 
 def test_empty_and_blank_answers_have_no_claims():
