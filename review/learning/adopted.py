@@ -39,9 +39,14 @@ def digest_of(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+@cache
+def shipped_digest() -> str:
+    return digest_of(shipped_model_json())
+
+
 def adopted_checker() -> AdoptedChecker:
     row = CheckerModel.objects.filter(is_current=True).values_list("pk", "release_threshold", "shipped_digest").first()
-    if row is None or row[2] != digest_of(shipped_model_json()):
+    if row is None or row[2] != shipped_digest():
         current = shipped_model_adopt()
         row = (current.pk, current.release_threshold, current.shipped_digest)
     model_id, threshold, _ = row
@@ -62,8 +67,7 @@ def shipped_release_threshold(about: dict) -> float:
 
 def shipped_model_adopt() -> CheckerModel:
     """Make the shipped model.json current, unless it is already (another process may have just done it)."""
-    text = shipped_model_json()
-    digest = digest_of(text)
+    text, digest = shipped_model_json(), shipped_digest()
     try:
         with transaction.atomic():
             current = CheckerModel.objects.select_for_update().filter(is_current=True).first()

@@ -180,6 +180,9 @@ def checker_model_rollback(*, actor=None, actor_label: str = "") -> CheckerModel
     if current is None or current.replaced_id is None:
         raise LearningError("there is no earlier model to roll back to")
     previous = CheckerModel.objects.select_for_update().get(pk=current.replaced_id)
+    if previous.shipped_digest != current.shipped_digest:
+        raise LearningError("the model before was fitted for an earlier release of the checker (its features may "
+                            "differ): refit with train_checker --from-reviews instead")
     CheckerModel.objects.filter(pk=current.pk).update(is_current=False, rolled_back_at=timezone.now())
     CheckerModel.objects.filter(pk=previous.pk).update(is_current=True)
     previous.refresh_from_db()
