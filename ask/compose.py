@@ -25,8 +25,8 @@ from kb.embeddings import EmbeddingError, get_provider
 from kb.models import Chunk
 from kb.search import SearchHit
 from kb.sentences import sentence_spans, strip_span
-from review.checking.text import tokenize
-from review.checking.windows import stem_found
+from checking.text import tokenize
+from checking.windows import stem_found
 
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d+[.)])\s+")
 _TABLE_RULE = re.compile(r"\|?\s*:?-{3,}")

@@ -25,8 +25,8 @@ from django.conf import settings
 
 from kb.embeddings import EmbeddingError, get_provider
 from kb.search import SearchHit
-from review.checking.text import ANTONYMS, LIGHT_STEMS, is_content, prefix_negates, tokenize
-from review.checking.windows import stem_found
+from checking.text import ANTONYMS, LIGHT_STEMS, is_content, prefix_negates, tokenize
+from checking.windows import stem_found
 
 logger = logging.getLogger(__name__)
 

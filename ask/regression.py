@@ -56,9 +56,9 @@ WATCHED_SETTINGS = (
     "REVIEW_SUPPORTED_AT", "REVIEW_UNCERTAIN_AT", "REVIEW_CONFLICT_SUBJECT_AT", "REVIEW_HIGH_RISK_TOPICS",
     "REVIEW_RETRIEVAL_K",
 )
-CHECKING_DIR = Path(__file__).resolve().parent.parent / "review" / "checking"
-CHECKER_FILES = {"checker model (review/checking/model.json)": ("model.json",),
-                 "checker rules (review/checking/rules/)": ("rules/*.py",)}
+CHECKING_DIR = Path(__file__).resolve().parent.parent / "checking"
+CHECKER_FILES = {"checker model (checking/model.json)": ("model.json",),
+                 "checker rules (checking/rules/)": ("rules/*.py",)}
 TRIGGER_OF_CHANGE = {"approved": RunTrigger.VERSION_APPROVED, "retired": RunTrigger.VERSION_RETIRED,
                      "expired": RunTrigger.VERSION_EXPIRED}
 

@@ -127,7 +127,7 @@ class BenchAnswer:
 
 def demo_sentences() -> list[str]:
     """Prose sentences of the demo documents that the claim splitter keeps whole, as one claim each."""
-    from review.checking.claims import split_claims
+    from checking.claims import split_claims
 
     sentences = []
     for path in sorted(DEMO_DIR.glob("*.md")):
@@ -151,7 +151,7 @@ def number_swapped(sentence: str, rng: random.Random) -> str | None:
 
 def bench_answers(*, count: int, seed: int, swap_rate: float, claims: tuple[int, int] = (5, 5)) -> list[BenchAnswer]:
     """`count` answers of `claims` (fewest, most) claims each (counted with the splitter the worker uses)."""
-    from review.checking.claims import split_claims
+    from checking.claims import split_claims
 
     rng = random.Random(seed)
     sentences = demo_sentences()
@@ -363,7 +363,7 @@ def in_process_run(answers: Sequence[BenchAnswer], *, text_cache: bool) -> InPro
 
     from kb import embeddings
     from kb.embeddings import allow_local_model, get_provider
-    from review.checking.claims import split_claims
+    from checking.claims import split_claims
     from review.pipeline import answer_check
 
     allow_local_model()

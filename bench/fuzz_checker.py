@@ -20,9 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from review.checking.base import EvidenceCandidate
-from review.checking.builtin import check_claim
-from review.checking.claims import split_claims
+from checking.base import EvidenceCandidate
+from checking.builtin import check_claim
+from checking.claims import split_claims
 from tests.review.checker_inputs import ODD, WORDS, bag_of_words_embed
 
 

@@ -133,7 +133,7 @@ def texts_to_embed(version_ids: Sequence[int]) -> list[str]:
     from kb.chunking import chunk_markdown
     from kb.models import DocumentVersion
     from kb.services import _embedding_input
-    from review.checking.units import evidence_units
+    from checking.units import evidence_units
 
     texts: dict[str, None] = {}
     words: set[str] = set()

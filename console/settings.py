@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "ninja",  # serves its own Swagger UI files instead of loading them from a CDN
     "console",
     "kb",
+    "checking",
     "review",
     "ask",
 ]

@@ -17,8 +17,8 @@ def worker_process_warm(**kwargs) -> None:
     """Each prefork child loads the embedding model and the checker's fitted model when it starts, not on the
     first synchronous check that reaches it (seconds a client would wait)."""
     from kb.embeddings import embed_texts
-    from review.checking.builtin import check_claim
-    from review.checking.base import EvidenceCandidate
+    from checking.builtin import check_claim
+    from checking.base import EvidenceCandidate
 
     try:
         embed_texts(["warm up"])

@@ -241,7 +241,7 @@ class ChunkUnit(models.Model):
 
     chunk = models.ForeignKey(Chunk, on_delete=models.CASCADE, related_name="units")
     ordinal = models.PositiveIntegerField()
-    text = models.TextField()  # what the checker embeds for the unit (review.checking.analysis.Unit.embed_text)
+    text = models.TextField()  # what the checker embeds for the unit (checking.analysis.Unit.embed_text)
     char_start = models.PositiveIntegerField()  # in the version's Markdown, like Chunk's
     char_end = models.PositiveIntegerField()
     # float32 bytes, L2-normalised: read back with numpy.frombuffer, ~1000x cheaper than parsing pgvector's text

@@ -1,6 +1,6 @@
 """How indexing cuts a chunk into the units a checker compares with claims (stored as kb.models.ChunkUnit).
 
-The cutting is the checker's (review.checking.units), which registers it here when its app is ready: kb stores
+The cutting is the checker's (checking.units), which registers it here when its app is ready: kb stores
 what the cutter gives and does not import review.
 """
 

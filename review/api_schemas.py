@@ -12,7 +12,7 @@ from pydantic_core import PydanticCustomError
 
 from console.text import text_problem
 from review.callbacks import CallbackRefused, callback_url_validate
-from review.checking.claims import split_claims
+from checking.claims import split_claims
 from review.models import Answer
 from review.pipeline import CheckReport
 

@@ -22,7 +22,7 @@ from console.models import SecurityLevel
 from kb import services as kb_services
 from kb.models import DocumentVersion, IndexState
 from review import services
-from review.checking.external import configured_checkers
+from checking.external import configured_checkers
 from review.models import Risk, SelfTestRun, Verdict
 from review.pipeline import answer_check
 from review.selftest import PER_KIND, claims_synthesize

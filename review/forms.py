@@ -3,7 +3,7 @@ from django.conf import settings
 
 from console.models import SecurityLevel
 from kb.models import Document
-from review.checking.claims import split_claims
+from checking.claims import split_claims
 from review.models import ApiClient, Decision, Risk
 
 

@@ -177,9 +177,9 @@ class Claim(models.Model):
     score = models.FloatField(null=True, blank=True)
     verdict = models.CharField(max_length=16, choices=Verdict.choices)
     reasons = models.JSONField(default=list)
-    # Typed findings (review.checking.findings.Finding.as_dict): what routing and the review page read.
+    # Typed findings (checking.findings.Finding.as_dict): what routing and the review page read.
     findings = models.JSONField(default=list, blank=True)
-    # The row the scoring model read (review.checking.features): a reviewer's mark on the claim becomes a labelled
+    # The row the scoring model read (checking.features): a reviewer's mark on the claim becomes a labelled
     # row for learning, and the leak estimate re-scores it under each model.
     features = models.JSONField(default=dict, blank=True)
     review_state = models.CharField(max_length=16, choices=ClaimReview.choices, default=ClaimReview.OPEN)
@@ -464,7 +464,7 @@ class CheckerModel(models.Model):
         COMMAND = "command", "train_checker --from-reviews"
 
     origin = models.CharField(max_length=16, choices=Origin.choices)
-    model_json = models.TextField(help_text="review.checking.model.ScoringModel.as_json()")
+    model_json = models.TextField(help_text="checking.model.ScoringModel.as_json()")
     digest = models.CharField(max_length=64, help_text="sha256 of model_json")
     # The model.json this one was fitted from (for the shipped model: its own digest).
     shipped_digest = models.CharField(max_length=64)

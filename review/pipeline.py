@@ -20,14 +20,14 @@ from console.redaction import redact
 from kb.embeddings import EmbeddingError, embed_texts, get_provider
 from kb.models import Chunk, ChunkUnit, DocumentVersion, TermEmbedding, VersionStatus
 from kb.search import SearchHit, chunks_search_many
-from review.checking.base import CheckerUnavailable, EvidenceCandidate
-from review.checking.builtin import BuiltinChecker, differing_values
-from review.checking.claims import ClaimSpan, split_claims
-from review.checking.external import configured_checkers
-from review.checking.findings import Finding, about_another_subject
-from review.checking.model import ScoringModel
-from review.checking.scoring import HOLDS_AGAINST_EXTERNAL, beside_verdict
-from review.checking.verdicts import supported_at, uncertain_at, verdict_for
+from checking.base import CheckerUnavailable, EvidenceCandidate
+from checking.builtin import BuiltinChecker, differing_values
+from checking.claims import ClaimSpan, split_claims
+from checking.external import configured_checkers
+from checking.findings import Finding, about_another_subject
+from checking.model import ScoringModel
+from checking.scoring import HOLDS_AGAINST_EXTERNAL, beside_verdict
+from checking.verdicts import supported_at, uncertain_at, verdict_for
 from review.learning.adopted import adopted_checker
 from review.learning.labels import claims_marked_wrong_before
 from review.models import Verdict

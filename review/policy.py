@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 
-from review.checking.verdicts import supported_at
+from checking.verdicts import supported_at
 from review.models import Risk, Verdict
 
 if TYPE_CHECKING:

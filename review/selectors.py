@@ -16,7 +16,7 @@ from django.utils import timezone
 from console import roles
 from console.models import SecurityLevel
 from kb.models import Document, DocumentVersion
-from review.checking.verdicts import uncertain_at
+from checking.verdicts import uncertain_at
 from review.models import Answer, AnswerStatus, Claim, Evidence, Risk, SelfTestRun, SourceCorrection, Verdict
 
 QUEUE_SORTS = {

@@ -15,8 +15,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from console.audit import audit_record
-from review.checking.model import MODEL_PATH, ScoringModel
-from review.checking.verdicts import supported_at
+from checking.model import MODEL_PATH, ScoringModel
+from checking.verdicts import supported_at
 from review.learning.leak import EXCEEDED, NOTHING_RELEASED
 from review.models import CheckerModel
 

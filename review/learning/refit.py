@@ -25,11 +25,11 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from review.checking.features import FEATURE_NAMES, FINDING_FEATURES
-from review.checking.model import ScoringModel
-from review.checking.scoring import HARD_CAPS
-from review.checking.training import LabelledItem, Row, final_score, stratified_folds
-from review.checking.training import fit as shipped_fit
+from checking.features import FEATURE_NAMES, FINDING_FEATURES
+from checking.model import ScoringModel
+from checking.scoring import HARD_CAPS
+from checking.training import LabelledItem, Row, final_score, stratified_folds
+from checking.training import fit as shipped_fit
 from review.learning import leak
 
 LABEL_SET = "reviews"

@@ -11,9 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from console.audit import audit_record
-from review.checking.model import ScoringModel
-from review.checking.training import shipped_rows
-from review.checking.verdicts import supported_at
+from checking.model import ScoringModel
+from checking.training import shipped_rows
+from checking.verdicts import supported_at
 from review.learning import leak, refit
 from review.learning.adopted import adopted_checker, digest_of
 from review.models import Answer, AnswerStatus, CheckerModel, LeakEstimate, ReviewLabel

@@ -14,8 +14,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from review.checking.model import ScoringModel
-from review.checking.training import Row, cross_validated_scores, fit, shipped_rows
+from checking.model import ScoringModel
+from checking.training import Row, cross_validated_scores, fit, shipped_rows
 from review.learning import leak, refit
 
 

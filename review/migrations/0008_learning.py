@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('origin', models.CharField(choices=[('shipped', 'Shipped with the console'), ('learning_job', 'Learning job'), ('command', 'train_checker --from-reviews')], max_length=16)),
-                ('model_json', models.TextField(help_text='review.checking.model.ScoringModel.as_json()')),
+                ('model_json', models.TextField(help_text='checking.model.ScoringModel.as_json()')),
                 ('digest', models.CharField(help_text='sha256 of model_json', max_length=64)),
                 ('shipped_digest', models.CharField(max_length=64)),
                 ('family', models.CharField(blank=True, help_text='Which candidate family won (refits).', max_length=40)),

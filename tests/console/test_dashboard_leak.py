@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from review.checking.training import shipped_rows
+from checking.training import shipped_rows
 from review.learning.adopted import adopted_checker
 from review.learning.labels import text_digest
 from review.learning.refit import score

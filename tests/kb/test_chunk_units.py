@@ -8,7 +8,7 @@ import pytest
 
 from kb import services
 from kb.models import ChunkUnit, DocumentVersion, IndexState, TermEmbedding
-from review.checking.units import evidence_units
+from checking.units import evidence_units
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

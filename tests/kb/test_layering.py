@@ -5,7 +5,7 @@ from pathlib import Path
 
 import kb
 from kb.units import evidence_units_cut
-from review.checking.units import evidence_units
+from checking.units import evidence_units
 
 # The version page shows the latest self-test of the checker beside the version: page composition, not logic.
 PAGES_SHOWING_REVIEW = {"views.py"}

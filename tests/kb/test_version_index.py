@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from kb import services
 from kb.models import Chunk, DocumentVersion, EmbeddingCache, IndexState
-from review.checking.units import evidence_units
+from checking.units import evidence_units
 
 HANDBOOK = """# Employee handbook
 

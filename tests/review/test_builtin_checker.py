@@ -3,10 +3,10 @@ from functools import partial
 import numpy as np
 import pytest
 
-from review.checking.base import CheckOutcome, EvidenceCandidate
-from review.checking.builtin import check_claim
-from review.checking.findings import Finding, FindingKind
-from review.checking.verdicts import supported_at, uncertain_at, verdict_for
+from checking.base import CheckOutcome, EvidenceCandidate
+from checking.builtin import check_claim
+from checking.findings import Finding, FindingKind
+from checking.verdicts import supported_at, uncertain_at, verdict_for
 from tests.review.checker_inputs import bag_of_words_embed
 
 # These tests pin the rules (findings, quotes and the rules' own score); the fitted score on top of them is

@@ -14,8 +14,8 @@ from kb import services
 from kb.embeddings import get_provider, local_provider
 from kb.models import ChunkUnit
 from review import pipeline
-from review.checking.analysis import analyze_claim
-from review.checking.claims import split_claims
+from checking.analysis import analyze_claim
+from checking.claims import split_claims
 from review.pipeline import answer_check
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -2,10 +2,10 @@
 
 from functools import partial
 
-from review.checking.base import EvidenceCandidate
-from review.checking.builtin import check_claim
-from review.checking.findings import FindingKind
-from review.checking.verdicts import supported_at, uncertain_at
+from checking.base import EvidenceCandidate
+from checking.builtin import check_claim
+from checking.findings import FindingKind
+from checking.verdicts import supported_at, uncertain_at
 from tests.review.checker_inputs import bag_of_words_embed
 
 rules_check = partial(check_claim, fitted=False, embed=bag_of_words_embed)

@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from console.models import AuditEvent
-from review.checking.training import shipped_rows
+from checking.training import shipped_rows
 from review.learning.adopted import adopted_checker
 from review.learning.labels import text_digest
 from review.models import CheckerModel, ReviewLabel

@@ -8,11 +8,11 @@ number parser raise (``str.isdigit`` accepts "²", ``float`` does not); offsets 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from review.checking.base import EvidenceCandidate
-from review.checking.builtin import check_claim
-from review.checking.claims import split_claims
-from review.checking.quantities import find_quantities
-from review.checking.text import tokenize
+from checking.base import EvidenceCandidate
+from checking.builtin import check_claim
+from checking.claims import split_claims
+from checking.quantities import find_quantities
+from checking.text import tokenize
 from tests.review.checker_inputs import ODD, WORDS, bag_of_words_embed
 
 texts = st.one_of(

@@ -6,9 +6,9 @@ from functools import cache
 import numpy as np
 import pytest
 
-from review.checking.base import EvidenceCandidate
-from review.checking.builtin import check_claim
-from review.checking.verdicts import uncertain_at, verdict_for
+from checking.base import EvidenceCandidate
+from checking.builtin import check_claim
+from checking.verdicts import uncertain_at, verdict_for
 
 # The BLS release of March 2023 (shared corpus), its opening and the household survey's first paragraph: two
 # chunks, so the checker must pick the one that says what the claim says.

@@ -1,8 +1,8 @@
-"""What a claim's reasons say must agree with its verdict (review.checking.scoring.beside_verdict)."""
+"""What a claim's reasons say must agree with its verdict (checking.scoring.beside_verdict)."""
 
-from review.checking.claims import ClaimSpan
-from review.checking.findings import Effect, Finding, FindingKind
-from review.checking.scoring import beside_verdict
+from checking.claims import ClaimSpan
+from checking.findings import Effect, Finding, FindingKind
+from checking.scoring import beside_verdict
 from review.pipeline import Candidate, claim_check
 
 CHAIR = "Employees may expense up to $750 for a home office chair."

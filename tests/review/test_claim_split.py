@@ -1,6 +1,6 @@
 import pytest
 
-from review.checking.claims import ClaimSpan, split_claims
+from checking.claims import ClaimSpan, split_claims
 
 
 def texts(answer: str) -> list[str]:

@@ -5,11 +5,11 @@ import math
 
 import numpy as np
 
-from review.checking.features import FEATURE_NAMES, text_features
-from review.checking.findings import Finding, FindingKind
-from review.checking.model import MODEL_PATH, ScoringModel, logistic_fit
-from review.checking.scoring import fitted_score
-from review.checking.training import (
+from checking.features import FEATURE_NAMES, text_features
+from checking.findings import Finding, FindingKind
+from checking.model import MODEL_PATH, ScoringModel, logistic_fit
+from checking.scoring import fitted_score
+from checking.training import (
     LabelledItem,
     Row,
     cross_validated_scores,

@@ -131,7 +131,7 @@ class Command(BaseCommand):
                   json_only: bool, documents: list[str]) -> None:
         from django.conf import settings
 
-        from review.checking.verdicts import supported_at
+        from checking.verdicts import supported_at
         from review.learning.simulation import simulate
 
         allow_local_model()

@@ -1,4 +1,4 @@
-"""Fit the checker's scoring model on labelled claims; print k-fold figures per set; write review/checking/model.json.
+"""Fit the checker's scoring model on labelled claims; print k-fold figures per set; write checking/model.json.
 
     python manage.py train_checker --documents kb/demo/*.md
 
@@ -25,10 +25,10 @@ from django.core.management.base import BaseCommand, CommandError
 from console.models import SecurityLevel
 from kb.embeddings import allow_local_model
 from review import evaluation, selectors
-from review.checking import training
-from review.checking.model import MODEL_PATH
-from review.checking.training import LabelledItem, Row
-from review.checking.verdicts import supported_at
+from checking import training
+from checking.model import MODEL_PATH
+from checking.training import LabelledItem, Row
+from checking.verdicts import supported_at
 from review.learning.leak import shipped_policy
 from review.pipeline import answer_check
 from review.selftest import claims_synthesize

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from review.checking.claims import text_segments
-from review.checking.quantities import Quantity, bare_word, find_quantities, labels_follow
-from review.checking.quantity_words import MONTHS, WEEKDAYS
-from review.checking.text import (
+from checking.claims import text_segments
+from checking.quantities import Quantity, bare_word, find_quantities, labels_follow
+from checking.quantity_words import MONTHS, WEEKDAYS
+from checking.text import (
     CHANGE_VERBS,
     CONJUNCTIONS,
     DIRECTION_FAMILIES,

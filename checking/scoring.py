@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from review.checking.base import CheckOutcome
-from review.checking.findings import KIND_EFFECTS, Effect, Finding, FindingKind
-from review.checking.model import ScoringModel
-from review.checking.rules.additions import UNSUPPORTED_TERM_PREFIX
-from review.checking.rules.quantities import QUANTITY_MATCH_SUFFIX
-from review.checking.verdicts import NOT_FOUND
+from checking.base import CheckOutcome
+from checking.findings import KIND_EFFECTS, Effect, Finding, FindingKind
+from checking.model import ScoringModel
+from checking.rules.additions import UNSUPPORTED_TERM_PREFIX
+from checking.rules.quantities import QUANTITY_MATCH_SUFFIX
+from checking.verdicts import NOT_FOUND
 
 # Soft evidence: similarity is scaled from [floor, ceiling] to [0, 1] and mixed with word coverage.
 _SIMILARITY_FLOOR = 0.3

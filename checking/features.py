@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 
-from review.checking.findings import Finding, FindingKind
+from checking.findings import Finding, FindingKind
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 # Words that carry the conversation, not a fact: a reply opening with "yes, ..." claims no more than without it.

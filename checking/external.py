@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import httpx
 from django.conf import settings
 
-from review.checking.base import CheckerUnavailable, CheckOutcome, ClaimChecker, EvidenceCandidate
-from review.checking.findings import Finding, FindingKind
+from checking.base import CheckerUnavailable, CheckOutcome, ClaimChecker, EvidenceCandidate
+from checking.findings import Finding, FindingKind
 
 logger = logging.getLogger(__name__)
 

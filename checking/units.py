@@ -12,7 +12,7 @@ at check time. The review app registers this cutting with kb (kb.units) when it 
 from __future__ import annotations
 
 from kb.units import EvidenceUnit
-from review.checking.analysis import analyze_candidate
+from checking.analysis import analyze_candidate
 
 
 def evidence_units(text: str) -> list[EvidenceUnit]:

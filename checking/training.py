@@ -18,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
-from review.checking.features import FEATURE_NAMES, FINDING_FEATURES
-from review.checking.model import ScoringModel, logistic_fit
-from review.checking.scoring import capped
+from checking.features import FEATURE_NAMES, FINDING_FEATURES
+from checking.model import ScoringModel, logistic_fit
+from checking.scoring import capped
 
 # A balanced fit puts "as likely supported as not" at 0.5; the supported band starts at 0.6 (settings), so the
 # intercept moves by logit(0.6) to put that point on the band's edge instead of inside the uncertain band.

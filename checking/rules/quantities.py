@@ -6,14 +6,14 @@ from __future__ import annotations
 import itertools
 import math
 
-from review.checking.analysis import EVIDENCE_DECAY, Candidate, Claim, Unit, context_skip_tokens, cosine, word_context
-from review.checking.findings import Finding, FindingKind
-from review.checking.quantities import Quantity
-from review.checking.quantity_compare import comparable, describe, same_value
-from review.checking.quantity_words import TIME_UNITS
-from review.checking.rules.context import RuleContext
-from review.checking.text import CONJUNCTIONS, LIGHT_STEMS, LIST_JOINERS
-from review.checking.windows import Window, stem_found, unit_credit
+from checking.analysis import EVIDENCE_DECAY, Candidate, Claim, Unit, context_skip_tokens, cosine, word_context
+from checking.findings import Finding, FindingKind
+from checking.quantities import Quantity
+from checking.quantity_compare import comparable, describe, same_value
+from checking.quantity_words import TIME_UNITS
+from checking.rules.context import RuleContext
+from checking.text import CONJUNCTIONS, LIGHT_STEMS, LIST_JOINERS
+from checking.windows import Window, stem_found, unit_credit
 
 _BINDING_TOLERANCE = 0.05  # an equal value in another unit must be nearly as well placed as the best
 _SAME_UNIT_TOLERANCE = 0.05  # word distances inside one sentence are a weak guide: doubt favours the claim

@@ -3,11 +3,11 @@ comparison, a content word found nowhere."""
 
 from __future__ import annotations
 
-from review.checking.analysis import Claim, Polar, pretty, stem_span
-from review.checking.findings import Finding, FindingKind
-from review.checking.rules.context import RuleContext, claim_span
-from review.checking.text import COORDINATORS, LIGHT_STEMS, Token, is_content
-from review.checking.windows import Window
+from checking.analysis import Claim, Polar, pretty, stem_span
+from checking.findings import Finding, FindingKind
+from checking.rules.context import RuleContext, claim_span
+from checking.text import COORDINATORS, LIGHT_STEMS, Token, is_content
+from checking.windows import Window
 
 _RELATIVE_PRONOUNS = frozenset({"which", "who", "whose", "whom", "where"})
 _ADDING_WORDS = frozenset({"with", "including", "plus", "mainly", "mostly", "especially", "particularly"})

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from django.conf import settings
 
-from review.checking.findings import Finding, about_another_subject
+from checking.findings import Finding, about_another_subject
 
 SUPPORTED = "supported"
 UNCERTAIN = "uncertain"

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kb.sentences import sentence_spans, strip_span
-from review.checking.text import REPLY_WORDS, is_content, tokenize
+from checking.text import REPLY_WORDS, is_content, tokenize
 
 SegmentKind = Literal["heading", "item", "table_header", "table_row", "sentence"]
 _BlockKind = Literal["heading", "item", "table_header", "table_row", "paragraph"]

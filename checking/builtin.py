@@ -37,20 +37,20 @@ from itertools import islice
 
 import numpy
 
-from review.checking import scoring
-from review.checking.analysis import MARKUP, Candidate, Claim, analyze_candidate, analyze_claim
-from review.checking.base import CheckOutcome, Embedder, EvidenceCandidate
-from review.checking.features import claim_features
-from review.checking.findings import Finding, FindingKind
-from review.checking.model import ScoringModel, scoring_model
-from review.checking.quantity_words import MONTHS, WEEKDAYS
-from review.checking.registry import RULES
-from review.checking.rules.additions import unsupported_degrees
-from review.checking.rules.context import RuleContext
-from review.checking.rules.quantities import value_also_stated
-from review.checking.rules.wording import SLOT_PARAPHRASE_AT, word_in_its_place
-from review.checking.text import LIGHT_STEMS, stem_of
-from review.checking.windows import Window, candidate_windows, stem_found, term_credit, window_relevance
+from checking import scoring
+from checking.analysis import MARKUP, Candidate, Claim, analyze_candidate, analyze_claim
+from checking.base import CheckOutcome, Embedder, EvidenceCandidate
+from checking.features import claim_features
+from checking.findings import Finding, FindingKind
+from checking.model import ScoringModel, scoring_model
+from checking.quantity_words import MONTHS, WEEKDAYS
+from checking.registry import RULES
+from checking.rules.additions import unsupported_degrees
+from checking.rules.context import RuleContext
+from checking.rules.quantities import value_also_stated
+from checking.rules.wording import SLOT_PARAPHRASE_AT, word_in_its_place
+from checking.text import LIGHT_STEMS, stem_of
+from checking.windows import Window, candidate_windows, stem_found, term_credit, window_relevance
 
 _WORD_SIMILARITY_AT = 0.55  # word embeddings this close count as a paraphrase ("get" / "receive")
 _WORD_CREDIT = 0.8

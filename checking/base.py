@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from review.checking.findings import Finding
+from checking.findings import Finding
 
 if TYPE_CHECKING:
     import numpy
@@ -44,7 +44,7 @@ class CheckOutcome:
 
     @property
     def reasons(self) -> list[str]:
-        from review.checking.scoring import reasons_for  # scoring builds on these types
+        from checking.scoring import reasons_for  # scoring builds on these types
 
         return reasons_for(self)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from review.checking.analysis import Candidate, Claim, Slot, Unit
-from review.checking.findings import Span
-from review.checking.text import Token
-from review.checking.windows import Window, stem_found
+from checking.analysis import Candidate, Claim, Slot, Unit
+from checking.findings import Span
+from checking.text import Token
+from checking.windows import Window, stem_found
 
 
 @dataclass(frozen=True)

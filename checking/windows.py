@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from review.checking.analysis import Candidate, Claim, Unit
-from review.checking.quantity_compare import comparable, same_value
-from review.checking.text import related_stems
+from checking.analysis import Candidate, Claim, Unit
+from checking.quantity_compare import comparable, same_value
+from checking.text import related_stems
 
 _RELATED_CREDIT = 0.85  # "employ" / "employment"
 _ELSEWHERE_CREDIT = 0.5  # the word is in the candidate, outside the quoted window

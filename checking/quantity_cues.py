@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from review.checking.quantity_words import (
+from checking.quantity_words import (
     ADVERB_RATES,
     BOUNDS_BEFORE,
     CURRENCY_CODES,
@@ -12,7 +12,7 @@ from review.checking.quantity_words import (
     TIME_UNITS,
     UNITS,
 )
-from review.checking.text import (
+from checking.text import (
     CHANGE_STOPS,
     CHANGE_WORDS,
     UNCHANGED_PHRASES,

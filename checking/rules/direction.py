@@ -3,9 +3,9 @@ with the like word the evidence puts in the most similar wording."""
 
 from __future__ import annotations
 
-from review.checking.analysis import affinity, context_skip_tokens, word_context
-from review.checking.findings import Finding, FindingKind
-from review.checking.rules.context import RuleContext
+from checking.analysis import affinity, context_skip_tokens, word_context
+from checking.findings import Finding, FindingKind
+from checking.rules.context import RuleContext
 
 # Binding a claim's direction word to the evidence's: by shared nearby words.
 _BINDING_MARGIN = 0.85  # a direction word agreeing with the claim must be nearly as well placed as the best

@@ -11,10 +11,10 @@ in the same slot, since the longer word is often a word of its own ("unemploymen
 
 from __future__ import annotations
 
-from review.checking.analysis import Slot, Unit, slot_sequence
-from review.checking.findings import Finding, FindingKind
-from review.checking.rules.context import RuleContext, claim_span, frame_shared
-from review.checking.text import ANTONYMS, negating_forms
+from checking.analysis import Slot, Unit, slot_sequence
+from checking.findings import Finding, FindingKind
+from checking.rules.context import RuleContext, claim_span, frame_shared
+from checking.text import ANTONYMS, negating_forms
 
 
 def check_antonyms(ctx: RuleContext) -> list[Finding]:

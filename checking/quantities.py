@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from review.checking.quantity_words import (
+from checking.quantity_words import (
     BOUNDS_AFTER,
     CURRENCY_CODES,
     CURRENCY_SYMBOLS,
@@ -29,7 +29,7 @@ from review.checking.quantity_words import (
     UNITS,
     WEEKDAYS,
 )
-from review.checking.quantity_cues import (
+from checking.quantity_cues import (
     bound_before,
     change_after,
     change_before,
@@ -39,7 +39,7 @@ from review.checking.quantity_cues import (
     per_after,
     unit_at,
 )
-from review.checking.text import (
+from checking.text import (
     LIST_JOINERS,
     Token,
     is_content,

@@ -3,10 +3,10 @@ neighbours (a slot swap, a contradiction) or beside one shared word (a substitut
 
 from __future__ import annotations
 
-from review.checking.analysis import Claim, Slot, Unit, quantity_tokens, slot_sequence
-from review.checking.findings import Finding, FindingKind
-from review.checking.rules.context import RuleContext, claim_span
-from review.checking.text import (
+from checking.analysis import Claim, Slot, Unit, quantity_tokens, slot_sequence
+from checking.findings import Finding, FindingKind
+from checking.rules.context import RuleContext, claim_span
+from checking.text import (
     CONJUNCTIONS,
     LIGHT_STEMS,
     LIST_JOINERS,
@@ -15,7 +15,7 @@ from review.checking.text import (
     is_content,
     related_stems,
 )
-from review.checking.windows import Window, stem_found
+from checking.windows import Window, stem_found
 
 _NEIGHBOUR_REACH = 2  # tokens: "Kuiper belt", "occurred in hotels"
 _SLOT_WORDS = 2  # content words a swapped slot may span: "arbitration", "stock grants"

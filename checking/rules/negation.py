@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from review.checking.analysis import Claim, Clause, Unit, pretty, stem_span
-from review.checking.findings import Finding, FindingKind
-from review.checking.rules.context import RuleContext
-from review.checking.windows import claim_coverage
+from checking.analysis import Claim, Clause, Unit, pretty, stem_span
+from checking.findings import Finding, FindingKind
+from checking.rules.context import RuleContext
+from checking.windows import claim_coverage
 
 
 def _overlap(stems: Iterable[str], clause: Clause) -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 
-from review.checking.quantities import Quantity
+from checking.quantities import Quantity
 
 
 def comparable(claim: Quantity, evidence: Quantity) -> bool:

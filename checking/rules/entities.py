@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 
-from review.checking.analysis import (
+from checking.analysis import (
     Claim,
     Slot,
     Unit,
@@ -15,12 +15,12 @@ from review.checking.analysis import (
     slot_sequence,
     word_context,
 )
-from review.checking.findings import Finding, FindingKind
-from review.checking.quantity_cues import unit_at
-from review.checking.quantity_words import MONTHS, WEEKDAYS
-from review.checking.rules.context import RuleContext, claim_span, frame_shared
-from review.checking.text import LIST_JOINERS, NEGATION_BREAKS, Token, is_content
-from review.checking.windows import Window, stem_found
+from checking.findings import Finding, FindingKind
+from checking.quantity_cues import unit_at
+from checking.quantity_words import MONTHS, WEEKDAYS
+from checking.rules.context import RuleContext, claim_span, frame_shared
+from checking.text import LIST_JOINERS, NEGATION_BREAKS, Token, is_content
+from checking.windows import Window, stem_found
 
 _MIN_ROLE_CONTEXT = 0.2
 _ROLE_MARGIN = 1.8

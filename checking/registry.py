@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from review.checking.findings import Finding
-from review.checking.rules.additions import check_additions
-from review.checking.rules.antonyms import check_antonyms
-from review.checking.rules.context import RuleContext
-from review.checking.rules.direction import check_directions
-from review.checking.rules.entities import check_entities, check_name_roles, check_pairings
-from review.checking.rules.negation import check_negation
-from review.checking.rules.quantities import check_quantities
-from review.checking.rules.subject import check_subject
-from review.checking.rules.wording import check_wording
+from checking.findings import Finding
+from checking.rules.additions import check_additions
+from checking.rules.antonyms import check_antonyms
+from checking.rules.context import RuleContext
+from checking.rules.direction import check_directions
+from checking.rules.entities import check_entities, check_name_roles, check_pairings
+from checking.rules.negation import check_negation
+from checking.rules.quantities import check_quantities
+from checking.rules.subject import check_subject
+from checking.rules.wording import check_wording
 
 Rule = Callable[[RuleContext], list[Finding]]
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from review.checking.analysis import CLAUSE_VERBS, Unit, quantity_tokens
-from review.checking.findings import Finding, FindingKind
-from review.checking.rules.context import RuleContext, claim_span
-from review.checking.text import COORDINATORS, Token, is_content
-from review.checking.windows import stem_found
+from checking.analysis import CLAUSE_VERBS, Unit, quantity_tokens
+from checking.findings import Finding, FindingKind
+from checking.rules.context import RuleContext, claim_span
+from checking.text import COORDINATORS, Token, is_content
+from checking.windows import stem_found
 
 _SUBJECT_REACH = 6  # tokens before the verb: a longer opening is seldom a plain subject
 _DETERMINERS = frozenset({"the", "a", "an", "all", "each", "every", "any", "some", "most", "our", "its", "their",
