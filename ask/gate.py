@@ -25,16 +25,11 @@ from django.conf import settings
 
 from kb.embeddings import EmbeddingError, get_provider
 from kb.search import SearchHit
-from checking.text import ANTONYMS, LIGHT_STEMS, is_content, prefix_negates, tokenize
+from checking.text import ANTONYMS, LIGHT_STEMS, QUESTION_WORDS, is_content, prefix_negates, tokenize
 from checking.windows import stem_found
 
 logger = logging.getLogger(__name__)
 
-# Words that ask rather than name what is asked about ("how long", "how much", "is there", "tell me").
-QUESTION_WORDS = frozenset(
-    """what which who whom whose when where why how long much many often far soon there anyone anybody someone
-    somebody anything something tell explain know possible true please exist exists existing ahead""".split()
-)
 # "how long", "how quickly", "how far": the word after "how" asks for a degree; it names nothing to look up.
 _DEGREE_ASKER = "how"
 

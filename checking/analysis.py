@@ -41,7 +41,7 @@ EVIDENCE_DECAY = 0.4
 _CLAIM_RIGHT_FACTOR = 0.6
 _OTHER_SEGMENT_FACTOR = 0.3
 _NAME_WEIGHT = 1.5
-_NEGATION_CUES = frozenset({"not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "cannot"})
+NEGATION_CUES = frozenset({"not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "cannot"})
 _NOT_NEGATION_AFTER = frozenset({"later", "more", "less", "fewer", "longer", "only", "exceed", "than", "matter",
                                  "doubt", "sooner", "greater", "shorter"})
 _NEGATION_SCOPE = 4  # content words after "not"
@@ -249,7 +249,7 @@ def _is_negation_cue(tokens: list[Token], k: int) -> bool:
     lower = tokens[k].lower
     if lower.endswith(("n't", "n’t")) or lower == "never":
         return True
-    if lower not in _NEGATION_CUES:
+    if lower not in NEGATION_CUES:
         return False
     nxt = tokens[k + 1].lower if k + 1 < len(tokens) else ""
     return nxt not in _NOT_NEGATION_AFTER and not (lower == "no" and nxt == ".")

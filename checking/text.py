@@ -160,6 +160,11 @@ _ANTONYM_PAIRS = (
 )
 # Words that answer or steer a conversation without stating anything: a reply made of these and stop-words ("Yes.",
 # "No.", "Exactly!", "Yes, it is.") has nothing a source could confirm (general English).
+# Words that ask rather than name what is asked about ("how long", "how much", "is there", "tell me").
+QUESTION_WORDS = frozenset(
+    """what which who whom whose when where why how long much many often far soon there anyone anybody someone
+    somebody anything something tell explain know possible true please exist exists existing ahead""".split()
+)
 REPLY_WORDS = frozenset("""yes yeah yea yep yup no nope nah ok okay alright sure certainly absolutely definitely
     exactly indeed right correct true false maybe perhaps possibly probably hello hi hey greetings thanks thank
     welcome please sorry oh ah agreed""".split())  # noqa: SIM905

@@ -6,7 +6,7 @@ paraphrase credit. A window joining several units is embedded whole at check tim
 composing it from its units' vectors scored such windows as more similar than the model does, enough to let
 a claim with a changed number pass against a wordier neighbouring window. The cutting is the checker's own (``analyze_candidate``):
 any change there changes the stored texts too, and a stored text that no longer matches is simply embedded
-at check time. The review app registers this cutting with kb (kb.units) when it is ready.
+at check time. The checking app registers this cutting with kb (kb.units) when it is ready (checking.apps).
 """
 
 from __future__ import annotations

@@ -1,0 +1,220 @@
+"""Simplified Chinese: words from rjieba (with the knowledge base's own terms added), numerals read by cn2an,
+Traditional characters folded into Simplified by OpenCC, and the cue words the rules read.
+
+Offsets always point into the text as written: folding maps character for character, and a numeral's value is
+read from its own span ("两千元" is 2000 yuan at the span of "两千元").
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+
+from checking.languages.base import Quantity, Word
+
+# A sentence ends at a full stop, exclamation or question mark, or a semicolon (which in Chinese policy text joins
+# independent clauses), with any closing quotes or brackets after it; a blank line ends one too.
+_SENTENCE_END = re.compile(r"[。！？；!?;]+[”’」』）)]*|\n\s*\n")
+_PUNCTUATION = re.compile(r"^[\s\W_]+$")
+
+_DIGITS = "零〇一二两三四五六七八九"
+_CHINESE_NUMBER = rf"[{_DIGITS}十百千万亿点]+"
+_ARABIC_NUMBER = r"\d+(?:[.,]\d+)*(?:\s*[万亿])?"
+_NUMBER = rf"(?:{_ARABIC_NUMBER}|{_CHINESE_NUMBER})"
+_DATE = re.compile(rf"(?P<year>\d{{4}}|[{_DIGITS}]{{4}})\s*年\s*(?:(?P<month>\d{{1,2}}|[{_DIGITS}十]{{1,3}})\s*月"
+                   rf"(?:\s*(?P<day>\d{{1,2}}|[{_DIGITS}十]{{1,3}})\s*[日号])?)?")
+
+# unit -> (kind, factor to the kind's base unit): the same kinds as the English quantities (checking.quantity_words),
+# so the quantity rules compare a Chinese value with an English one.
+UNITS: dict[str, tuple[str, float]] = {
+    "元": ("money:CNY", 1), "块": ("money:CNY", 1), "块钱": ("money:CNY", 1), "人民币": ("money:CNY", 1),
+    "美元": ("money:USD", 1), "欧元": ("money:EUR", 1), "日元": ("money:JPY", 1), "英镑": ("money:GBP", 1),
+    "秒": ("duration:s", 1), "秒钟": ("duration:s", 1), "分钟": ("duration:s", 60), "小时": ("duration:s", 3600),
+    "个小时": ("duration:s", 3600), "天": ("duration:s", 86400), "日": ("duration:s", 86400),
+    "周": ("duration:s", 604800), "星期": ("duration:s", 604800), "个星期": ("duration:s", 604800),
+    "工作日": ("duration:workday", 1), "个工作日": ("duration:workday", 1),
+    "个月": ("duration:mo", 1), "月": ("duration:mo", 1), "年": ("duration:mo", 12), "个季度": ("duration:mo", 3),
+    "季度": ("duration:mo", 3), "晚": ("duration:night", 1), "夜": ("duration:night", 1),
+    "毫米": ("length:m", 1e-3), "厘米": ("length:m", 1e-2), "米": ("length:m", 1), "公里": ("length:m", 1e3),
+    "千米": ("length:m", 1e3), "克": ("mass:g", 1), "斤": ("mass:g", 500), "公斤": ("mass:g", 1e3),
+    "千克": ("mass:g", 1e3), "吨": ("mass:g", 1e6), "KB": ("data", 1e3), "MB": ("data", 1e6), "GB": ("data", 1e9),
+    "TB": ("data", 1e12), "%": ("percent", 1), "％": ("percent", 1),
+}
+# Counted things keep their counter: 3次 and 3人 are both counts, of different things.
+COUNTERS = ("次", "人", "名", "位", "个", "张", "份", "项", "条", "家", "台", "件", "篇", "页", "个字符", "字符")
+_UNIT = "|".join(sorted((re.escape(u) for u in (*UNITS, *COUNTERS)), key=len, reverse=True))
+_QUANTITY = re.compile(rf"(?P<percent>百分之)?(?P<number>{_NUMBER})\s*(?P<unit>{_UNIT})?")
+
+STOP_WORDS = frozenset(
+    """的 了 和 与 及 以及 或 或者 在 是 为 对 将 把 被 由 从 到 等 也 都 就 而 并 且 之 其 该 此 这 那 这些 那些 个 些
+    我们 你 您 我 他 她 它 他们 按 按照 根据 可 会 应 应当 应该 需 需要 进行 予以 均 各 每 所 有 于 向 给 以 中 内 上 下
+    时 后 前 则 若 如 如果 即 亦 还 又 再 已 已经 所有 相关 有关 一 一个""".split()
+)
+# What a question asks with, not what it asks about: never a key term.
+QUESTION_WORDS = frozenset(
+    """多少 哪些 哪个 哪 什么 怎么 怎样 如何 是否 可以吗 吗 呢 几 多久 多长 多长时间 谁 何时 什么时候 为什么 能否 能不能
+    可不可以 需不需要 是不是 有没有 请问 请 告诉 一下""".split()
+)
+NEGATION_CUES = frozenset("不 没 没有 无 无需 无须 不必 不用 不得 不可 不能 不准 不予 不许 禁止 严禁 未 非 勿 别 免".split())
+# Each direction word with its opposite (上调/下调, 不超过/不少于, 之前/之后).
+_DIRECTION_PAIRS = (
+    ("上调", "下调"), ("增加", "减少"), ("提高", "降低"), ("上升", "下降"), ("增长", "下降"), ("升高", "降低"),
+    ("以上", "以下"), ("高于", "低于"), ("多于", "少于"), ("超过", "不足"), ("不少于", "不超过"), ("至少", "至多"),
+    ("最少", "最多"), ("之前", "之后"), ("以前", "以后"), ("早于", "晚于"), ("提前", "推迟"), ("扩大", "缩小"),
+)
+DIRECTION_PAIRS: dict[str, str] = {**dict(_DIRECTION_PAIRS), **{b: a for a, b in _DIRECTION_PAIRS}}
+_ANTONYM_PAIRS = (
+    ("国内", "国际"), ("国内", "境外"), ("必须", "可选"), ("允许", "禁止"), ("强制", "自愿"), ("批准", "拒绝"),
+    ("有薪", "无薪"), ("带薪", "无薪"), ("正式", "临时"), ("公开", "内部"), ("最高", "最低"), ("上限", "下限"),
+    ("开启", "关闭"), ("启用", "停用"), ("全额", "部分"), ("申请人", "审批人"), ("提交人", "审核人"),
+)
+
+
+def _antonyms() -> dict[str, frozenset[str]]:
+    found: dict[str, set[str]] = {}
+    for a, b in _ANTONYM_PAIRS:
+        found.setdefault(a, set()).add(b)
+        found.setdefault(b, set()).add(a)
+    return {word: frozenset(others) for word, others in found.items()}
+
+
+ANTONYMS = _antonyms()
+
+
+@cache
+def _converter():
+    import opencc
+
+    return opencc.OpenCC("t2s")
+
+
+@lru_cache(maxsize=4096)
+def _fold_character(character: str) -> str:
+    folded = _converter().convert(character)
+    return folded if len(folded) == 1 else character
+
+
+def fold(text: str) -> str:
+    """Traditional characters as Simplified, character for character (offsets stay valid)."""
+    folded = _converter().convert(text)
+    if len(folded) == len(text):
+        return folded
+    return "".join(_fold_character(c) for c in text)  # a phrase conversion changed the length: map one by one
+
+
+def number_value(raw: str) -> float:
+    """An Arabic, Chinese or mixed numeral: "2,000", "两千", "三千五百", "1.5万", "零点五"."""
+    import cn2an
+
+    compact = raw.replace(",", "").replace(" ", "")
+    if re.fullmatch(r"\d+(?:\.\d+)?", compact):
+        return float(compact)
+    return float(cn2an.cn2an(compact, "smart"))
+
+
+@dataclass
+class _Segmenter:
+    """rjieba, with the terms of the knowledge base added so they are never cut apart. One per process."""
+
+    added: set[str] = field(default_factory=set)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def tokenize(self, text: str) -> list[tuple[str, int, int]]:
+        import rjieba
+
+        return rjieba.tokenize(text)
+
+    def add(self, terms: Iterable[str]) -> None:
+        import rjieba
+
+        with self.lock:
+            for term in terms:
+                term = term.strip()
+                if term and term not in self.added and len(term) <= 20:
+                    rjieba.add_word(term, None, None)  # freq and tag: the dictionary's defaults
+                    self.added.add(term)
+
+
+_SEGMENTER = _Segmenter()
+
+
+class Chinese:
+    code = "zh"
+    negation_cues = NEGATION_CUES
+    question_words = QUESTION_WORDS
+    direction_pairs = DIRECTION_PAIRS
+    antonyms = ANTONYMS
+
+    def sentences(self, text: str) -> list[tuple[int, int]]:
+        spans, start = [], 0
+        for match in _SENTENCE_END.finditer(text):
+            spans.append((start, match.end()))
+            start = match.end()
+        spans.append((start, len(text)))
+        return [trimmed for span in spans if (trimmed := _strip(text, *span))]
+
+    def words(self, text: str) -> list[Word]:
+        folded = fold(text)
+        return [Word(text=text[start:end], start=start, end=end, key=piece)
+                for piece, start, end in _SEGMENTER.tokenize(folded) if not _PUNCTUATION.match(piece)]
+
+    def key_terms(self, text: str) -> list[Word]:
+        return [w for w in self.words(text) if w.key not in STOP_WORDS and w.key not in QUESTION_WORDS
+                and not w.key.isdigit()]
+
+    def quantities(self, text: str) -> list[Quantity]:
+        found: list[Quantity] = []
+        taken: list[tuple[int, int]] = []
+        for match in _DATE.finditer(text):  # a four-digit year: "2025年" is a date, "3年" a duration
+            month, day = match.group("month"), match.group("day")
+            value = (int(number_value(match.group("year"))), int(number_value(month)) if month else None,
+                     int(number_value(day)) if day else None)
+            found.append(Quantity(kind="date", value=value, surface=match.group(), start=match.start(),
+                                  end=match.end()))
+            taken.append(match.span())
+        for match in _QUANTITY.finditer(text):
+            if any(start < match.end() and match.start() < end for start, end in taken):
+                continue
+            quantity = _quantity_of(match)
+            if quantity is not None:
+                found.append(quantity)
+        return sorted(found, key=lambda q: q.start)
+
+    def fold(self, text: str) -> str:
+        return fold(text)
+
+    def terms_add(self, terms: Iterable[str]) -> None:
+        _SEGMENTER.add(terms)
+
+
+def _strip(text: str, start: int, end: int) -> tuple[int, int] | None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return (start, end) if start < end else None
+
+
+def _quantity_of(match: re.Match) -> Quantity | None:
+    raw, unit = match.group("number"), match.group("unit")
+    if raw in {"点", "万", "亿"} or (raw == "一" and not unit and not match.group("percent")):
+        return None  # a word, not a number ("一起", "一般")
+    try:
+        value = number_value(raw)
+    except (ValueError, KeyError, TypeError):
+        return None  # cn2an refuses a run it cannot read ("十点" as a time is left to the words)
+    if match.group("percent") or unit in ("%", "％"):
+        kind, factor = "percent", 1.0
+    elif unit in UNITS:
+        kind, factor = UNITS[unit]
+    elif unit:
+        kind, factor = f"count:{unit}", 1.0
+    else:
+        kind, factor = "count", 1.0
+    return Quantity(kind=kind, value=value * factor, surface=match.group(), start=match.start(), end=match.end())
+
+
+CHINESE = Chinese()

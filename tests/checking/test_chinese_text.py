@@ -1,0 +1,115 @@
+"""Simplified Chinese through the language layer: words, numerals with their units, Traditional folded, sentences."""
+
+import pytest
+
+from checking.languages import detect_language, language_for
+
+CHINESE = language_for("zh")
+
+
+def _quantities(text: str) -> list[tuple[str, object, str]]:
+    return [(q.kind, q.value, text[q.start:q.end]) for q in CHINESE.quantities(text)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("报销时限为三天", ("duration:s", 3 * 86400, "三天")),
+    ("伙食补助每天两千元", ("money:CNY", 2000, "两千元")),
+    ("上浮百分之五", ("percent", 5, "百分之五")),
+    ("上浮5%", ("percent", 5, "5%")),
+    ("年度预算1.5万元", ("money:CNY", 15000, "1.5万元")),
+    ("住宿标准三千五百元", ("money:CNY", 3500, "三千五百元")),
+    ("审批需要两周", ("duration:s", 14 * 86400, "两周")),
+    ("项目总额2.5亿元", ("money:CNY", 250_000_000, "2.5亿元")),
+    ("每晚500元", ("money:CNY", 500, "500元")),
+    ("试用期三个月", ("duration:mo", 3, "三个月")),
+    ("密码至少12个字符", ("count:个字符", 12, "12个字符")),
+    ("年假十五天", ("duration:s", 15 * 86400, "十五天")),
+    ("每月报销2,000元", ("money:CNY", 2000, "2,000元")),
+])
+def test_numerals_are_read_with_their_unit_and_span(text, expected):
+    assert expected in _quantities(text)
+
+
+def test_the_same_value_written_two_ways_is_the_same_quantity():
+    [written_out] = CHINESE.quantities("一万五千元")
+    [digits] = CHINESE.quantities("15000元")
+    [in_wan] = CHINESE.quantities("1.5万元")
+    assert written_out.same_as(digits) and digits.same_as(in_wan)
+    [days] = CHINESE.quantities("十四天")
+    [weeks] = CHINESE.quantities("两周")
+    assert days.same_as(weeks)  # both are seconds
+    assert not days.same_as(CHINESE.quantities("十四个工作日")[0])  # working days are not days
+
+
+def test_dates_are_read_as_dates_and_a_year_is_no_duration():
+    assert ("date", (2025, 1, 1), "2025年1月1日") in _quantities("本制度自2025年1月1日起施行")
+    assert ("date", (2025, 3, None), "二〇二五年三月") in _quantities("二〇二五年三月修订")
+    assert _quantities("2024年起") == [("date", (2024, None, None), "2024年")]
+    assert ("duration:mo", 36, "3年") in _quantities("工龄满3年")
+
+
+def test_words_that_contain_a_numeral_character_are_no_numbers():
+    assert _quantities("员工应一起参加培训，一般情况下不得延期") == []
+
+
+def test_words_come_from_the_segmenter_with_offsets_into_the_text_as_written():
+    text = "员工出差住宿标准为每晚五百元，超过标准需部门经理审批。"
+    words = CHINESE.words(text)
+    assert [w.text for w in words][:4] == ["员工", "出差", "住宿", "标准"]
+    assert all(text[w.start:w.end] == w.text for w in words)
+    assert "部门经理" in {w.text for w in words}
+    assert "，" not in {w.text for w in words}
+
+
+def test_the_knowledge_bases_own_terms_are_never_cut_apart():
+    text = "请通过北辰云差旅平台提交申请"
+    assert "北辰云差旅平台" not in {w.text for w in CHINESE.words(text)}
+
+    CHINESE.terms_add(["北辰云差旅平台"])
+
+    assert "北辰云差旅平台" in {w.text for w in CHINESE.words(text)}
+
+
+def test_traditional_characters_match_their_simplified_forms_at_the_same_offsets():
+    traditional = "員工出差報銷須經審批"
+    assert CHINESE.fold(traditional) == "员工出差报销须经审批"
+    keys = {w.key for w in CHINESE.words(traditional)}
+    assert {"员工", "报销"} <= keys
+    assert all(traditional[w.start:w.end] == w.text for w in CHINESE.words(traditional))
+
+
+def test_sentences_end_at_full_stops_question_marks_and_semicolons():
+    text = "年假为十天。病假需提供证明；婚假为三天！是否可以调休？可以"
+    spans = CHINESE.sentences(text)
+    assert [text[s:e] for s, e in spans] == ["年假为十天。", "病假需提供证明；", "婚假为三天！", "是否可以调休？", "可以"]
+
+
+def test_question_words_and_stop_words_are_no_key_terms():
+    terms = [w.key for w in CHINESE.key_terms("国际出差的住宿标准是多少？")]
+    assert "多少" not in terms and "的" not in terms
+    assert {"国际", "出差", "住宿", "标准"} <= set(terms)
+
+
+def test_the_cue_words_the_rules_read():
+    assert {"不得", "禁止", "无需", "没有"} <= CHINESE.negation_cues
+    assert CHINESE.direction_pairs["上调"] == "下调" and CHINESE.direction_pairs["不超过"] == "不少于"
+    assert "审批人" in CHINESE.antonyms["申请人"] and "国际" in CHINESE.antonyms["国内"]
+
+
+@pytest.mark.parametrize(("text", "language"), [
+    ("员工出差住宿标准为每晚五百元。", "zh"),
+    ("The nightly hotel cap is $220 in London.", "en"),
+    ("请使用 VPN 连接公司内网，密码至少 12 位。", "zh"),
+    ("Our office in 北京 opens at 9 a.m. on weekdays and closes at 6 p.m.", "en"),
+    ("", "en"),
+])
+def test_the_language_of_a_text_is_detected(text, language):
+    assert detect_language(text) == language
+
+
+def test_english_behind_the_same_interface():
+    english = language_for("en")
+    text = "The hotel cap is $220 per night. How much is it?"
+    assert [text[s:e] for s, e in english.sentences(text)] == ["The hotel cap is $220 per night.", "How much is it?"]
+    assert ("money:USD", 220.0) in {(q.kind, q.value) for q in english.quantities(text)}
+    assert "how" not in {w.text.lower() for w in english.key_terms("How much is the hotel cap?")}
