@@ -4,6 +4,7 @@ from django import forms
 from django.conf import settings
 from django.utils import timezone
 
+from checking.languages import LANGUAGE_CHOICES
 from console.models import SecurityLevel, User
 from kb.models import DocumentVersion, VersionStatus
 
@@ -16,6 +17,8 @@ class VersionUploadForm(forms.Form):
     expires_at = forms.DateTimeField(required=False, widget=DATETIME_WIDGET, help_text="Empty: never expires.")
     note = forms.CharField(required=False, max_length=500, label="What changed")
     submit_for_approval = forms.BooleanField(required=False, initial=True)
+    language = forms.ChoiceField(choices=[("", "Detect from the text"), *LANGUAGE_CHOICES], required=False,
+                                 help_text="What the checker reads it as; detected unless you choose.")
 
     def clean_file(self):
         upload = self.cleaned_data["file"]

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
 
+from checking.languages import LANGUAGE_CHOICES
 from console.models import SecurityLevel
 
 EMBEDDING_DIMENSIONS = settings.KB_EMBEDDING_DIMENSIONS
@@ -82,6 +83,8 @@ class DocumentVersion(models.Model):
     document = models.ForeignKey(Document, on_delete=models.PROTECT, related_name="versions")
     number = models.PositiveIntegerField()
     text = models.TextField()
+    # Detected from the text at upload unless the uploader said; the language layer reads it (checking.languages).
+    language = models.CharField(max_length=8, choices=LANGUAGE_CHOICES, default="en")
     sha256 = models.CharField(max_length=64)
     filename = models.CharField(max_length=255, blank=True)
     note = models.CharField(max_length=500, blank=True, help_text="What changed in this version.")

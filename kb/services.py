@@ -16,6 +16,7 @@ from django.db.models import F, Q, QuerySet
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from checking.languages import detect_language
 from console import roles
 from console.audit import audit_record
 from console.dispatch import enqueue, enqueue_on_commit
@@ -136,8 +137,10 @@ def document_create(
 def version_upload(
     *, document: Document, raw: bytes, filename: str, uploaded_by: User,
     effective_from: datetime | None = None, expires_at: datetime | None = None, note: str = "", submit: bool = True,
+    language: str | None = None,
 ) -> DocumentVersion:
-    """Store a new immutable version (earlier versions are never touched) and queue it for indexing."""
+    """Store a new immutable version (earlier versions are never touched) and queue it for indexing. `language`:
+    the uploader's word for it; without one it is detected from the text."""
     _require_clearance(user=uploaded_by, level=document.security_level)
     text = markdown_decode_upload(raw=raw, filename=filename)
     effective_from = effective_from or timezone.now()
@@ -157,6 +160,7 @@ def version_upload(
         number=(latest.number + 1) if latest else 1,
         text=text,
         sha256=sha256,
+        language=language or detect_language(text),
         filename=PurePath(filename).name[:255],
         note=note,
         effective_from=effective_from,
@@ -166,7 +170,8 @@ def version_upload(
         index_requested_at=timezone.now(),
     )
     audit_record(verb="version.upload", obj=version, actor=uploaded_by,
-                 after={"number": version.number, "sha256": sha256, "status": version.status})
+                 after={"number": version.number, "sha256": sha256, "status": version.status,
+                        "language": version.language})
     if submit:
         version_submit(version=version, user=uploaded_by)
     _enqueue_index(version)

@@ -49,7 +49,7 @@ def _upload_options(form: VersionUploadForm) -> dict:
     return {
         "raw": upload.read(), "filename": upload.name, "effective_from": form.cleaned_data["effective_from"],
         "expires_at": form.cleaned_data["expires_at"], "note": form.cleaned_data["note"],
-        "submit": form.cleaned_data["submit_for_approval"],
+        "submit": form.cleaned_data["submit_for_approval"], "language": form.cleaned_data["language"] or None,
     }
 
 

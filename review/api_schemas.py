@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
 from django.conf import settings
 from ninja import Field, Schema
@@ -80,6 +80,8 @@ class AnswerIn(Schema):
     contexts: list[Text] = Field(default_factory=list, max_length=50)
     citations: list[CitationIn] = Field(default_factory=list, max_length=50)
     callback_url: CallbackUrl | None = None
+    # The answer's language ("en", "zh"); detected from the question and answer when not given.
+    language: Literal["en", "zh"] | None = None
 
 
 class CheckIn(Schema):
@@ -134,6 +136,7 @@ class ClaimOut(Schema):
 class AnswerOut(Schema):
     id: int
     external_id: str
+    language: str
     status: str
     risk: str | None
     score: float | None
@@ -214,7 +217,8 @@ def answer_to_dict(answer: Answer) -> dict:
         for claim in answer.claims.all()
     ]
     return {
-        "id": answer.pk, "external_id": answer.external_id, "status": answer.status, "risk": answer.risk or None,
+        "id": answer.pk, "external_id": answer.external_id, "language": answer.language, "status": answer.status,
+        "risk": answer.risk or None,
         "score": None if answer.score is None else round(answer.score, 4),
         "routing_reasons": answer.routing_reasons,
         "released_text": answer.released_text if answer.released_at else None,

@@ -9,6 +9,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from checking.languages import LANGUAGE_CHOICES
 from console.models import SecurityLevel
 from review.conflicts import ConflictPair, QuoteDifference, conflict_pairs, quote_difference
 
@@ -68,6 +69,8 @@ class Answer(models.Model):
     request_hash = models.CharField(max_length=64, blank=True)
     question = models.TextField()
     text = models.TextField()
+    # Detected from the question and answer unless the client said (the language layer reads it).
+    language = models.CharField(max_length=8, choices=LANGUAGE_CHOICES, default="en")
     contexts = models.JSONField(default=list, blank=True)
     citations = models.JSONField(default=list, blank=True)
     callback_url = models.URLField(max_length=1000, blank=True)

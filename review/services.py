@@ -19,6 +19,7 @@ from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from checking.languages import detect_language
 from console.audit import audit_record
 from console.dispatch import broker_unreachable, enqueue, enqueue_on_commit
 from console.redaction import redact
@@ -94,10 +95,14 @@ def _request_hash(payload: dict[str, Any]) -> str:
 def answer_create(
     *, client: ApiClient, question: str, text: str, external_id: str = "", contexts: list[str] | None = None,
     citations: list[int] | None = None, callback_url: str = "", idempotency_key: str | None = None,
+    language: str | None = None,
 ) -> tuple[Answer, bool]:
-    """Store an answer for scoring; returns (answer, created). A repeated Idempotency-Key returns the first answer."""
+    """Store an answer for scoring; returns (answer, created). A repeated Idempotency-Key returns the first answer.
+    `language`: the client's word for it; without one it is detected from the question and the answer."""
     payload = {"question": question, "answer": text, "external_id": external_id, "contexts": contexts or [],
                "citations": citations or [], "callback_url": callback_url}
+    if language:  # only when given: the hash of a request without it stays what it was
+        payload["language"] = language
     request_hash = _request_hash(payload)
     if idempotency_key:
         existing = Answer.objects.filter(client=client, idempotency_key=idempotency_key).first()
@@ -110,6 +115,7 @@ def answer_create(
             answer = Answer.objects.create(
                 client=client, question=question, text=text, external_id=external_id, contexts=contexts or [],
                 citations=citations or [], callback_url=callback_url, idempotency_key=idempotency_key or None,
+                language=language or detect_language(f"{question}\n{text}"),
                 request_hash=request_hash, scoring_requested_at=timezone.now(),
                 # Until scoring knows its evidence, only those cleared like the client may read the answer.
                 evidence_level=client.clearance,

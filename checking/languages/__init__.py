@@ -8,9 +8,10 @@ English (``checking.text``, ``kb.sentences``); ``zh`` is Simplified Chinese (rji
 from __future__ import annotations
 
 from checking.languages.base import Quantity, TextLanguage, Word
-from checking.languages.detect import LANGUAGE_CODES, detect_language
+from checking.languages.detect import LANGUAGE_CHOICES, LANGUAGE_CODES, detect_language
 
-__all__ = ["LANGUAGE_CODES", "Quantity", "TextLanguage", "Word", "detect_language", "language_for"]
+__all__ = ["LANGUAGE_CHOICES", "LANGUAGE_CODES", "Quantity", "TextLanguage", "Word", "detect_language",
+           "language_for"]
 
 
 def language_for(code: str) -> TextLanguage:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 LANGUAGE_CODES = ("en", "zh")
+LANGUAGE_CHOICES = [("en", "English"), ("zh", "Chinese (Simplified)")]
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
 # A Han character carries about as much as a short English word: compare characters with words' letters / 4.

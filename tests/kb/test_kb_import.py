@@ -85,3 +85,18 @@ def test_unknown_owner_is_a_clear_error(tmp_path):
 
     with pytest.raises(CommandError, match="no user named 'ghost'"):
         call_command("kb_import", str(source), "--owner", "ghost")
+
+
+def test_import_detects_each_files_language_unless_told(tmp_path, curator):
+    chinese = tmp_path / "leave-policy.md"
+    chinese.write_text("# 休假制度\n\n员工入职满一年后享有五天带薪年假。\n", encoding="utf-8")
+    english = tmp_path / "guide.md"
+    english.write_text("# Guide\n\nRefunds within 14 days.\n")
+    told = tmp_path / "mixed.md"
+    told.write_text("# 休假制度\n\n员工入职满一年后享有五天带薪年假。\n", encoding="utf-8")
+
+    call_command("kb_import", str(chinese), str(english), "--owner", curator.username)
+    call_command("kb_import", str(told), "--owner", curator.username, "--language", "en")
+
+    languages = dict(Document.objects.values_list("key", "versions__language"))
+    assert languages == {"leave-policy": "zh", "guide": "en", "mixed": "en"}

@@ -153,3 +153,15 @@ def test_submit_query_count_with_the_token_cached(api, settings, django_assert_n
         assert api.post("/api/v1/answers", BODY).status_code == 202
     with django_assert_num_queries(5):
         assert api.post("/api/v1/answers", BODY, **{"Idempotency-Key": "count-1"}).status_code == 202
+
+
+def test_an_answers_language_is_detected_or_taken_from_the_request(api):
+    chinese = api.post("/api/v1/answers", {"question": "住宿标准是多少？", "answer": "每晚五百元。"})
+    english = api.post("/api/v1/answers", BODY)
+    told = api.post("/api/v1/answers", {**BODY, "external_id": "conv-2", "language": "zh"})
+    unknown = api.post("/api/v1/answers", {**BODY, "external_id": "conv-3", "language": "fr"})
+
+    languages = {r.json()["id"]: api.get(f"/api/v1/answers/{r.json()['id']}").json()["language"]
+                 for r in (chinese, english, told)}
+    assert list(languages.values()) == ["zh", "en", "zh"]
+    assert unknown.status_code == 400 and Answer.objects.count() == 3

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.text import slugify
 
+from checking.languages import LANGUAGE_CODES
 from console.models import SecurityLevel, User
 from kb import services
 from kb.models import Document
@@ -43,10 +44,13 @@ class Command(BaseCommand):
         parser.add_argument("--security-level", default=SecurityLevel.INTERNAL, choices=SecurityLevel.values)
         parser.add_argument("--effective-from")
         parser.add_argument("--expires-at")
+        parser.add_argument("--language", choices=LANGUAGE_CODES,
+                            help="the documents' language (default: detected from each file's text)")
         parser.add_argument("--approve-as", help="approver username; the approval is audited as made by kb_import")
 
     def handle(self, *args, files: list[str], owner: str, key: str | None, security_level: str,
-               effective_from: str | None, expires_at: str | None, approve_as: str | None, **options) -> None:
+               effective_from: str | None, expires_at: str | None, approve_as: str | None, language: str | None = None,
+               **options) -> None:
         if key and len(files) > 1:
             raise CommandError("--key names one document: give one file with it")
         owner_user = self._user(owner, "--owner")
@@ -60,7 +64,8 @@ class Command(BaseCommand):
             path = Path(name)
             try:
                 self._import_one(path=path, key=key or slugify(path.stem), owner=owner_user, approver=approver,
-                                 security_level=security_level, effective_from=effective, expires_at=expires)
+                                 security_level=security_level, effective_from=effective, expires_at=expires,
+                                 language=language)
             except (services.UploadError, services.TransitionError, PermissionDenied, OSError) as exc:
                 failures += 1
                 self.stderr.write(f"{name}: {exc}")
@@ -87,10 +92,10 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def _import_one(self, *, path: Path, key: str, owner: User, approver: User | None, security_level: str,
-                    effective_from: datetime | None, expires_at: datetime | None) -> None:
+                    effective_from: datetime | None, expires_at: datetime | None, language: str | None) -> None:
         raw = path.read_bytes()
         upload = {"raw": raw, "filename": path.name, "uploaded_by": owner, "effective_from": effective_from,
-                  "expires_at": expires_at, "note": f"imported from {path.name}"}
+                  "expires_at": expires_at, "note": f"imported from {path.name}", "language": language}
         document = Document.objects.filter(key=key).first()
         if document is None:
             title = _first_heading(services.markdown_decode_upload(raw=raw, filename=path.name))
