@@ -17,6 +17,7 @@ from django.db.models import QuerySet
 from django.db.models.expressions import RawSQL
 from pgvector import Vector
 
+from checking.languages import fulltext_form
 from kb.embeddings import EmbeddingError, embed_texts
 from kb.models import Chunk, DocumentVersion, EvidenceSpan
 
@@ -197,7 +198,7 @@ def _fulltext_ids(term_lists: Sequence[list[_Term]], *, evidence: _Evidence, lim
 def fulltext_ids(*, query: str, clearance: str, limit: int, rank_cap: int = FULLTEXT_RANK_CAP) -> list[int]:
     """Chunks that contain every query term, best first; when those are fewer than `limit`, then chunks with any
     of the query's rarer terms. Both steps rank at most `rank_cap` rows, by overlap with all the query's terms."""
-    (ids,) = _fulltext_ids(_query_terms([query]), evidence=_usable_versions(clearance=clearance), limit=limit,
+    (ids,) = _fulltext_ids(_query_terms([fulltext_form(query)]), evidence=_usable_versions(clearance=clearance), limit=limit,
                            rank_cap=rank_cap)
     return ids
 
@@ -262,7 +263,7 @@ def chunks_search_many(
         return []
     floor = settings.KB_SIMILARITY_FLOOR if similarity_floor is None else similarity_floor
     evidence = _usable_versions(clearance=clearance)
-    fulltext = _fulltext_ids(_query_terms(queries), evidence=evidence, limit=depth, rank_cap=FULLTEXT_RANK_CAP)
+    fulltext = _fulltext_ids(_query_terms([fulltext_form(q) for q in queries]), evidence=evidence, limit=depth, rank_cap=FULLTEXT_RANK_CAP)
     warnings: list[str] = []
     vector_hits: list[list[tuple[int, float]]] = [[] for _ in queries]
     given = list(vectors) if vectors is not None else [None] * len(queries)

@@ -12,11 +12,11 @@ from django.conf import settings
 from django.contrib.postgres.search import SearchVector
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
-from django.db.models import F, Q, QuerySet
+from django.db.models import F, Q, QuerySet, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from checking.languages import detect_language
+from checking.languages import detect_language, document_terms, fulltext_form, language_for
 from console import roles
 from console.audit import audit_record
 from console.dispatch import enqueue, enqueue_on_commit
@@ -446,16 +446,34 @@ def version_index_run(*, version_id: int, task_id: str = "") -> None:
 
     with transaction.atomic():
         _evidence_lock(document_id=version.document_id)
-        Chunk.objects.filter(version=version).update(
-            search_vector=SearchVector("heading_path", weight="A", config="english")
-            + SearchVector("text", weight="B", config="english")
-        )
+        if version.language == "en":
+            Chunk.objects.filter(version=version).update(
+                search_vector=SearchVector("heading_path", weight="A", config="english")
+                + SearchVector("text", weight="B", config="english")
+            )
+        else:
+            _search_vectors_segmented(version)
         if not _claimed(version_id, task_id).update(index_state=IndexState.READY, index_heartbeat_at=timezone.now()):
             raise IndexClaimLost(f"{version} is no longer claimed by this task")
         # In the same transaction: the version before stops being evidence exactly when this one starts.
         ready = DocumentVersion.objects.get(pk=version_id)
         if _takes_over(ready):
             _supersede_older(ready)
+
+
+def _search_vectors_segmented(version: DocumentVersion) -> None:
+    """A language written without spaces is indexed as its words: the text segmented first (checking.languages),
+    the knowledge base's own terms kept whole. The same parser and configuration as English, so English words in a
+    Chinese document are stemmed as usual and one query reaches both."""
+    terms = document_terms(version.text, language=version.language)
+    language_for(version.language).terms_add(terms)
+    for chunk in Chunk.objects.filter(version=version).only("pk", "heading_path", "text"):
+        Chunk.objects.filter(pk=chunk.pk).update(
+            search_vector=SearchVector(Value(fulltext_form(chunk.heading_path, language=version.language)),
+                                       weight="A", config="english")
+            + SearchVector(Value(fulltext_form(chunk.text, language=version.language)), weight="B",
+                           config="english")
+        )
 
 
 @transaction.atomic

@@ -11,7 +11,7 @@ from checking.languages.base import Quantity, TextLanguage, Word
 from checking.languages.detect import LANGUAGE_CHOICES, LANGUAGE_CODES, detect_language
 
 __all__ = ["LANGUAGE_CHOICES", "LANGUAGE_CODES", "Quantity", "TextLanguage", "Word", "detect_language",
-           "language_for"]
+           "document_terms", "fulltext_form", "language_for"]
 
 
 def language_for(code: str) -> TextLanguage:
@@ -22,3 +22,19 @@ def language_for(code: str) -> TextLanguage:
     from checking.languages import en
 
     return en.ENGLISH
+
+
+def document_terms(text: str, *, language: str) -> list[str]:
+    """The terms a document marks as its own (bold, quoted names, short table cells): never cut apart."""
+    return language_for(language).document_terms(text)
+
+
+def fulltext_form(text: str, *, language: str | None = None) -> str:
+    """The text as the full-text index reads it. PostgreSQL's parser splits words at spaces and punctuation, so a
+    Chinese run would be one "word": Chinese is segmented first, in search mode (a long word with its shorter words too: "订机票" also as
+    "机票", so a query and a passage cut differently still meet), Traditional folded, joined by spaces.
+    English is read as written."""
+    code = language or detect_language(text)
+    if code == "en":
+        return text
+    return " ".join(language_for(code).search_words(text))

@@ -31,6 +31,9 @@ class English:
         return [Word(text=t.text, start=t.start, end=t.end, key=t.stem) for t in self._tokens(text)
                 if t.kind in ("word", "num")]
 
+    def search_words(self, text: str) -> list[str]:
+        return [w.text for w in self.words(text)]
+
     def key_terms(self, text: str) -> list[Word]:
         return [Word(text=t.text, start=t.start, end=t.end, key=t.stem) for t in self._tokens(text)
                 if is_content(t) and t.lower not in QUESTION_WORDS]
@@ -44,6 +47,9 @@ class English:
 
     def terms_add(self, terms: Iterable[str]) -> None:
         """English needs no dictionary: words are split at spaces and punctuation."""
+
+    def document_terms(self, markdown: str) -> list[str]:
+        return []
 
 
 ENGLISH = English()

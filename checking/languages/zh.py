@@ -19,6 +19,9 @@ from checking.languages.base import Quantity, Word
 # independent clauses), with any closing quotes or brackets after it; a blank line ends one too.
 _SENTENCE_END = re.compile(r"[。！？；!?;]+[”’」』）)]*|\n\s*\n")
 _PUNCTUATION = re.compile(r"^[\s\W_]+$")
+_MARKED_TERM = re.compile(r"\*\*([^*\n]{2,20})\*\*|「([^」\n]{2,20})」|《([^》\n]{2,20})》|“([^”\n]{2,20})”")
+# A name-like run: no spaces, punctuation or digits (a cell reading "500元" is a value, not a term).
+_TERM = re.compile(r"[\u4e00-\u9fffA-Za-z]{2,12}")
 
 _DIGITS = "零〇一二两三四五六七八九"
 _CHINESE_NUMBER = rf"[{_DIGITS}十百千万亿点]+"
@@ -127,6 +130,11 @@ class _Segmenter:
 
         return rjieba.tokenize(text)
 
+    def cut_for_search(self, text: str) -> list[str]:
+        import rjieba
+
+        return rjieba.cut_for_search(text)
+
     def add(self, terms: Iterable[str]) -> None:
         import rjieba
 
@@ -161,6 +169,10 @@ class Chinese:
         return [Word(text=text[start:end], start=start, end=end, key=piece)
                 for piece, start, end in _SEGMENTER.tokenize(folded) if not _PUNCTUATION.match(piece)]
 
+    def search_words(self, text: str) -> list[str]:
+        """Words for the full-text index: a long word with the shorter dictionary words inside it."""
+        return [piece for piece in _SEGMENTER.cut_for_search(fold(text)) if not _PUNCTUATION.match(piece)]
+
     def key_terms(self, text: str) -> list[Word]:
         return [w for w in self.words(text) if w.key not in STOP_WORDS and w.key not in QUESTION_WORDS
                 and not w.key.isdigit()]
@@ -188,6 +200,14 @@ class Chinese:
 
     def terms_add(self, terms: Iterable[str]) -> None:
         _SEGMENTER.add(terms)
+
+    def document_terms(self, markdown: str) -> list[str]:
+        """What the document marks as a term of its own: bold text, names in 「」《》“”, and short table cells."""
+        found = [next(group for group in m.groups() if group) for m in _MARKED_TERM.finditer(markdown)]
+        for line in markdown.splitlines():
+            if line.lstrip().startswith("|"):
+                found += [cell.strip() for cell in line.strip().strip("|").split("|")]
+        return [fold(term) for term in dict.fromkeys(found) if _TERM.fullmatch(term)]
 
 
 def _strip(text: str, start: int, end: int) -> tuple[int, int] | None:

@@ -62,12 +62,12 @@ def test_words_come_from_the_segmenter_with_offsets_into_the_text_as_written():
 
 
 def test_the_knowledge_bases_own_terms_are_never_cut_apart():
-    text = "请通过北辰云差旅平台提交申请"
-    assert "北辰云差旅平台" not in {w.text for w in CHINESE.words(text)}
+    text = "请通过南山智汇报销通提交申请"
+    assert "南山智汇报销通" not in {w.text for w in CHINESE.words(text)}
 
-    CHINESE.terms_add(["北辰云差旅平台"])
+    CHINESE.terms_add(["南山智汇报销通"])
 
-    assert "北辰云差旅平台" in {w.text for w in CHINESE.words(text)}
+    assert "南山智汇报销通" in {w.text for w in CHINESE.words(text)}
 
 
 def test_traditional_characters_match_their_simplified_forms_at_the_same_offsets():
@@ -113,3 +113,13 @@ def test_english_behind_the_same_interface():
     assert [text[s:e] for s, e in english.sentences(text)] == ["The hotel cap is $220 per night.", "How much is it?"]
     assert ("money:USD", 220.0) in {(q.kind, q.value) for q in english.quantities(text)}
     assert "how" not in {w.text.lower() for w in english.key_terms("How much is the hotel cap?")}
+
+
+def test_a_documents_own_terms_are_its_bold_text_quoted_names_and_short_table_cells():
+    markdown = ("# 差旅制度\n\n出差须通过**北辰云差旅平台**预订，并遵守《差旅费管理办法》。\n\n"
+                "| 城市类别 | 住宿标准 |\n|---|---|\n| 一线城市 | 500元 |\n| 其他城市 | 350元 |\n")
+
+    terms = CHINESE.document_terms(markdown)
+
+    assert {"北辰云差旅平台", "差旅费管理办法", "城市类别", "住宿标准", "一线城市", "其他城市"} <= set(terms)
+    assert "500元" not in terms and "---" not in terms
