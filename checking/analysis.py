@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from checking.claims import text_segments
+from checking.languages import zh as _chinese
 from checking.quantities import Quantity, bare_word, find_quantities, labels_follow
 from checking.quantity_words import MONTHS, WEEKDAYS
 from checking.text import (
@@ -41,7 +42,8 @@ EVIDENCE_DECAY = 0.4
 _CLAIM_RIGHT_FACTOR = 0.6
 _OTHER_SEGMENT_FACTOR = 0.3
 _NAME_WEIGHT = 1.5
-NEGATION_CUES = frozenset({"not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "cannot"})
+NEGATION_CUES = frozenset({"not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "cannot",
+                           *_chinese.NEGATION_CUES})
 _NOT_NEGATION_AFTER = frozenset({"later", "more", "less", "fewer", "longer", "only", "exceed", "than", "matter",
                                  "doubt", "sooner", "greater", "shorter"})
 _NEGATION_SCOPE = 4  # content words after "not"

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from checking.languages.zh import DATE as CHINESE_DATE
+from checking.languages.zh import date_value as chinese_date
 from checking.quantity_words import (
     BOUNDS_AFTER,
     CURRENCY_CODES,
@@ -113,6 +115,13 @@ def find_quantities(text: str, tokens: list[Token]) -> list[Quantity]:
             value = (int(match.group(1)), int(match.group(2)), int(match.group(3)))
             quantities.append(Quantity("date", value, match.group(), match.start(), match.end(), tokens[a].pos,
                                         tokens[a].cell, token_span=(a, b)))
+        for match in CHINESE_DATE.finditer(text, lo, hi):  # 2025年1月1日, 二〇二五年三月, 2024年
+            a, b = token_range(match.start(), match.end())
+            if a == b or consumed.intersection(range(a, b)):
+                continue
+            consumed.update(range(a, b))
+            quantities.append(Quantity("date", chinese_date(match), match.group(), match.start(), match.end(),
+                                        tokens[a].pos, tokens[a].cell, token_span=(a, b)))
 
     i = 0
     while i < len(tokens):
@@ -177,27 +186,27 @@ def _date_at(tokens: list[Token], i: int) -> tuple[tuple[int | None, int | None,
     if j < len(tokens) and tokens[j].text == "." and tokens[j].start == tok.end and len(tok.lower) <= 4 \
             and tok.lower not in ("may", "june", "july"):
         j += 1  # "Jan."
-    if j < len(tokens) and tokens[j].kind == "num" and "," not in tokens[j].text and "." not in tokens[j].text:
-        number = int(tokens[j].text)
-        if 1 <= number <= 31 and len(tokens[j].text) <= 2:
+    if j < len(tokens) and tokens[j].kind == "num" and "," not in tokens[j].lower and "." not in tokens[j].lower:
+        number = int(tokens[j].lower)
+        if 1 <= number <= 31 and len(tokens[j].lower) <= 2:
             day = number
             j += 1
             if j < len(tokens) and tokens[j].lower in ("st", "nd", "rd", "th") and tokens[j].start == tokens[j - 1].end:
                 j += 1
-            if j + 1 < len(tokens) and tokens[j].text == "," and _is_year(tokens[j + 1]):
-                year = int(tokens[j + 1].text)
+            if j + 1 < len(tokens) and tokens[j].lower == "," and _is_year(tokens[j + 1]):
+                year = int(tokens[j + 1].lower)
                 j += 2
         elif _is_year(tokens[j]):
             year = number
             j += 1
-    elif j + 1 < len(tokens) and tokens[j].text == "," and _is_year(tokens[j + 1]):
-        year = int(tokens[j + 1].text)
+    elif j + 1 < len(tokens) and tokens[j].lower == "," and _is_year(tokens[j + 1]):
+        year = int(tokens[j + 1].lower)
         j += 2
-    if day is None and prev is not None and prev.kind == "num" and len(prev.text) <= 2 and 1 <= int(prev.text) <= 31:
-        day = int(prev.text)  # "14 July 2015"
+    if day is None and prev is not None and prev.kind == "num" and len(prev.lower) <= 2 and 1 <= int(prev.lower) <= 31:
+        day = int(prev.lower)  # "14 July 2015"
         first = i - 1
     if year is None and j < len(tokens) and tokens[j].lower == "of" and j + 1 < len(tokens) and _is_year(tokens[j + 1]):
-        year = int(tokens[j + 1].text)
+        year = int(tokens[j + 1].lower)
         j += 2
     return (year, month, day), first, j
 
@@ -208,7 +217,7 @@ def bare_word(word: str) -> str:
 
 
 def _is_year(tok: Token) -> bool:
-    return tok.kind == "num" and len(tok.text) == 4 and tok.text.isdigit() and 1000 <= int(tok.text) <= 2199
+    return tok.kind == "num" and len(tok.lower) == 4 and tok.lower.isdigit() and 1000 <= int(tok.lower) <= 2199
 
 
 def _parse_quantity_at(text: str, tokens: list[Token], i: int, consumed: set[int]) -> tuple[Quantity, int] | None:
@@ -240,7 +249,7 @@ def _parse_number(text: str, tokens: list[Token], i: int) -> tuple[Quantity, int
         return None  # the day of "14 July 2015"; the month parses the date
     if i + 1 < len(tokens) and tokens[i + 1].start == tok.end and tokens[i + 1].text == "(":
         return None  # "401(k)" names a plan
-    value, decimals = _number_value(tok.text)
+    value, decimals = _number_value(tok.lower)  # the digits: a Chinese numeral's lower-case form is its value
     first = i
     currency = None
     change = None

@@ -1,9 +1,12 @@
 """The words and patterns of quantities: number, ordinal and scale words, currencies, units with their
-conversion factors, months and weekdays, bound phrases ("at least", "up to") and hedges ("about")."""
+conversion factors, months and weekdays, bound phrases ("at least", "up to") and hedges ("about").
+English, with the Chinese words of the same roles taken in from the language layer (checking.languages.zh)."""
 
 from __future__ import annotations
 
 import re
+
+from checking.languages import zh as _chinese
 
 NUMBER_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -22,7 +25,8 @@ FRACTION_DENOMINATORS = {
     "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6, "seventh": 7, "sevenths": 7, "eighth": 8, "eighths": 8,
     "ninth": 9, "ninths": 9, "tenth": 10, "tenths": 10,
 }
-SCALE_WORDS = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+SCALE_WORDS = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12,
+               **_chinese.SCALE_WORDS}
 SCALE_SUFFIXES = {"k": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "mln": 1e6, "bn": 1e9, "b": 1e9, "tn": 1e12}
 CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
 CURRENCY_CODES = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "cad": "CAD", "aud": "AUD",
@@ -59,6 +63,7 @@ UNITS: dict[str, tuple[str, float]] = {
     "tonne": ("mass:g", 1e6), "lb": ("mass:lb", 1), "lbs": ("mass:lb", 1), "pound": ("mass:lb", 1),
     "ounce": ("mass:lb", 1 / 16), "oz": ("mass:lb", 1 / 16), "mph": ("speed:mph", 1), "kph": ("speed:kmh", 1),
     "celsius": ("temp:C", 1), "fahrenheit": ("temp:F", 1), "kelvin": ("temp:K", 1),
+    **_chinese.UNITS,
 }
 TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "month", "year", "night", "quarter", "decade"})
 PER_YEAR = {"hour": 8760.0, "day": 365.0, "week": 52.0, "month": 12.0, "quarter": 4.0, "year": 1.0}
@@ -80,11 +85,13 @@ BOUNDS_BEFORE: tuple[tuple[tuple[str, ...], int], ...] = (
     (("maximum", "of"), -1), (("a", "maximum", "of"), -1), (("maximum",), -1), (("max",), -1), (("within",), -1),
     (("not", "exceed"), -1), (("not", "to", "exceed"), -1), (("as", "many", "as"), -1), (("as", "much", "as"), -1),
     (("less", "than"), -2), (("fewer", "than"), -2), (("shorter", "than"), -2), (("under",), -2), (("below",), -2),
+    *_chinese.BOUNDS_BEFORE,
 )
 BOUNDS_AFTER: tuple[tuple[tuple[str, ...], int], ...] = (
     (("or", "more"), 1), (("or", "longer"), 1), (("or", "above"), 1), (("or", "higher"), 1), (("and", "up"), 1),
     (("or", "greater"), 1), (("+",), 1), (("or", "less"), -1), (("or", "fewer"), -1), (("or", "under"), -1),
     (("or", "below"), -1), (("or", "lower"), -1), (("or", "shorter"), -1),
+    *_chinese.BOUNDS_AFTER,
 )
 HEDGES = (("about",), ("approximately",), ("approx",), ("around",), ("roughly",), ("nearly",), ("almost",),
            ("some",), ("close", "to"), ("just", "over"), ("just", "under"), ("an", "estimated"), ("estimated",),

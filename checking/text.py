@@ -7,6 +7,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from checking.languages import zh as _chinese
+from checking.languages.detect import detect_language
+
 _STOPWORDS = frozenset(
     """a an the and or but if then else of to in on at by for from with as into onto over under about
     is are was were be been being am has have had having do does did done will would shall should can
@@ -127,6 +130,10 @@ _SUPERLATIVE_WORDS = {
 }
 _ORDER_WORDS = {"before": -1, "earlier": -1, "prior": -1, "ahead": -1, "after": 1, "later": 1, "following": 1,
                 "afterwards": 1}
+CHANGE_WORDS.update(_chinese.CHANGE_WORDS)
+_COMPARE_WORDS.update(_chinese.COMPARE_WORDS)
+_SUPERLATIVE_WORDS.update(_chinese.SUPERLATIVE_WORDS)
+_ORDER_WORDS.update(_chinese.ORDER_WORDS)
 DIRECTION_FAMILIES = (("change", CHANGE_WORDS), ("compare", _COMPARE_WORDS), ("superlative", _SUPERLATIVE_WORDS),
                        ("order", _ORDER_WORDS))
 
@@ -169,8 +176,9 @@ REPLY_WORDS = frozenset("""yes yeah yea yep yup no nope nah ok okay alright sure
     exactly indeed right correct true false maybe perhaps possibly probably hello hi hey greetings thanks thank
     welcome please sorry oh ah agreed""".split())  # noqa: SIM905
 NEGATION_BREAKS = frozenset({",", ";", ":", ".", "!", "?", "|", "but", "while", "whereas", "although", "because",
-                              "though", "who", "which", "whose", "where", "unless", "except"})
-COORDINATORS = frozenset({"and", "or"})
+                              "though", "who", "which", "whose", "where", "unless", "except",
+                              *_chinese.NEGATION_BREAKS})
+COORDINATORS = frozenset({"and", "or", *_chinese.COORDINATORS})
 LIST_JOINERS = COORDINATORS | {",", ";"}
 
 # Numbers are ASCII digits only: "²", "½", "１" or "٣" are digits to str.isdigit() but not to float(), and
@@ -183,6 +191,7 @@ _TOKEN = re.compile(
     r"|[^\sA-Za-z0-9]"
 )
 _ASCII_DIGITS = frozenset("0123456789")
+_HAN = re.compile(r"[\u3400-\u9fff]")  # a quick test before the language of a segment is worked out
 CONJUNCTIONS = frozenset({"and", "or", "but", "while", "whereas", "nor"})
 _CONJUNCTION_GAP = 1.0
 _PUNCT_GAPS = {",": 0.5, ";": 2.0, ":": 1.0, "(": 1.0, ")": 1.0, ".": 3.0, "!": 3.0, "?": 3.0, "|": 1.0}
@@ -241,7 +250,7 @@ POLARITY_BY_STEM = {stem_of(word): polar for word, polar in POLARITY_CLASSES.ite
 
 def _antonyms() -> dict[str, frozenset[str]]:
     opposites: dict[str, set[str]] = {}
-    for a, b in _ANTONYM_PAIRS:
+    for a, b in (*_ANTONYM_PAIRS, *_chinese.ANTONYM_PAIRS):
         opposites.setdefault(stem_of(a), set()).add(stem_of(b))
         opposites.setdefault(stem_of(b), set()).add(stem_of(a))
     return {stem: frozenset(others) for stem, others in opposites.items()}
@@ -303,6 +312,10 @@ class Token:
 
 
 def tokenize(text: str, start: int, end: int, *, table: bool) -> list[Token]:
+    if _HAN.search(text, start, end) and detect_language(text[start:end]) == "zh":
+        from checking.languages import zh
+
+        return zh.tokens(text, start, end, table=table)
     tokens: list[Token] = []
     pos = 0.0
     segment = text[start:end]
@@ -343,5 +356,6 @@ def tokenize(text: str, start: int, end: int, *, table: bool) -> list[Token]:
 
 
 def is_content(tok: Token) -> bool:
-    return tok.kind == "word" and tok.lower not in _STOPWORDS and len(tok.lower) > 1 \
+    return tok.kind == "word" and tok.lower not in _STOPWORDS and tok.lower not in _chinese.STOP_WORDS \
+        and (len(tok.lower) > 1 or _HAN.match(tok.lower) is not None) \
         and not tok.lower.endswith(("n't", "n’t"))  # "aren't": the negation is judged on its own

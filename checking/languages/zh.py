@@ -25,9 +25,10 @@ _TERM = re.compile(r"[\u4e00-\u9fffA-Za-z]{2,12}")
 
 _DIGITS = "零〇一二两三四五六七八九"
 _CHINESE_NUMBER = rf"[{_DIGITS}十百千万亿点]+"
-_ARABIC_NUMBER = r"\d+(?:[.,]\d+)*(?:\s*[万亿])?"
+# ASCII digits only, as in English: "１" or "²" are digits to str.isdigit() but not numbers to float().
+_ARABIC_NUMBER = r"[0-9]+(?:[.,][0-9]+)*(?:\s*[万亿])?"
 _NUMBER = rf"(?:{_ARABIC_NUMBER}|{_CHINESE_NUMBER})"
-_DATE = re.compile(rf"(?P<year>\d{{4}}|[{_DIGITS}]{{4}})\s*年\s*(?:(?P<month>\d{{1,2}}|[{_DIGITS}十]{{1,3}})\s*月"
+DATE = re.compile(rf"(?P<year>\d{{4}}|[{_DIGITS}]{{4}})\s*年\s*(?:(?P<month>\d{{1,2}}|[{_DIGITS}十]{{1,3}})\s*月"
                    rf"(?:\s*(?P<day>\d{{1,2}}|[{_DIGITS}十]{{1,3}})\s*[日号])?)?")
 
 # unit -> (kind, factor to the kind's base unit): the same kinds as the English quantities (checking.quantity_words),
@@ -38,7 +39,7 @@ UNITS: dict[str, tuple[str, float]] = {
     "秒": ("duration:s", 1), "秒钟": ("duration:s", 1), "分钟": ("duration:s", 60), "小时": ("duration:s", 3600),
     "个小时": ("duration:s", 3600), "天": ("duration:s", 86400), "日": ("duration:s", 86400),
     "周": ("duration:s", 604800), "星期": ("duration:s", 604800), "个星期": ("duration:s", 604800),
-    "工作日": ("duration:workday", 1), "个工作日": ("duration:workday", 1),
+    "工作日": ("duration:bd", 1), "个工作日": ("duration:bd", 1), "万元": ("money:CNY", 1e4),
     "个月": ("duration:mo", 1), "月": ("duration:mo", 1), "年": ("duration:mo", 12), "个季度": ("duration:mo", 3),
     "季度": ("duration:mo", 3), "晚": ("duration:night", 1), "夜": ("duration:night", 1),
     "毫米": ("length:m", 1e-3), "厘米": ("length:m", 1e-2), "米": ("length:m", 1), "公里": ("length:m", 1e3),
@@ -69,16 +70,37 @@ _DIRECTION_PAIRS = (
     ("最少", "最多"), ("之前", "之后"), ("以前", "以后"), ("早于", "晚于"), ("提前", "推迟"), ("扩大", "缩小"),
 )
 DIRECTION_PAIRS: dict[str, str] = {**dict(_DIRECTION_PAIRS), **{b: a for a, b in _DIRECTION_PAIRS}}
-_ANTONYM_PAIRS = (
+ANTONYM_PAIRS = (
     ("国内", "国际"), ("国内", "境外"), ("必须", "可选"), ("允许", "禁止"), ("强制", "自愿"), ("批准", "拒绝"),
     ("有薪", "无薪"), ("带薪", "无薪"), ("正式", "临时"), ("公开", "内部"), ("最高", "最低"), ("上限", "下限"),
     ("开启", "关闭"), ("启用", "停用"), ("全额", "部分"), ("申请人", "审批人"), ("提交人", "审核人"),
 )
 
 
+# What the English tables of the rules take in (checking.text, checking.quantity_words): the same roles, in Chinese.
+SCALE_WORDS = {"万": 1e4, "亿": 1e8}
+BOUNDS_BEFORE = (
+    (("不超过",), -1), (("最多",), -1), (("至多",), -1), (("不高于",), -1), (("不多于",), -1), (("不大于",), -1),
+    (("不少于",), 1), (("至少",), 1), (("不低于",), 1), (("最少",), 1), (("不小于",), 1),
+    (("超过",), 2), (("多于",), 2), (("高于",), 2), (("大于",), 2), (("少于",), -2), (("低于",), -2),
+    (("小于",), -2), (("不足",), -2),
+)
+BOUNDS_AFTER = ((("以上",), 1), (("及以上",), 1), (("以下",), -1), (("及以下",), -1), (("以内",), -1),
+                (("之内",), -1))
+CHANGE_WORDS = {"增加": 1, "增长": 1, "上调": 1, "提高": 1, "上升": 1, "升高": 1, "上浮": 1, "增至": 1, "涨": 1,
+                "减少": -1, "下调": -1, "降低": -1, "下降": -1, "下浮": -1, "降至": -1, "减至": -1, "跌": -1}
+COMPARE_WORDS = {"多于": 1, "高于": 1, "大于": 1, "长于": 1, "超过": 1, "少于": -1, "低于": -1, "小于": -1,
+                 "短于": -1, "不足": -1}
+SUPERLATIVE_WORDS = {"最高": 1, "最多": 1, "最大": 1, "最长": 1, "上限": 1, "最低": -1, "最少": -1, "最小": -1,
+                     "最短": -1, "下限": -1}
+ORDER_WORDS = {"之前": -1, "以前": -1, "早于": -1, "提前": -1, "之后": 1, "以后": 1, "晚于": 1, "推迟": 1}
+COORDINATORS = frozenset({"和", "与", "及", "以及", "或", "或者"})
+NEGATION_BREAKS = frozenset({"但", "但是", "而", "因为", "除非", "除了", "不过"})
+
+
 def _antonyms() -> dict[str, frozenset[str]]:
     found: dict[str, set[str]] = {}
-    for a, b in _ANTONYM_PAIRS:
+    for a, b in ANTONYM_PAIRS:
         found.setdefault(a, set()).add(b)
         found.setdefault(b, set()).add(a)
     return {word: frozenset(others) for word, others in found.items()}
@@ -100,8 +122,13 @@ def _fold_character(character: str) -> str:
     return folded if len(folded) == 1 else character
 
 
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
 def fold(text: str) -> str:
-    """Traditional characters as Simplified, character for character (offsets stay valid)."""
+    """Traditional characters as Simplified, character for character (offsets stay valid). A lone surrogate (not
+    text, but a str may hold one) reads as U+FFFD: the converters and the segmenter take only valid UTF-8."""
+    text = _SURROGATE.sub("\ufffd", text)
     folded = _converter().convert(text)
     if len(folded) == len(text):
         return folded
@@ -113,7 +140,7 @@ def number_value(raw: str) -> float:
     import cn2an
 
     compact = raw.replace(",", "").replace(" ", "")
-    if re.fullmatch(r"\d+(?:\.\d+)?", compact):
+    if re.fullmatch(r"[0-9]+(?:\.[0-9]+)?", compact):
         return float(compact)
     return float(cn2an.cn2an(compact, "smart"))
 
@@ -180,11 +207,8 @@ class Chinese:
     def quantities(self, text: str) -> list[Quantity]:
         found: list[Quantity] = []
         taken: list[tuple[int, int]] = []
-        for match in _DATE.finditer(text):  # a four-digit year: "2025年" is a date, "3年" a duration
-            month, day = match.group("month"), match.group("day")
-            value = (int(number_value(match.group("year"))), int(number_value(month)) if month else None,
-                     int(number_value(day)) if day else None)
-            found.append(Quantity(kind="date", value=value, surface=match.group(), start=match.start(),
+        for match in DATE.finditer(text):  # a four-digit year: "2025年" is a date, "3年" a duration
+            found.append(Quantity(kind="date", value=date_value(match), surface=match.group(), start=match.start(),
                                   end=match.end()))
             taken.append(match.span())
         for match in _QUANTITY.finditer(text):
@@ -208,6 +232,13 @@ class Chinese:
             if line.lstrip().startswith("|"):
                 found += [cell.strip() for cell in line.strip().strip("|").split("|")]
         return [fold(term) for term in dict.fromkeys(found) if _TERM.fullmatch(term)]
+
+
+def date_value(match: re.Match) -> tuple[int, int | None, int | None]:
+    """(year, month, day) of a DATE match: 2025年1月1日, 二〇二五年三月."""
+    month, day = match.group("month"), match.group("day")
+    return (int(number_value(match.group("year"))), int(number_value(month)) if month else None,
+            int(number_value(day)) if day else None)
 
 
 def _strip(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -238,3 +269,84 @@ def _quantity_of(match: re.Match) -> Quantity | None:
 
 
 CHINESE = Chinese()
+
+
+# Tokens for the rules ------------------------------------------------------------------------------------------
+# The rules read checking.text.Token: Chinese text becomes the same tokens, so every rule family runs on it. A
+# numeral token is written as in the text ("五百"), its lower-case form is its value in Arabic digits ("500"): the
+# quantity parser reads numbers from that. Punctuation reads as its ASCII twin ("，" as ","), so the rules'
+# clause and list breaks apply.
+_ASCII_PUNCTUATION = {"，": ",", "、": ",", "。": ".", "；": ";", "：": ":", "！": "!", "？": "?", "（": "(",
+                      "）": ")", "“": '"', "”": '"', "‘": "'", "’": "'", "《": '"', "》": '"', "「": '"', "」": '"'}
+_NUMERAL_PIECE = re.compile(rf"(?P<number>{_ARABIC_NUMBER}|[{_DIGITS}十百千万亿]+(?:点[{_DIGITS}]+)?)(?P<rest>.*)")
+_PERCENT_PIECE = re.compile(rf"百分之(?P<number>{_ARABIC_NUMBER}|[{_DIGITS}十百千点]+)")
+_MARKUP = frozenset("*_`#>[]")
+
+
+def _numeral_text(value: float) -> str:
+    return f"{value:.6f}".rstrip("0").rstrip(".")
+
+
+def _pieces(text: str, start: int, end: int) -> list[tuple[str, int, int, str]]:
+    """(kind, start, end, lower) of each piece: a numeral split from the unit glued to it ("五百元" is 五百 and 元),
+    a percentage ("百分之五") as its number and a "%" after it."""
+    pieces: list[tuple[str, int, int, str]] = []
+    folded = fold(text[start:end])
+    for piece, a, b in _SEGMENTER.tokenize(folded):
+        a, b = start + a, start + b
+        if piece.isspace():
+            continue
+        percent = _PERCENT_PIECE.fullmatch(piece)
+        if percent:
+            try:
+                value = number_value(percent.group("number"))
+            except (ValueError, KeyError, TypeError):
+                value = None
+            if value is not None:
+                pieces += [("num", a, b, _numeral_text(value)), ("punct", b, b, "%")]
+                continue
+        numeral = _NUMERAL_PIECE.fullmatch(piece)
+        if numeral and (numeral.group("rest") == "" or numeral.group("rest") in UNITS
+                        or numeral.group("rest") in COUNTERS):
+            try:
+                value = number_value(numeral.group("number"))
+            except (ValueError, KeyError, TypeError):
+                value = None
+            if value is not None and not (numeral.group("number") == "一" and not numeral.group("rest")):
+                split = a + len(numeral.group("number"))
+                pieces.append(("num", a, split, _numeral_text(value)))
+                if numeral.group("rest"):
+                    pieces.append(("word", split, b, numeral.group("rest")))
+                continue
+        if _PUNCTUATION.match(piece):
+            pieces += [("punct", a + k, a + k + 1, _ASCII_PUNCTUATION.get(c, c)) for k, c in enumerate(piece)
+                       if not c.isspace()]
+        else:
+            pieces.append(("word", a, b, piece))
+    return pieces
+
+
+def tokens(text: str, start: int, end: int, *, table: bool) -> list:
+    """Chinese text (from ``start`` to ``end``) as the rules' tokens (checking.text.Token)."""
+    from checking.text import _CONJUNCTION_GAP, _PUNCT_GAPS, CONJUNCTIONS, Token
+
+    found: list[Token] = []
+    pos = 0.0
+    cell = -1 if text[start:end].lstrip().startswith("|") else 0
+    for kind, a, b, lower in _pieces(text, start, end):
+        if table and lower == "|":
+            cell += 1
+            pos += _PUNCT_GAPS["|"]
+            continue
+        if kind == "punct" and lower in _MARKUP:
+            continue
+        if kind == "punct":
+            pos += _PUNCT_GAPS.get(lower, 0.0)
+        else:
+            pos += 1.0 + _CONJUNCTION_GAP * (lower in CONJUNCTIONS)
+        found.append(Token(
+            text=text[a:b], lower=lower, stem=lower, start=a, end=b, kind=kind,
+            pos=pos, cell=cell if table else -1, capital=False,
+            initial=not any(t.kind == "word" for t in found) or (bool(found) and found[-1].lower in ".!?:"),
+        ))
+    return found

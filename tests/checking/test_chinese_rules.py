@@ -1,0 +1,50 @@
+"""The rule families on Chinese text: the language layer's tokens run through the same rules as English."""
+
+from functools import partial
+
+from checking.base import EvidenceCandidate
+from checking.builtin import check_claim
+from checking.findings import FindingKind
+
+# The rules' own score and findings, as tests/review/test_builtin_checker.py pins them for English.
+rules_check = partial(check_claim, fitted=False, embed=None)
+
+POLICY = "员工出差住宿标准为每晚五百元，超过标准需部门经理审批。头等舱机票一律不予报销。国内出差的伙食补助为每天一百元。"
+
+
+def _check(claim: str):
+    outcome = rules_check(claim=claim, candidates=[EvidenceCandidate(POLICY)])
+    return outcome, {f.kind for f in outcome.findings}
+
+
+def test_a_number_written_another_way_matches():
+    outcome, kinds = _check("住宿标准为每晚500元。")
+
+    assert FindingKind.QUANTITY_MATCH in kinds and not any(f.is_contradiction for f in outcome.findings)
+
+
+def test_a_changed_number_is_contradicted_naming_both_values():
+    outcome, kinds = _check("住宿标准为每晚六百元。")
+
+    assert FindingKind.QUANTITY_MISMATCH in kinds and outcome.score <= 0.2
+    [mismatch] = [f for f in outcome.findings if f.kind is FindingKind.QUANTITY_MISMATCH]
+    assert mismatch.message == "claim says 六百元; evidence says 五百元"
+
+
+def test_a_negation_the_claim_drops_is_contradicted():
+    outcome, kinds = _check("头等舱机票可以报销。")
+
+    assert FindingKind.NEGATION in kinds and outcome.score <= 0.2
+
+
+def test_an_opposite_in_the_same_place_is_contradicted():
+    outcome, kinds = _check("国际出差的伙食补助为每天一百元。")
+
+    assert FindingKind.NEGATION in kinds  # antonyms report as negation findings, as in English
+    assert any("国际" in f.message and "国内" in f.message for f in outcome.findings)
+
+
+def test_the_same_number_in_another_unit_is_no_support():
+    outcome, kinds = _check("住宿标准为每晚五百美元。")
+
+    assert FindingKind.MISSING_QUANTITY in kinds and outcome.score <= 0.3  # as "$500" against "500 euros"
