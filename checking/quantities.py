@@ -39,6 +39,7 @@ from checking.quantity_cues import (
     hedged_before,
     match_phrase_after,
     per_after,
+    per_before,
     unit_at,
 )
 from checking.text import (
@@ -319,6 +320,7 @@ def _parse_number(text: str, tokens: list[Token], i: int) -> tuple[Quantity, int
         return None  # zip codes, identifiers
     core_end = j
     per, j = per_after(tokens, j)
+    per = per or per_before(tokens, first)
     bound, lead = bound_before(tokens, first)
     after = match_phrase_after(tokens, j, BOUNDS_AFTER)
     if after is not None:

@@ -9,6 +9,8 @@ from checking.quantity_words import (
     CURRENCY_CODES,
     HEDGES,
     PERIOD_VERB,
+    RATE_REACH,
+    RATE_WORDS,
     TIME_UNITS,
     UNITS,
 )
@@ -155,6 +157,18 @@ def described_time_unit(tokens: list[Token], j: int) -> tuple[int, tuple[str, fl
         if unit is not None and unit[0].startswith("duration"):
             return j + skipped, unit
     return j, None
+
+
+def per_before(tokens: list[Token], first: int) -> frozenset[str]:
+    """Rate denominators written before the number, as Chinese does ("每晚五百元", "每人每月2000元")."""
+    per: set[str] = set()
+    for k in range(first - 1, max(-1, first - 1 - RATE_REACH), -1):
+        lower = tokens[k].lower
+        if lower in RATE_WORDS:
+            per.add(stem_of(RATE_WORDS[lower]))
+        elif tokens[k].kind == "punct" and lower in ",;.!?:":
+            break
+    return frozenset(per)
 
 
 def per_after(tokens: list[Token], i: int) -> tuple[frozenset[str], int]:

@@ -93,6 +93,8 @@ BOUNDS_AFTER: tuple[tuple[tuple[str, ...], int], ...] = (
     (("or", "below"), -1), (("or", "lower"), -1), (("or", "shorter"), -1),
     *_chinese.BOUNDS_AFTER,
 )
+RATE_WORDS = _chinese.RATE_WORDS  # written before the number
+RATE_REACH = _chinese.RATE_REACH
 HEDGES = (("about",), ("approximately",), ("approx",), ("around",), ("roughly",), ("nearly",), ("almost",),
            ("some",), ("close", "to"), ("just", "over"), ("just", "under"), ("an", "estimated"), ("estimated",),
            ("~",), ("circa",), ("just",))

@@ -95,6 +95,11 @@ SUPERLATIVE_WORDS = {"最高": 1, "最多": 1, "最大": 1, "最长": 1, "上限
                      "最短": -1, "下限": -1}
 ORDER_WORDS = {"之前": -1, "以前": -1, "早于": -1, "提前": -1, "之后": 1, "以后": 1, "晚于": 1, "推迟": 1}
 COORDINATORS = frozenset({"和", "与", "及", "以及", "或", "或者"})
+# A rate's denominator comes before the number in Chinese ("每晚五百元": 500 yuan per night), in English after it.
+RATE_WORDS = {"每天": "day", "每日": "day", "每晚": "night", "每夜": "night", "每周": "week", "每星期": "week",
+              "每月": "month", "每个月": "month", "每年": "year", "每季度": "quarter", "每小时": "hour", "每人": "person",
+              "每位": "person", "每次": "time", "每公里": "kilometer", "每张": "ticket", "每件": "item"}
+RATE_REACH = 3  # tokens back from the number: "每人每月的伙食补助为" is too far, "每晚不超过五百元" is not
 NEGATION_BREAKS = frozenset({"但", "但是", "而", "因为", "除非", "除了", "不过"})
 
 

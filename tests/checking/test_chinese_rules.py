@@ -48,3 +48,12 @@ def test_the_same_number_in_another_unit_is_no_support():
     outcome, kinds = _check("住宿标准为每晚五百美元。")
 
     assert FindingKind.MISSING_QUANTITY in kinds and outcome.score <= 0.3  # as "$500" against "500 euros"
+
+
+def test_a_rate_written_before_the_number_is_read_as_a_rate():
+    outcome, kinds = _check("国内出差的伙食补助为每周一百元。")
+
+    assert FindingKind.QUANTITY_MISMATCH in kinds or FindingKind.MISSING_QUANTITY in kinds
+    assert outcome.score <= 0.3
+    same, same_kinds = _check("国内出差的伙食补助为每天一百元。")
+    assert FindingKind.QUANTITY_MATCH in same_kinds and not any(f.is_contradiction for f in same.findings)
