@@ -162,6 +162,11 @@ class _Segmenter:
 
         return rjieba.tokenize(text)
 
+    def proper_nouns(self, text: str) -> set[str]:
+        import rjieba
+
+        return {word for word, tag in rjieba.tag(text) if tag in _PROPER_TAGS and word not in _NOT_PLACES}
+
     def cut_for_search(self, text: str) -> list[str]:
         import rjieba
 
@@ -286,6 +291,11 @@ _ASCII_PUNCTUATION = {"，": ",", "、": ",", "。": ".", "；": ";", "：": ":"
 _NUMERAL_PIECE = re.compile(rf"(?P<number>{_ARABIC_NUMBER}|[{_DIGITS}十百千万亿]+(?:点[{_DIGITS}]+)?)(?P<rest>.*)")
 _PERCENT_PIECE = re.compile(rf"百分之(?P<number>{_ARABIC_NUMBER}|[{_DIGITS}十百千点]+)")
 _MARKUP = frozenset("*_`#>[]")
+# Chinese writes no capitals: a name is what the segmenter tags as a person, organisation or other proper noun (a
+# place too, but for common words it tags as places), or a role by its ending. The rules' name logic then applies.
+_PROPER_TAGS = frozenset({"nr", "nrt", "nrfg", "nt", "nz", "ns"})
+_NOT_PLACES = frozenset({"城市", "地区", "国内", "国外", "境内", "境外", "全国", "本地", "当地", "各地", "海外", "异地"})
+ROLE_ENDINGS = ("经理", "总监", "主管", "总裁", "主任", "董事", "部长", "专员", "负责人", "总经理", "委员会")
 
 
 def _numeral_text(value: float) -> str:
@@ -338,6 +348,7 @@ def tokens(text: str, start: int, end: int, *, table: bool) -> list:
     found: list[Token] = []
     pos = 0.0
     cell = -1 if text[start:end].lstrip().startswith("|") else 0
+    names = _SEGMENTER.proper_nouns(fold(text[start:end]))
     for kind, a, b, lower in _pieces(text, start, end):
         if table and lower == "|":
             cell += 1
@@ -351,7 +362,8 @@ def tokens(text: str, start: int, end: int, *, table: bool) -> list:
             pos += 1.0 + _CONJUNCTION_GAP * (lower in CONJUNCTIONS)
         found.append(Token(
             text=text[a:b], lower=lower, stem=lower, start=a, end=b, kind=kind,
-            pos=pos, cell=cell if table else -1, capital=False,
+            pos=pos, cell=cell if table else -1,
+            capital=kind == "word" and (lower in names or lower.endswith(ROLE_ENDINGS)),
             initial=not any(t.kind == "word" for t in found) or (bool(found) and found[-1].lower in ".!?:"),
         ))
     return found
