@@ -263,7 +263,8 @@ def chunks_search_many(
         return []
     floor = settings.KB_SIMILARITY_FLOOR if similarity_floor is None else similarity_floor
     evidence = _usable_versions(clearance=clearance)
-    fulltext = _fulltext_ids(_query_terms([fulltext_form(q) for q in queries]), evidence=evidence, limit=depth, rank_cap=FULLTEXT_RANK_CAP)
+    fulltext = _fulltext_ids(_query_terms([fulltext_form(q) for q in queries]), evidence=evidence, limit=depth,
+                             rank_cap=FULLTEXT_RANK_CAP)
     warnings: list[str] = []
     vector_hits: list[list[tuple[int, float]]] = [[] for _ in queries]
     given = list(vectors) if vectors is not None else [None] * len(queries)
