@@ -25,7 +25,7 @@ from django.conf import settings
 
 from kb.embeddings import EmbeddingError, get_provider
 from kb.search import SearchHit
-from checking.text import ANTONYMS, LIGHT_STEMS, QUESTION_WORDS, is_content, prefix_negates, tokenize
+from checking.text import ANTONYMS, LIGHT_STEMS, asks, is_content, prefix_negates, tokenize
 from checking.windows import stem_found
 
 logger = logging.getLogger(__name__)
@@ -61,7 +61,7 @@ def key_terms(question: str) -> list[KeyTerm]:
     terms: dict[str, KeyTerm] = {}
     phrase, previous_key, previous = 0, False, ""
     for token in tokenize(question, 0, len(question), table=False):
-        key = (is_content(token) and token.lower not in QUESTION_WORDS and token.stem not in LIGHT_STEMS
+        key = (is_content(token) and not asks(token.lower) and token.stem not in LIGHT_STEMS
                and previous != _DEGREE_ASKER)
         previous = token.lower
         if key and not previous_key:

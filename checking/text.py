@@ -172,6 +172,13 @@ QUESTION_WORDS = frozenset(
     """what which who whom whose when where why how long much many often far soon there anyone anybody someone
     somebody anything something tell explain know possible true please exist exists existing ahead""".split()
 )
+
+
+def asks(word: str) -> bool:
+    """A lower-case word that asks rather than names what is asked about, in English or Chinese."""
+    return word in QUESTION_WORDS or _chinese.asks(word)
+
+
 REPLY_WORDS = frozenset("""yes yeah yea yep yup no nope nah ok okay alright sure certainly absolutely definitely
     exactly indeed right correct true false maybe perhaps possibly probably hello hi hey greetings thanks thank
     welcome please sorry oh ah agreed""".split())  # noqa: SIM905

@@ -60,8 +60,15 @@ STOP_WORDS = frozenset(
 # What a question asks with, not what it asks about: never a key term.
 QUESTION_WORDS = frozenset(
     """多少 哪些 哪个 哪 什么 怎么 怎样 如何 是否 可以吗 吗 呢 几 多久 多长 多长时间 谁 何时 什么时候 为什么 能否 能不能
-    可不可以 需不需要 是不是 有没有 请问 请 告诉 一下""".split()
+    可不可以 需不需要 是不是 有没有 请问 请 告诉 一下 的话 分别 多长时间""".split()
 )
+# A word asking for an amount asks, whatever it measures: 几天, 多少钱, 多长时间, 多久, 哪个部门.
+_ASKING = re.compile(r"(?:几|多少|多长|多久|多大|多高|多远|哪)\w*")
+
+
+def asks(word: str) -> bool:
+    """The word asks rather than names what is asked about."""
+    return word in QUESTION_WORDS or _ASKING.fullmatch(word) is not None
 NEGATION_CUES = frozenset("不 没 没有 无 无需 无须 不必 不用 不得 不可 不能 不准 不予 不许 禁止 严禁 未 非 勿 别 免".split())
 # Each direction word with its opposite (上调/下调, 不超过/不少于, 之前/之后).
 _DIRECTION_PAIRS = (
@@ -211,8 +218,7 @@ class Chinese:
         return [piece for piece in _SEGMENTER.cut_for_search(fold(text)) if not _PUNCTUATION.match(piece)]
 
     def key_terms(self, text: str) -> list[Word]:
-        return [w for w in self.words(text) if w.key not in STOP_WORDS and w.key not in QUESTION_WORDS
-                and not w.key.isdigit()]
+        return [w for w in self.words(text) if w.key not in STOP_WORDS and not asks(w.key) and not w.key.isdigit()]
 
     def quantities(self, text: str) -> list[Quantity]:
         found: list[Quantity] = []
