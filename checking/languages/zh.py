@@ -69,6 +69,12 @@ _ASKING = re.compile(r"(?:几|多少|多长|多久|多大|多高|多远|哪)\w*"
 def asks(word: str) -> bool:
     """The word asks rather than names what is asked about."""
     return word in QUESTION_WORDS or _ASKING.fullmatch(word) is not None
+# Words that answer or steer a conversation without stating anything: a reply made of these ("是的。", "不行。",
+# "很遗憾，不能。") has nothing a source could confirm; the sentence after it says what it means.
+REPLY_WORDS = frozenset(
+    """是的 是 对 对的 没错 正确 可以 能 不能 不可以 不行 行 不是 没有 没有的 有 有的 好 好的 当然 当然可以 很遗憾 遗憾
+    抱歉 不好意思 不用 不需要 需要 不适用 否 嗯 您好 你好 谢谢""".split()
+)
 NEGATION_CUES = frozenset("不 没 没有 无 无需 无须 不必 不用 不得 不可 不能 不准 不予 不许 禁止 严禁 未 非 勿 别 免".split())
 # Each direction word with its opposite (上调/下调, 不超过/不少于, 之前/之后).
 _DIRECTION_PAIRS = (
@@ -294,8 +300,6 @@ CHINESE = Chinese()
 # clause and list breaks apply.
 _ASCII_PUNCTUATION = {"，": ",", "、": ",", "。": ".", "；": ";", "：": ":", "！": "!", "？": "?", "（": "(",
                       "）": ")", "“": '"', "”": '"', "‘": "'", "’": "'", "《": '"', "》": '"', "「": '"', "」": '"'}
-_NUMERAL_PIECE = re.compile(rf"(?P<number>{_ARABIC_NUMBER}|[{_DIGITS}十百千万亿]+(?:点[{_DIGITS}]+)?)(?P<rest>.*)")
-_PERCENT_PIECE = re.compile(rf"百分之(?P<number>{_ARABIC_NUMBER}|[{_DIGITS}十百千点]+)")
 _MARKUP = frozenset("*_`#>[]")
 # Chinese writes no capitals: a name is what the segmenter tags as a person, organisation or other proper noun (a
 # place too, but for common words it tags as places), or a role by its ending. The rules' name logic then applies.
@@ -308,43 +312,60 @@ def _numeral_text(value: float) -> str:
     return f"{value:.6f}".rstrip("0").rstrip(".")
 
 
-def _pieces(text: str, start: int, end: int) -> list[tuple[str, int, int, str]]:
-    """(kind, start, end, lower) of each piece: a numeral split from the unit glued to it ("五百元" is 五百 and 元),
-    a percentage ("百分之五") as its number and a "%" after it."""
+# A numeral is cut out of the text before the segmenter sees it, so it reads the same whatever its neighbours
+# ("一百五十八天" in one sentence and "158天" in another): Arabic digits always; a Chinese numeral when a unit or
+# counter follows it, or it is a percentage ("百分之八十"), and it is not an ordinal ("第一季度") or part of a word
+# ("一般", "统一" are followed by no unit).
+_UNIT_AHEAD = "|".join(sorted((re.escape(u) for u in (*UNITS, *COUNTERS, "万", "亿")), key=len, reverse=True))
+_CARVED_NUMERAL = re.compile(
+    rf"(?P<percent>百分之)(?P<pnumber>{_CHINESE_NUMBER}|{_ARABIC_NUMBER})"
+    rf"|(?:(?P<arabic>{_ARABIC_NUMBER})|(?<!第)(?P<chinese>[{_DIGITS}十百千][{_DIGITS}十百千万亿点]*)(?=\s*(?:{_UNIT_AHEAD})))"
+    rf"\s*(?P<unit>{_UNIT_AHEAD})?"
+)
+# "不" before a comparison is one bound ("不超过": at most), not a negation of the clause.
+_NEGATED_COMPARISONS = frozenset({"超过", "少于", "低于", "高于", "多于", "大于", "小于", "足"})
+
+
+def _segment(text: str, start: int, end: int) -> list[tuple[str, int, int, str]]:
+    """(kind, start, end, lower) of the words and punctuation of text[start:end], by the segmenter."""
     pieces: list[tuple[str, int, int, str]] = []
-    folded = fold(text[start:end])
-    for piece, a, b in _SEGMENTER.tokenize(folded):
+    for piece, a, b in _SEGMENTER.tokenize(fold(text[start:end])):
         a, b = start + a, start + b
         if piece.isspace():
             continue
-        percent = _PERCENT_PIECE.fullmatch(piece)
-        if percent:
-            try:
-                value = number_value(percent.group("number"))
-            except (ValueError, KeyError, TypeError):
-                value = None
-            if value is not None:
-                pieces += [("num", a, b, _numeral_text(value)), ("punct", b, b, "%")]
-                continue
-        numeral = _NUMERAL_PIECE.fullmatch(piece)
-        if numeral and (numeral.group("rest") == "" or numeral.group("rest") in UNITS
-                        or numeral.group("rest") in COUNTERS):
-            try:
-                value = number_value(numeral.group("number"))
-            except (ValueError, KeyError, TypeError):
-                value = None
-            if value is not None and not (numeral.group("number") == "一" and not numeral.group("rest")):
-                split = a + len(numeral.group("number"))
-                pieces.append(("num", a, split, _numeral_text(value)))
-                if numeral.group("rest"):
-                    pieces.append(("word", split, b, numeral.group("rest")))
-                continue
         if _PUNCTUATION.match(piece):
             pieces += [("punct", a + k, a + k + 1, _ASCII_PUNCTUATION.get(c, c)) for k, c in enumerate(piece)
                        if not c.isspace()]
+        elif pieces and pieces[-1][3] == "不" and pieces[-1][2] == a and piece in _NEGATED_COMPARISONS:
+            pieces[-1] = ("word", pieces[-1][1], b, "不" + piece)
         else:
             pieces.append(("word", a, b, piece))
     return pieces
+
+
+def _pieces(text: str, start: int, end: int) -> list[tuple[str, int, int, str]]:
+    """(kind, start, end, lower) of each piece: numerals carved out first (a percentage as its number and a "%"
+    after it), the text between them segmented."""
+    pieces: list[tuple[str, int, int, str]] = []
+    at = start
+    for match in _CARVED_NUMERAL.finditer(text, start, end):
+        raw = match.group("pnumber") or match.group("arabic") or match.group("chinese")
+        try:
+            value = number_value(raw)
+        except (ValueError, KeyError, TypeError):
+            continue  # not a number cn2an can read: left to the segmenter
+        pieces += _segment(text, at, match.start())
+        if match.group("percent"):
+            pieces += [("num", match.start("pnumber"), match.end(), _numeral_text(value)),
+                       ("punct", match.end(), match.end(), "%")]
+            pieces.insert(len(pieces) - 2, ("word", match.start(), match.start("pnumber"), "百分之"))
+        else:
+            number_end = match.end("arabic") if match.group("arabic") else match.end("chinese")
+            pieces.append(("num", match.start(), number_end, _numeral_text(value)))
+            if match.group("unit"):  # the unit too: "天" of "九十八天为" is no part of "天为"
+                pieces.append(("word", match.start("unit"), match.end("unit"), match.group("unit")))
+        at = match.end()
+    return pieces + _segment(text, at, end)
 
 
 def tokens(text: str, start: int, end: int, *, table: bool) -> list:
