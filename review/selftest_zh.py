@@ -95,9 +95,13 @@ def sections_of(markdown: str) -> list[Section]:
 
 # ---- words, numbers and names ---------------------------------------------------------------------------------------
 
+def _boundaries(sentence: str) -> set[int]:
+    return {b for _, a, z in _words(sentence) for b in (a, z)}
+
+
 def _aligned(sentence: str, start: int, end: int) -> bool:
-    """`start`..`end` begins and ends at word boundaries: "一次" inside "一次性" is no quantity."""
-    bounds = {b for _, a, z in _words(sentence) for b in (a, z)}
+    """`start`..`end` begins and ends at word boundaries: a table's word is a whole word or a run of words."""
+    bounds = _boundaries(sentence)
     return start in bounds and end in bounds
 
 
@@ -145,7 +149,7 @@ def _quantities(sentence: str) -> list[tuple[Quantity, re.Match[str], str]]:
         before, after = sentence[quantity.start - 1:quantity.start], sentence[numeral.end():numeral.end() + 1]
         if before in {"第", ":", "："} or after in {":", "：", "点"}:
             continue
-        if not _aligned(sentence, quantity.start, quantity.end):
+        if quantity.end not in _boundaries(sentence):  # "一次" in "一次性"; a word may start before it ("限十人")
             continue
         found.append((quantity, numeral, sentence[numeral.end():quantity.end]))
     return found
@@ -187,9 +191,12 @@ def names_in(sentence: str) -> list[tuple[int, int, str]]:
     for k, (word, start, end, _) in enumerate(words):
         previous = words[k - 1] if k else None
         modifier = previous is not None and _modifier(previous)
+        # A lone 部 is always a department's: any word before it names it (展览 + 部, though 展览 is a verb).
+        names_department = previous is not None and _modifier(previous, tags=None)
         if word.endswith(ROLE_ENDINGS):
             found.append((previous[1] if word in _ROLE_WORDS and modifier else start, end, "role"))
-        elif word.endswith("部") and word not in _NOT_DEPARTMENTS and (len(word) >= 3 or word == "部" and modifier):
+        elif word.endswith("部") and word not in _NOT_DEPARTMENTS and (
+                len(word) >= 3 or word == "部" and names_department):
             found.append((previous[1] if word == "部" else start, end, "department"))
         elif word in _PARTIES:
             found.append((start, end, "party"))
@@ -216,11 +223,11 @@ def names_in(sentence: str) -> list[tuple[int, int, str]]:
     return sorted(set(found))
 
 
-def _modifier(word: tuple[str, int, int, str]) -> bool:
+def _modifier(word: tuple[str, int, int, str], *, tags: frozenset[str] | None = _MODIFIER_TAGS) -> bool:
     """A noun that makes a bare role or "部" a title (人力资源 + 总监, 信息安全 + 部, IT + 部); not a verb or
     preposition the tagger took for a noun (须经 + 总经理)."""
     text, _, _, tag = word
-    return (tag in _MODIFIER_TAGS and re.fullmatch(rf"[{_HAN}A-Za-z]{{2,6}}", text) is not None
+    return ((tags is None or tag in tags) and re.fullmatch(rf"[{_HAN}A-Za-z]{{2,6}}", text) is not None
             and text not in STOP_WORDS and not text.startswith(_FUNCTION_CHARACTERS))
 
 
@@ -265,12 +272,19 @@ def _clauses(sentence: str) -> list[str]:
     return sentence[:-1].split("，")
 
 
-_CONDITION_ENDS = ("的", "时", "后", "前", "期间", "中", "起", "下")
+_CONDITION_WORDS = frozenset({"的", "时", "时候", "后", "之后", "以后", "前", "之前", "以前", "期间", "中", "起", "下"})
+
+
+def _conditional(clause: str) -> bool:
+    """The clause sets a condition or a time for what follows ("员工离职的", "发生一级事件时", "出发前"): its last word
+    says so ("小时" is no "时")."""
+    words = _words(clause)
+    return bool(words) and (words[-1][0] in _CONDITION_WORDS or words[-1][0].endswith(("期间", "日起")))
 
 
 def _noun_phrase(clause: str) -> bool:
     """A clause that only names something ("能够通过电话解决的事项"): a 的 and nothing but nouns after it."""
-    if clause.endswith(_CONDITION_ENDS):
+    if _conditional(clause):
         return True
     if "的" not in clause:
         return False
@@ -312,7 +326,7 @@ def reorder(sentence: str) -> str:
     "S自2025年1月1日起由……"), or swap two clauses that each have their own subject and lean on nothing around them
     ("普通账号的……为九十天，管理员账号的……为六十天" -> the other way round)."""
     clauses = _clauses(sentence)
-    if len(clauses) >= 2 and _FRONTED.match(clauses[0]):
+    if len(clauses) >= 2 and _FRONTED.match(clauses[0]) and _conditional(clauses[0]):
         parts = split_subject(clauses[1])
         if parts:
             moved = parts[0] + clauses[0] + parts[1]
@@ -322,7 +336,7 @@ def reorder(sentence: str) -> str:
         a, b = split_subject(first), split_subject(second)
         if not a or not b or a[0] == b[0] or not _parallel(a, b):
             continue
-        if any(_REFERS_BACK.search(c) or c.endswith(_CONDITION_ENDS) for c in (first, second)):
+        if any(_REFERS_BACK.search(c) or _conditional(c) for c in (first, second)):
             continue
         if k + 2 < len(clauses) and clauses[k + 2].startswith(_CONNECTIVES):  # "其中……" leans on the clause before
             continue
@@ -346,7 +360,7 @@ _JOIN_PLAIN = re.compile(r"^(?:同时|此外|另外|但|并|且|还|也|其中|�
 def join(first: str, second: str) -> str:
     """Two sentences as one: "A，并且B。", or "A，B。" when B opens with a connective or a condition of its own
     ("并且如果……" reads badly)."""
-    opener_is_condition = _clauses(second)[0].endswith(_CONDITION_ENDS) and len(_clauses(second)) > 1
+    opener_is_condition = _conditional(_clauses(second)[0]) and len(_clauses(second)) > 1
     glue = "，" if _JOIN_PLAIN.match(second) or opener_is_condition else "，并且"
     return f"{first[:-1]}{glue}{second}"
 
@@ -354,7 +368,9 @@ def join(first: str, second: str) -> str:
 # ---- unsupported variants -----------------------------------------------------------------------------------------
 
 def _digit_text(value: int, *, before: str, single: bool, unit: str) -> str:
-    if value == 2 and (before in "千万亿" and before or single and (unit in UNITS or unit in COUNTERS)):
+    """A digit as Chinese writes it: 2 is 两 before 千/万/亿 (两万) and alone before a unit or measure word (两天, 两个),
+    二 elsewhere (二十, 十二, 二百)."""
+    if value == 2 and ((before != "" and before in "千万亿") or (single and (unit in UNITS or unit in COUNTERS))):
         return "两"
     return "零一二三四五六七八九"[value]
 
@@ -509,8 +525,8 @@ def direction_flip(sentence: str, rng: random.Random) -> str:
     "the following" (以下要求)."""
     def keep(start: int, word: str) -> bool:
         if word in {"以上", "以下"}:
-            return sentence[:start].endswith("及") or any(q.end <= start <= q.end + 1 for q, _, _ in
-                                                           _quantities(sentence))
+            return sentence[:start].endswith("及") or any(q.end <= start <= q.end + 1 and q.kind != "date"
+                                                           for q in CHINESE.quantities(sentence))
         return True
 
     matches = [m for m in _word_matches(sentence, list(DIRECTION_PAIRS)) if keep(m[0], m[2])]
@@ -548,7 +564,7 @@ def negate(sentence: str, rng: random.Random) -> str:
     # The main clause's modal: not one inside a condition ("需要停止工作的，可以申请病假" negates 可以).
     main = 0
     for clause in _clauses(sentence)[:-1]:
-        if not clause.endswith(_CONDITION_ENDS):
+        if not _conditional(clause):
             break
         main += len(clause) + 1
     for k, (word, start, end) in enumerate(words):
