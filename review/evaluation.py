@@ -199,7 +199,8 @@ def checker_description() -> str:
 def selftest_run(*, version: DocumentVersion, others: list[str], clearance: str, seed: int = 0,
                  per_kind: int = PER_KIND) -> tuple[list[dict], SelfTestRun]:
     """Synthesise labelled claims from `version`, check them against the whole knowledge base, store the result."""
-    synthesised = claims_synthesize(text=version.text, others=others, seed=seed, per_kind=per_kind)
+    synthesised = claims_synthesize(text=version.text, others=others, seed=seed, per_kind=per_kind,
+                                    language=version.language)
     results = [
         item_check(item={"id": f"{version.document.key}-v{version.number}-{n}", "document": version.document.key,
                          "claim": claim.claim, "label": claim.label, "kind": claim.kind, "source": claim.source},

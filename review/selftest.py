@@ -4,7 +4,8 @@ Pure functions over Markdown text: `claims_synthesize` takes one version's text 
 and returns supported variants (the sentence as written, a clause dropped, clauses reordered, two facts of one
 section joined) and unsupported ones (a number, unit, date, name, direction, negation, antonym or role changed;
 a sentence moved from another document; a clause appended from another document). A variant is only emitted
-when its transformation changed the text. The same inputs and seed always give the same claims.
+when its transformation changed the text. The same inputs and seed always give the same claims. A Chinese
+version's claims are made by `review.selftest_zh`, with the same kinds.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
 
+from checking.languages import detect_language
 from kb.sentences import sentence_spans
 
 SUPPORTED_KINDS = ("verbatim", "clause_dropped", "reordered", "joined")
@@ -402,9 +404,16 @@ def _section_subject(heading: str) -> str | None:
     return heading if 1 <= len(heading.split()) <= 4 and heading[0].isalpha() else None
 
 
-def claims_synthesize(*, text: str, others: Sequence[str], seed: int = 0,
-                      per_kind: int = PER_KIND) -> list[SynthesisedClaim]:
-    """Labelled claims about `text`; `others` (the rest of the knowledge base) lends names and foreign sentences."""
+def claims_synthesize(*, text: str, others: Sequence[str], seed: int = 0, per_kind: int = PER_KIND,
+                      language: str | None = None) -> list[SynthesisedClaim]:
+    """Labelled claims about `text`; `others` (the rest of the knowledge base) lends names and foreign sentences.
+
+    `language` is the version's ("en", "zh"; detected from the text when not given): Chinese text gets Chinese
+    claims (`review.selftest_zh`), made the same way, with the same kinds, seeds and limits."""
+    if (language or detect_language(text)) == "zh":
+        from review import selftest_zh  # it builds on this module's Markdown reading and types
+
+        return selftest_zh.claims_synthesize(text=text, others=others, seed=seed, per_kind=per_kind)
     sections = sections_of(text)
     pool = name_pool([text, *others])
     foreign = [s for other in others for section in sections_of(other) for s in section.sentences]

@@ -172,7 +172,8 @@ class Command(BaseCommand):
                 others = [v.text for v in live if v.document_id != version.document_id]
                 items += [LabelledItem(set_name="synthesised", text=c.claim, supported=c.label == "supported",
                                        kind=c.kind)
-                          for c in claims_synthesize(text=version.text, others=others, seed=seed, per_kind=per_kind)]
+                          for c in claims_synthesize(text=version.text, others=others, seed=seed, per_kind=per_kind,
+                                                     language=version.language)]
         return items
 
     def _rows(self, items: list[LabelledItem], *, cache: Path | None) -> list[Row]:
