@@ -19,12 +19,12 @@ from checking.languages.zh import (
     number_value,
 )
 from review.selftest_zh.reading import (
-    MIN_WORDS,
     CHINESE,
     CONNECTIVES,
     DAY_OF_MONTH,
     DIGIT_CHARS,
     DIGIT_VALUES,
+    MIN_WORDS,
     MONTH_DAY,
     WEEKDAY,
     WEEKDAYS,
