@@ -13,6 +13,7 @@ from checking.rules.additions import check_additions
 from checking.rules.antonyms import check_antonyms
 from checking.rules.context import RuleContext
 from checking.rules.direction import check_directions
+from checking.rules.exchange import check_exchanges
 from checking.rules.entities import check_entities, check_name_roles, check_pairings
 from checking.rules.negation import check_negation
 from checking.rules.quantities import check_quantities
@@ -29,6 +30,7 @@ RULES: tuple[Rule, ...] = (
     check_entities,
     check_pairings,
     check_name_roles,
+    check_exchanges,
     check_wording,
     check_additions,
     check_subject,

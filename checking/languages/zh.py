@@ -101,12 +101,16 @@ BOUNDS_BEFORE = (
 BOUNDS_AFTER = ((("以上",), 1), (("及以上",), 1), (("以下",), -1), (("及以下",), -1), (("以内",), -1),
                 (("之内",), -1))
 CHANGE_WORDS = {"增加": 1, "增长": 1, "上调": 1, "提高": 1, "上升": 1, "升高": 1, "上浮": 1, "增至": 1, "涨": 1,
-                "减少": -1, "下调": -1, "降低": -1, "下降": -1, "下浮": -1, "降至": -1, "减至": -1, "跌": -1}
+                "延长": 1, "放宽": 1, "减少": -1, "下调": -1, "降低": -1, "下降": -1, "下浮": -1, "降至": -1,
+                "减至": -1, "跌": -1, "缩短": -1, "收紧": -1}
 COMPARE_WORDS = {"多于": 1, "高于": 1, "大于": 1, "长于": 1, "超过": 1, "少于": -1, "低于": -1, "小于": -1,
-                 "短于": -1, "不足": -1}
+                 "短于": -1, "不足": -1, "不少于": 1, "不低于": 1, "至少": 1, "不超过": -1, "不高于": -1,
+                 "不多于": -1, "至多": -1}
 SUPERLATIVE_WORDS = {"最高": 1, "最多": 1, "最大": 1, "最长": 1, "上限": 1, "最低": -1, "最少": -1, "最小": -1,
                      "最短": -1, "下限": -1}
-ORDER_WORDS = {"之前": -1, "以前": -1, "早于": -1, "提前": -1, "之后": 1, "以后": 1, "晚于": 1, "推迟": 1}
+# 前/后 alone too: "下班前" is segmented 下班 + 前 (目前, 最后, 前往 are words of their own).
+ORDER_WORDS = {"之前": -1, "以前": -1, "早于": -1, "提前": -1, "前": -1, "之后": 1, "以后": 1, "晚于": 1, "推迟": 1,
+               "后": 1}
 COORDINATORS = frozenset({"和", "与", "及", "以及", "或", "或者"})
 # A rate's denominator comes before the number in Chinese ("每晚五百元": 500 yuan per night), in English after it.
 RATE_WORDS = {"每天": "day", "每日": "day", "每晚": "night", "每夜": "night", "每周": "week", "每星期": "week",
@@ -168,22 +172,33 @@ class _Segmenter:
     """rjieba, with the terms of the knowledge base added so they are never cut apart. One per process."""
 
     added: set[str] = field(default_factory=set)
+    cues_added: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def tokenize(self, text: str) -> list[tuple[str, int, int]]:
         import rjieba
 
+        self._vocabulary_load()
         return rjieba.tokenize(text)
 
     def proper_nouns(self, text: str) -> set[str]:
         import rjieba
 
+        self._vocabulary_load()
         return {word for word, tag in rjieba.tag(text) if tag in _PROPER_TAGS and word not in _NOT_PLACES}
 
     def cut_for_search(self, text: str) -> list[str]:
         import rjieba
 
+        self._vocabulary_load()
         return rjieba.cut_for_search(text)
+
+    def _vocabulary_load(self) -> None:
+        """The rules' own cue words are words: the dictionary cuts 不少于 into 不少 + 于 and 审批人 into 审批 + 人,
+        and a cue cut apart is a cue the rules never see."""
+        if not self.cues_added:
+            self.add(word for word in _CUE_WORDS if len(word) > 1)
+            self.cues_added = True
 
     def add(self, terms: Iterable[str]) -> None:
         import rjieba
@@ -196,6 +211,10 @@ class _Segmenter:
                     self.added.add(term)
 
 
+_CUE_WORDS = frozenset({
+    *NEGATION_CUES, *DIRECTION_PAIRS, *ANTONYMS, *CHANGE_WORDS, *COMPARE_WORDS, *SUPERLATIVE_WORDS, *ORDER_WORDS,
+    *(word for words, _ in (*BOUNDS_BEFORE, *BOUNDS_AFTER) for word in words),
+})
 _SEGMENTER = _Segmenter()
 
 

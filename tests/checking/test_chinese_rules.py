@@ -57,3 +57,27 @@ def test_a_rate_written_before_the_number_is_read_as_a_rate():
     assert outcome.score <= 0.3
     same, same_kinds = _check("国内出差的伙食补助为每天一百元。")
     assert FindingKind.QUANTITY_MATCH in same_kinds and not any(f.is_contradiction for f in same.findings)
+
+
+def _against(claim: str, evidence: str) -> list[str]:
+    outcome = rules_check(claim=claim, candidates=[EvidenceCandidate(evidence)])
+    return [f.message for f in outcome.findings if f.kind is FindingKind.DIRECTION]
+
+
+def test_a_bound_turned_around_is_a_direction_without_a_number():
+    """不少于 / 不超过 are single words to the segmenter, whose dictionary cuts 不少于 into 不少 + 于."""
+    assert _against("年假可以分次休，每次不超过半天。", "年假可以分次休，每次不少于半天。") == [
+        "claim says '不超过'; evidence says '不少于'"]
+
+
+def test_before_and_after_a_word_are_opposite():
+    assert _against("员工离职的，全部权限须在最后工作日下班后收回。", "员工离职的，全部权限须在最后工作日下班前收回。")
+
+
+def test_lengthened_against_a_stated_reduction_is_contradicted():
+    assert _against("与2023年版相比，2025年版延长了自动锁屏时间。",
+                    "与2023年版相比，2025年版将自动锁屏时间由十分钟减少为五分钟。")
+
+
+def test_the_same_direction_is_no_finding():
+    assert not _against("年假可以分次休，每次不少于半天。", "年假可以分次休，每次不少于半天。")

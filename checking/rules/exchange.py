@@ -1,0 +1,120 @@
+"""Exchanges: two terms of one sentence put in each other's places — "the approver fills in the request" against
+"the applicant fills in the request ... the approver", "A reports to B" against "B reports to A", "level 1 is the
+least severe, level 4 the most" against the reverse. Every word of the claim is in the evidence, so word overlap
+and similarity call it supported; only the order says otherwise.
+
+The claim's content words are aligned with each evidence sentence's, in order (difflib). Where the sentence holds
+most of the claim's words, two replaced runs that hold each other's words are an exchange. The words around each run must
+be joined alike on both sides (the same small words lead to the word after it), so a passive rewording ("B is paid
+by A" / "A pays B"), whose joining words differ, is not one.
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+
+from checking.analysis import Slot, slot_sequence
+from checking.findings import Finding, FindingKind
+from checking.rules.context import RuleContext, claim_span
+from checking.text import LIST_JOINERS
+
+_MIN_ALIGNED = 0.5  # of the claim's content words in the sentence: below this the sentences say other things
+_MIN_WORDS = 3
+
+
+def check_exchanges(ctx: RuleContext) -> list[Finding]:
+    mine = ctx.claim.slots
+    words = [s.tok.stem for s in mine[1:-1]]
+    if len(words) < _MIN_WORDS:
+        return []
+    for unit in ctx.window.units:
+        if unit.kind == "table_row":
+            continue  # a row's cells are not one phrase
+        theirs = slot_sequence(unit)
+        exchange = _exchange(mine, theirs, words)
+        if exchange is not None:
+            (a, b), (c, d) = exchange
+            first, second = _text(mine[a:b]), _text(mine[c:d])
+            return [Finding(FindingKind.ROLE_SWAP,
+                            f"claim puts '{first}' and '{second}' the other way round from evidence",
+                            claim_span=claim_span(*(s.tok for s in (*mine[a:b], *mine[c:d]))),
+                            evidence_span=ctx.token_span(unit, *(s.tok for s in theirs[1:-1])))]
+    return []
+
+
+def _exchange(mine: list[Slot], theirs: list[Slot],
+              words: list[str]) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The claim's two exchanged runs as slot ranges, if ``theirs`` states the same sentence with them swapped."""
+    other = [s.tok.stem for s in theirs[1:-1]]
+    matcher = SequenceMatcher(None, words, other, autojunk=False)
+    present = set(other)
+    if sum(word in present for word in words) < max(_MIN_WORDS, _MIN_ALIGNED * len(words)):
+        return None
+    ops = matcher.get_opcodes()
+    for pair in _replaced_pairs(ops, words, other, mine, theirs) + _moves(ops, words, other, mine, theirs):
+        (a, b), (c, d) = pair
+        if not _one_list(mine, a, d):
+            return (a + 1, b + 1), (c + 1, d + 1)  # slots hold an empty end at 0
+    return None
+
+
+def _replaced_pairs(ops, words, other, mine, theirs) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Two replaced runs holding each other's words: A ... B against B ... A, where the shared words between
+    are shorter than either."""
+    replaced = [(i1, i2, j1, j2) for op, i1, i2, j1, j2 in ops if op == "replace"]
+    found = []
+    for n, (i1, i2, j1, j2) in enumerate(replaced):
+        for k1, k2, l1, l2 in replaced[n + 1:]:
+            if set(words[i1:i2]) == set(other[l1:l2]) and set(words[k1:k2]) == set(other[j1:j2]) \
+                    and _joined_alike(mine, theirs, i2, j2) and _joined_alike(mine, theirs, k2, l2):
+                found.append(((i1, i2), (k1, k2)))
+    return found
+
+
+def _moves(ops, words, other, mine, theirs) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The same exchange where one term is longer than what lies between: the alignment keeps the longer term
+    and moves the rest around it. The claim's A M [E] against the evidence's [E] M A (or the mirror image), M
+    joined alike on both sides."""
+    found = []
+    for (op1, i1, i2, j1, j2), (op2, k1, k2, _, _), (op3, m1, m2, n1, n2) in zip(ops, ops[1:], ops[2:]):
+        if op2 != "equal":
+            continue
+        if op1 == "delete" and op3 == "insert":  # claim: A M E; evidence: E M A
+            moved, around = words[i1:i2], other[n1:n2]
+            size = _rotation(moved, around)
+            if size and _joints(mine, i1 + size, i2) == _joints(theirs, n1, n2 - size):
+                found.append(((i1, i1 + size), (k1, k2)))
+        elif op1 == "insert" and op3 == "delete":  # claim: E M A; evidence: A M E
+            moved, around = words[m1:m2], other[j1:j2]
+            size = _rotation(around, moved)
+            if size and _joints(mine, m1, m2 - size) == _joints(theirs, j1 + size, j2):
+                found.append(((k1, k2), (m2 - size, m2)))
+    return found
+
+
+def _joints(slots: list[Slot], start: int, end: int) -> list[tuple[str, ...]]:
+    """The small words leading to words ``start``..``end`` (word indexes) and to the word after them."""
+    return [s.joint for s in slots[start + 1: end + 2]]
+
+
+def _rotation(first: list[str], second: list[str]) -> int:
+    """How many leading words of ``first`` end ``second``, the rest of ``first`` starting it (A M / M A), with
+    M not empty: an empty M is two neighbours in another order, as lists and rewordings often are."""
+    for size in range(1, len(first)):
+        if first[:size] == second[len(second) - size:] and first[size:] == second[: len(second) - size]:
+            return size
+    return 0
+
+
+def _one_list(mine: list[Slot], start: int, end: int) -> bool:
+    """Words ``start``..``end`` are items of one list ("A, B and C"): their order is no claim."""
+    return all(s.joint and set(s.joint) <= LIST_JOINERS for s in mine[start + 2: end + 1])
+
+
+def _joined_alike(mine: list[Slot], theirs: list[Slot], i: int, j: int) -> bool:
+    """The words leading to the slot after a replaced run are the same in both (``i``, ``j``: word indexes)."""
+    return mine[i + 1].joint == theirs[j + 1].joint
+
+
+def _text(slots: list[Slot]) -> str:
+    return " ".join(s.tok.text for s in slots)
