@@ -269,7 +269,10 @@ def _polars(tokens: list[Token], skip: set[int]) -> list[Polar]:
             continue  # "made up", "set up", "back down"
         for family, words in DIRECTION_FAMILIES:
             if tok.lower in words:
-                found.append(Polar(family, words[tok.lower], tok.lower, tok.pos, k))
+                polarity = words[tok.lower]
+                if family == "compare" and k > 0 and tokens[k - 1].lower in NEGATION_CUES:
+                    polarity = -polarity  # "不得少于" / "no more than": the negated comparison is the other bound
+                found.append(Polar(family, polarity, tok.lower, tok.pos, k))
                 break
         else:
             if _SUPERLATIVE.fullmatch(tok.lower) and tok.lower not in _NOT_SUPERLATIVES:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from checking.languages.zh import DATE as CHINESE_DATE
 from checking.languages.zh import date_value as chinese_date
 from checking.quantity_words import (
+    ARTICLE_NUMERALS,
     BOUNDS_AFTER,
     CURRENCY_CODES,
     CURRENCY_SYMBOLS,
@@ -338,6 +339,8 @@ def _parse_number(text: str, tokens: list[Token], i: int) -> tuple[Quantity, int
     )
     if kind == "count" and not per:
         quantity = replace(quantity, surface=_counted(text, tokens, first, j))
+    if tok.text in ARTICLE_NUMERALS and currency is None and not bound:
+        quantity = replace(quantity, strong=False)
     return quantity, j
 
 

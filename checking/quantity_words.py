@@ -74,6 +74,7 @@ TIMES = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
 ADVERB_RATES = {"monthly": "month", "annually": "year", "yearly": "year", "weekly": "week", "daily": "day",
                  "hourly": "hour", "nightly": "night", "quarterly": "quarter"}
 
+ARTICLE_NUMERALS = _chinese.ARTICLE_NUMERALS  # numerals written as an article: a one that states no fact
 BOUNDS_BEFORE: tuple[tuple[tuple[str, ...], int], ...] = (
     (("no", "less", "than"), 1), (("not", "less", "than"), 1), (("no", "fewer", "than"), 1), (("at", "least"), 1),
     (("minimum", "of"), 1), (("a", "minimum", "of"), 1), (("minimum",), 1), (("min",), 1), (("more", "than"), 2),

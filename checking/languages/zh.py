@@ -55,7 +55,7 @@ _QUANTITY = re.compile(rf"(?P<percent>百分之)?(?P<number>{_NUMBER})\s*(?P<uni
 STOP_WORDS = frozenset(
     """的 了 和 与 及 以及 或 或者 在 是 为 对 将 把 被 由 从 到 等 也 都 就 而 并 且 之 其 该 此 这 那 这些 那些 个 些
     我们 你 您 我 他 她 它 他们 按 按照 根据 可 会 应 应当 应该 需 需要 进行 予以 均 各 每 所 有 于 向 给 以 中 内 上 下
-    时 后 前 则 若 如 如果 即 亦 还 又 再 已 已经 所有 相关 有关 一 一个""".split()
+    时 后 前 则 若 如 如果 即 亦 还 又 再 已 已经 所有 相关 有关 一 一个 要 做""".split()
 )
 # What a question asks with, not what it asks about: never a key term.
 QUESTION_WORDS = frozenset(
@@ -92,6 +92,9 @@ ANTONYM_PAIRS = (
 
 # What the English tables of the rules take in (checking.text, checking.quantity_words): the same roles, in Chinese.
 SCALE_WORDS = {"万": 1e4, "亿": 1e8}
+# Chinese has no article: "一次出差" is "a trip", "一年内" "within a year". Like English "a year", such a one is a
+# quantity when the evidence has it and no missing fact when it has not.
+ARTICLE_NUMERALS = frozenset({"一"})
 BOUNDS_BEFORE = (
     (("不超过",), -1), (("最多",), -1), (("至多",), -1), (("不高于",), -1), (("不多于",), -1), (("不大于",), -1),
     (("不少于",), 1), (("至少",), 1), (("不低于",), 1), (("最少",), 1), (("不小于",), 1),
@@ -343,6 +346,7 @@ _CARVED_NUMERAL = re.compile(
 )
 # "不" before a comparison is one bound ("不超过": at most), not a negation of the clause.
 _NEGATED_COMPARISONS = frozenset({"超过", "少于", "低于", "高于", "多于", "大于", "小于", "足"})
+_BOUND_NEGATIONS = frozenset({"不", "不得", "不能", "不可", "不应", "不宜"})
 
 
 def _segment(text: str, start: int, end: int) -> list[tuple[str, int, int, str]]:
@@ -355,8 +359,8 @@ def _segment(text: str, start: int, end: int) -> list[tuple[str, int, int, str]]
         if _PUNCTUATION.match(piece):
             pieces += [("punct", a + k, a + k + 1, _ASCII_PUNCTUATION.get(c, c)) for k, c in enumerate(piece)
                        if not c.isspace()]
-        elif pieces and pieces[-1][3] == "不" and pieces[-1][2] == a and piece in _NEGATED_COMPARISONS:
-            pieces[-1] = ("word", pieces[-1][1], b, "不" + piece)
+        elif pieces and pieces[-1][3] in _BOUND_NEGATIONS and pieces[-1][2] == a and piece in _NEGATED_COMPARISONS:
+            pieces[-1] = ("word", pieces[-1][1], b, "不" + piece)  # 不得少于 reads as 不少于
         else:
             pieces.append(("word", a, b, piece))
     return pieces

@@ -81,3 +81,22 @@ def test_lengthened_against_a_stated_reduction_is_contradicted():
 
 def test_the_same_direction_is_no_finding():
     assert not _against("年假可以分次休，每次不少于半天。", "年假可以分次休，每次不少于半天。")
+
+
+def test_a_negated_comparison_is_one_bound_not_a_negation():
+    """不得少于 reads as 不少于 (at least): the claim "至少" agrees with it, and nothing is negated."""
+    outcome = rules_check(claim="公司账号的密码至少要有12位。",
+                          candidates=[EvidenceCandidate("公司账号的密码长度不得少于十二位。")])
+
+    assert not any(f.is_contradiction for f in outcome.findings)
+    assert any(f.kind is FindingKind.QUANTITY_MATCH for f in outcome.findings)
+
+
+def test_one_written_as_an_article_is_no_missing_fact():
+    """一次出差 is "a trip": when the evidence lacks it, it is weak doubt, as English "a year" is."""
+    outcome = rules_check(claim="一次出差报销总额超过15000元时，财务部进行专项复核。",
+                          candidates=[EvidenceCandidate("单次出差报销总额超过一万五千元的，由财务部进行专项复核。")])
+
+    kinds = {f.kind for f in outcome.findings}
+    assert FindingKind.WEAK_MISSING_QUANTITY in kinds and FindingKind.MISSING_QUANTITY not in kinds
+    assert FindingKind.QUANTITY_MATCH in kinds
