@@ -50,7 +50,7 @@ from checking.rules.context import RuleContext
 from checking.rules.quantities import value_also_stated
 from checking.rules.wording import SLOT_PARAPHRASE_AT, word_in_its_place
 from checking.text import LIGHT_STEMS, stem_of
-from checking.windows import Window, candidate_windows, stem_found, term_credit, window_relevance
+from checking.windows import Window, candidate_windows, claim_coverage, stem_found, term_credit, window_relevance
 
 _WORD_SIMILARITY_AT = 0.55  # word embeddings this close count as a paraphrase ("get" / "receive")
 _WORD_CREDIT = 0.8
@@ -62,6 +62,7 @@ _CONFIDENT_AT = 0.6
 _OVERRULING_MARGIN = 0.1
 _JOIN_CANDIDATES = 6
 _REFUTING_RELEVANCE = 0.5
+_WHOLE_SENTENCE = 0.9  # of the claim's words in one sentence: that sentence states what the claim is about
 # Contradictions that let a window overrule support (and keep it from being joined with another); a slot
 # swap caps the score but is the least sure of them, so it never overrules.
 _REFUTING = frozenset({FindingKind.QUANTITY_MISMATCH, FindingKind.DIRECTION, FindingKind.NEGATION,
@@ -234,6 +235,9 @@ def _signals(ctx: RuleContext) -> dict[str, float]:
         "unsupported_terms": float(len(unsupported) - light + len(unsupported_degrees(claim, window))),
         "light_terms": float(light),
     }
+    # The most of the claim one sentence of the window states: words gathered from several sentences support
+    # less than one sentence stating them all (see _pick).
+    signals["sentence_coverage"] = max((claim_coverage(claim, unit.stems) for unit in window.units), default=0.0)
     if window.similarity is not None:
         signals["similarity"] = window.similarity
     if window.word_similarity:
@@ -360,6 +364,12 @@ def _pick(scored: list[_Scored]) -> _Scored:
         return on_topic if on_topic.score >= supporting.score - _OVERRULING_MARGIN else supporting
     if most_relevant is not None and most_relevant.relevance > supporting.relevance + _OVERRULING_MARGIN:
         return most_relevant
+    # One sentence with (nearly) all the claim's words that refutes it outweighs support gathered from several
+    # sentences: "A approves B's trips" against "B approves A's trips" beside a list naming A and B apart.
+    whole = [s for s in refuting if s.signals["sentence_coverage"] >= _WHOLE_SENTENCE
+             and s.signals["sentence_coverage"] > supporting.signals["sentence_coverage"] + _OVERRULING_MARGIN]
+    if whole:
+        return max(whole, key=lambda s: s.relevance)
     return supporting
 
 

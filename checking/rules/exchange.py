@@ -20,6 +20,7 @@ from checking.text import LIST_JOINERS
 
 _MIN_ALIGNED = 0.5  # of the claim's content words in the sentence: below this the sentences say other things
 _MIN_WORDS = 3
+_EXTRA_WORDS = 2  # words one side may add between the exchanged terms
 
 
 def check_exchanges(ctx: RuleContext) -> list[Finding]:
@@ -74,36 +75,57 @@ def _replaced_pairs(ops, words, other, mine, theirs) -> list[tuple[tuple[int, in
 def _moves(ops, words, other, mine, theirs) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     """The same exchange where one term is longer than what lies between: the alignment keeps the longer term
     and moves the rest around it. The claim's A M [E] against the evidence's [E] M A (or the mirror image), M
-    joined alike on both sides."""
+    joined alike on both sides (one side may have a word or two more in it: "高铁" / "高铁、动车")."""
     found = []
     for (op1, i1, i2, j1, j2), (op2, k1, k2, _, _), (op3, m1, m2, n1, n2) in zip(ops, ops[1:], ops[2:]):
         if op2 != "equal":
             continue
         if op1 == "delete" and op3 == "insert":  # claim: A M E; evidence: E M A
-            moved, around = words[i1:i2], other[n1:n2]
-            size = _rotation(moved, around)
-            if size and _joints(mine, i1 + size, i2) == _joints(theirs, n1, n2 - size):
+            size = _rotation(words[i1:i2], other[n1:n2])
+            if size and _middle_alike(mine[i1 + size + 1: i2 + 1], theirs[n1 + 1: n2 - size + 1]):
                 found.append(((i1, i1 + size), (k1, k2)))
         elif op1 == "insert" and op3 == "delete":  # claim: E M A; evidence: A M E
-            moved, around = words[m1:m2], other[j1:j2]
-            size = _rotation(around, moved)
-            if size and _joints(mine, m1, m2 - size) == _joints(theirs, j1 + size, j2):
+            size = _rotation(other[j1:j2], words[m1:m2])
+            if size and _middle_alike(mine[m1 + 1: m2 - size + 1], theirs[j1 + size + 1: j2 + 1]):
                 found.append(((k1, k2), (m2 - size, m2)))
     return found
 
 
-def _joints(slots: list[Slot], start: int, end: int) -> list[tuple[str, ...]]:
-    """The small words leading to words ``start``..``end`` (word indexes) and to the word after them."""
-    return [s.joint for s in slots[start + 1: end + 2]]
-
-
 def _rotation(first: list[str], second: list[str]) -> int:
-    """How many leading words of ``first`` end ``second``, the rest of ``first`` starting it (A M / M A), with
-    M not empty: an empty M is two neighbours in another order, as lists and rewordings often are."""
+    """How many leading words of ``first`` (A) end ``second``, the rest of ``first`` (M) and of ``second`` being
+    the same words but for up to two more on one side, with M not empty: an empty M is two neighbours in
+    another order, as lists and rewordings often are."""
     for size in range(1, len(first)):
-        if first[:size] == second[len(second) - size:] and first[size:] == second[: len(second) - size]:
+        if first[:size] == second[len(second) - size:] and _within(first[size:], second[: len(second) - size]):
             return size
     return 0
+
+
+def _within(a: list[str], b: list[str]) -> bool:
+    shorter, longer = sorted((a, b), key=len)
+    return bool(shorter) and len(longer) - len(shorter) <= _EXTRA_WORDS and bool(_paired(shorter, longer))
+
+
+def _paired(shorter: list, longer: list, key=lambda x: x) -> list[tuple[int, int]] | None:
+    """Each item of ``shorter`` with the next equal one in ``longer``, in order; None if some has none."""
+    pairs, at = [], 0
+    for k, item in enumerate(shorter):
+        while at < len(longer) and key(longer[at]) != key(item):
+            at += 1
+        if at == len(longer):
+            return None
+        pairs.append((k, at))
+        at += 1
+    return pairs
+
+
+def _middle_alike(mine: list[Slot], theirs: list[Slot]) -> bool:
+    """The words between the exchanged terms are led to by the same small words on both sides (a passive
+    rewording, "is paid by" / "must pay", is not)."""
+    swap = len(mine) > len(theirs)
+    shorter, longer = (theirs, mine) if swap else (mine, theirs)
+    pairs = _paired(shorter, longer, key=lambda s: s.tok.stem)
+    return pairs is not None and all(shorter[a].joint == longer[b].joint for a, b in pairs)
 
 
 def _one_list(mine: list[Slot], start: int, end: int) -> bool:

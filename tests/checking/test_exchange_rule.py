@@ -54,3 +54,21 @@ def test_a_passive_rewording_is_no_exchange():
 def test_a_list_in_another_order_is_no_exchange():
     assert not _exchanges("出差期间的个人消费，包括酒水、洗衣、娱乐、健身和酒店迷你吧，不予报销。",
                           "出差期间的个人消费，包括洗衣、酒水、娱乐、健身和酒店迷你吧，不予报销。")
+
+
+def test_an_exchange_with_a_word_more_between_is_found():
+    """The evidence may hold a word more between the exchanged terms (高铁、动车 / 高铁)."""
+    assert _exchanges("部门经理及以上人员乘坐高铁购买二等座，普通员工可以乘坐一等座。",
+                      "普通员工乘坐高铁、动车购买二等座，部门经理及以上人员可以乘坐一等座。")
+
+
+def test_one_sentence_refuting_outweighs_words_gathered_from_several():
+    """A list names each role apart (so the words are all there, spread out); the one sentence that has them all
+    puts them the other way round: that sentence decides."""
+    evidence = ("审批人根据出差的预计总费用确定：\n\n- 预计总费用不足五千元的，由申请人所在部门的部门经理审批；\n"
+                "- 预计总费用在五千元（含）至两万元（含）之间的，由分管副总裁审批。\n\n"
+                "申请人不得审批本人的出差申请。部门经理本人出差且预计总费用不足五千元的，由其分管副总裁审批。")
+    outcome = rules_check(claim="分管副总裁本人出差且预计总费用不足五千元的，由部门经理审批。",
+                          candidates=[EvidenceCandidate(evidence)])
+
+    assert any(f.kind is FindingKind.ROLE_SWAP for f in outcome.findings) and outcome.score <= 0.2
