@@ -65,8 +65,11 @@ def test_an_exchange_with_a_word_more_between_is_found():
 def test_one_sentence_refuting_outweighs_words_gathered_from_several():
     """A list names each role apart (so the words are all there, spread out); the one sentence that has them all
     puts them the other way round: that sentence decides."""
-    evidence = ("审批人根据出差的预计总费用确定：\n\n- 预计总费用不足五千元的，由申请人所在部门的部门经理审批；\n"
-                "- 预计总费用在五千元（含）至两万元（含）之间的，由分管副总裁审批。\n\n"
+    evidence = ("所有出差必须在出发前通过办公系统提交出差申请，审批通过后方可预订机票和酒店。"
+                "申请人应当在申请中写明出差事由、行程安排、预计费用和同行人员。\n\n审批人根据出差的预计总费用确定：\n\n"
+                "- 预计总费用不足五千元的，由申请人所在部门的部门经理审批；\n"
+                "- 预计总费用在五千元（含）至两万元（含）之间的，由分管副总裁审批；\n"
+                "- 预计总费用超过两万元的，由财务总监审批。\n\n"
                 "申请人不得审批本人的出差申请。部门经理本人出差且预计总费用不足五千元的，由其分管副总裁审批。")
     outcome = rules_check(claim="分管副总裁本人出差且预计总费用不足五千元的，由部门经理审批。",
                           candidates=[EvidenceCandidate(evidence)])
