@@ -4,7 +4,8 @@ least severe, level 4 the most" against the reverse. Every word of the claim is 
 and similarity call it supported; only the order says otherwise.
 
 The claim's content words are aligned with each evidence sentence's, in order (difflib). Where the sentence holds
-most of the claim's words, two replaced runs that hold each other's words are an exchange. The words around each run must
+most of the claim's words, two replaced runs that hold each other's words are an exchange (numbers take part in
+the alignment, so two clauses in the other order are no exchange). The words around each run must
 be joined alike on both sides (the same small words lead to the word after it), so a passive rewording ("B is paid
 by A" / "A pays B"), whose joining words differ, is not one.
 """
@@ -13,25 +14,26 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from checking.analysis import Slot, slot_sequence
+from checking.analysis import Slot, Unit, slot_sequence
 from checking.findings import Finding, FindingKind
 from checking.rules.context import RuleContext, claim_span
-from checking.text import LIST_JOINERS
+from checking.text import LIST_JOINERS, Token
 
 _MIN_ALIGNED = 0.5  # of the claim's content words in the sentence: below this the sentences say other things
 _MIN_WORDS = 3
 _EXTRA_WORDS = 2  # words one side may add between the exchanged terms
+_TERM_WORDS = 3  # "部门经理 及以上 人员"
 
 
 def check_exchanges(ctx: RuleContext) -> list[Finding]:
-    mine = ctx.claim.slots
+    mine = _sequence(ctx.claim.unit)
     words = [s.tok.stem for s in mine[1:-1]]
     if len(words) < _MIN_WORDS:
         return []
     for unit in ctx.window.units:
         if unit.kind == "table_row":
             continue  # a row's cells are not one phrase
-        theirs = slot_sequence(unit)
+        theirs = _sequence(unit)
         exchange = _exchange(mine, theirs, words)
         if exchange is not None:
             (a, b), (c, d) = exchange
@@ -41,6 +43,16 @@ def check_exchanges(ctx: RuleContext) -> list[Finding]:
                             claim_span=claim_span(*(s.tok for s in (*mine[a:b], *mine[c:d]))),
                             evidence_span=ctx.token_span(unit, *(s.tok for s in theirs[1:-1])))]
     return []
+
+
+def _sequence(unit: Unit) -> list[Slot]:
+    """The unit's content words with its quantities in their places: two clauses stated in the other order
+    ("A: 60 days, B: 90 days") move their numbers with them, which an exchange of two terms does not."""
+    slots = slot_sequence(unit)
+    numbers = [Slot(Token(text=q.surface, lower=q.surface, stem=f"#{q.kind}:{q.value}", start=q.start, end=q.end,
+                          kind="num", pos=q.pos, cell=q.cell, capital=False, initial=False), (), (q.surface,))
+               for q in unit.quantities]
+    return [slots[0], *sorted([*slots[1:-1], *numbers], key=lambda s: s.tok.start), slots[-1]]
 
 
 def _exchange(mine: list[Slot], theirs: list[Slot],
@@ -54,7 +66,7 @@ def _exchange(mine: list[Slot], theirs: list[Slot],
     ops = matcher.get_opcodes()
     for pair in _replaced_pairs(ops, words, other, mine, theirs) + _moves(ops, words, other, mine, theirs):
         (a, b), (c, d) = pair
-        if not _one_list(mine, a, d):
+        if _terms(mine[a + 1: b + 1]) and _terms(mine[c + 1: d + 1]) and not _one_list(mine, a, d):
             return (a + 1, b + 1), (c + 1, d + 1)  # slots hold an empty end at 0
     return None
 
@@ -126,6 +138,12 @@ def _middle_alike(mine: list[Slot], theirs: list[Slot]) -> bool:
     shorter, longer = (theirs, mine) if swap else (mine, theirs)
     pairs = _paired(shorter, longer, key=lambda s: s.tok.stem)
     return pairs is not None and all(shorter[a].joint == longer[b].joint for a, b in pairs)
+
+
+def _terms(slots: list[Slot]) -> bool:
+    """A run is a term (a role, a name, a degree), not a clause: a few words, no number (clauses stated in the
+    other order carry their numbers along, and the quantity rules bind numbers)."""
+    return len(slots) <= _TERM_WORDS and all(s.tok.kind != "num" for s in slots)
 
 
 def _one_list(mine: list[Slot], start: int, end: int) -> bool:

@@ -75,3 +75,9 @@ def test_one_sentence_refuting_outweighs_words_gathered_from_several():
                           candidates=[EvidenceCandidate(evidence)])
 
     assert any(f.kind is FindingKind.ROLE_SWAP for f in outcome.findings) and outcome.score <= 0.2
+
+
+def test_two_clauses_in_the_other_order_are_no_exchange():
+    """Each clause carries its number along: a reordering, not an exchange of terms."""
+    assert not _exchanges("公司为每位出差员工购买意外险，意外医疗保额最高十万元，意外身故及伤残保额最高一百万元。",
+                          "公司为每位出差员工购买意外险，意外身故及伤残保额最高一百万元，意外医疗保额最高十万元。")
