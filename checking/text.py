@@ -199,6 +199,11 @@ _TOKEN = re.compile(
 )
 _ASCII_DIGITS = frozenset("0123456789")
 _HAN = re.compile(r"[\u3400-\u9fff]")  # a quick test before the language of a segment is worked out
+
+
+def ideographs(text: str) -> set[str]:
+    """The characters of ``text`` that carry a meaning of their own (Chinese 假 of 婚假 and 年假), unlike letters."""
+    return set(_HAN.findall(text))
 CONJUNCTIONS = frozenset({"and", "or", "but", "while", "whereas", "nor"})
 _CONJUNCTION_GAP = 1.0
 _PUNCT_GAPS = {",": 0.5, ";": 2.0, ":": 1.0, "(": 1.0, ")": 1.0, ".": 3.0, "!": 3.0, "?": 3.0, "|": 1.0}

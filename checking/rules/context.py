@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from checking.analysis import Candidate, Claim, Slot, Unit
+from checking.analysis import Candidate, Claim, Slot, Unit, slot_sequence
 from checking.findings import Span
 from checking.text import Token
 from checking.windows import Window, stem_found
@@ -44,3 +44,14 @@ def frame_shared(frame: tuple[Token | None, Token | None], seq: list[Slot], firs
     have on the same sides: where a word stands, whatever else the evidence says elsewhere."""
     return sum(mine is not None and theirs.tok is not None and stem_found(mine.stem, {theirs.tok.stem}) > 0
                for mine, theirs in zip(frame, (seq[first - 1], seq[last + 1])))
+
+
+def word_sequence(unit: Unit) -> list[Slot]:
+    """The unit's content words with its quantities in their places (keyed by kind and value), between the
+    empty ends of ``slot_sequence``: what the alignment rules compare. Two clauses stated in the other order
+    ("A: 60 days, B: 90 days") move their numbers with them."""
+    slots = slot_sequence(unit)
+    numbers = [Slot(Token(text=q.surface, lower=q.surface, stem=f"#{q.kind}:{q.value}", start=q.start, end=q.end,
+                          kind="num", pos=q.pos, cell=q.cell, capital=False, initial=False), (), (q.surface,))
+               for q in unit.quantities]
+    return [slots[0], *sorted([*slots[1:-1], *numbers], key=lambda s: s.tok.start), slots[-1]]

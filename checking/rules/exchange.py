@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from checking.analysis import Slot, Unit, slot_sequence
+from checking.analysis import Slot
 from checking.findings import Finding, FindingKind
-from checking.rules.context import RuleContext, claim_span
-from checking.text import LIST_JOINERS, Token
+from checking.rules.context import RuleContext, claim_span, word_sequence
+from checking.text import LIST_JOINERS
 
 _MIN_ALIGNED = 0.5  # of the claim's content words in the sentence: below this the sentences say other things
 _MIN_WORDS = 3
@@ -26,14 +26,14 @@ _TERM_WORDS = 3  # "部门经理 及以上 人员"
 
 
 def check_exchanges(ctx: RuleContext) -> list[Finding]:
-    mine = _sequence(ctx.claim.unit)
+    mine = word_sequence(ctx.claim.unit)
     words = [s.tok.stem for s in mine[1:-1]]
     if len(words) < _MIN_WORDS:
         return []
     for unit in ctx.window.units:
         if unit.kind == "table_row":
             continue  # a row's cells are not one phrase
-        theirs = _sequence(unit)
+        theirs = word_sequence(unit)
         exchange = _exchange(mine, theirs, words)
         if exchange is not None:
             (a, b), (c, d) = exchange
@@ -43,16 +43,6 @@ def check_exchanges(ctx: RuleContext) -> list[Finding]:
                             claim_span=claim_span(*(s.tok for s in (*mine[a:b], *mine[c:d]))),
                             evidence_span=ctx.token_span(unit, *(s.tok for s in theirs[1:-1])))]
     return []
-
-
-def _sequence(unit: Unit) -> list[Slot]:
-    """The unit's content words with its quantities in their places: two clauses stated in the other order
-    ("A: 60 days, B: 90 days") move their numbers with them, which an exchange of two terms does not."""
-    slots = slot_sequence(unit)
-    numbers = [Slot(Token(text=q.surface, lower=q.surface, stem=f"#{q.kind}:{q.value}", start=q.start, end=q.end,
-                          kind="num", pos=q.pos, cell=q.cell, capital=False, initial=False), (), (q.surface,))
-               for q in unit.quantities]
-    return [slots[0], *sorted([*slots[1:-1], *numbers], key=lambda s: s.tok.start), slots[-1]]
 
 
 def _exchange(mine: list[Slot], theirs: list[Slot],

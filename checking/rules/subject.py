@@ -13,7 +13,9 @@ from collections.abc import Iterator
 
 from checking.analysis import CLAUSE_VERBS, Unit, quantity_tokens
 from checking.findings import Finding, FindingKind
+from checking.languages import detect_language
 from checking.rules.context import RuleContext, claim_span
+from checking.rules.moved import check_moved
 from checking.text import COORDINATORS, Token, is_content
 from checking.windows import stem_found
 
@@ -24,6 +26,15 @@ _VERB_ENDINGS = ("s", "ed")  # "the Company reserves", "the team offered": a pre
 
 
 def check_subject(ctx: RuleContext) -> list[Finding]:
+    """English claims: the subject before a clause verb, which knows English's verbs and determiners. Other
+    languages: the subject found by aligning the claim with a sentence (rules/moved.py), which on English
+    conversational replies ("yes, they ...", "they've ...") takes the reply's opening for a subject."""
+    if detect_language(ctx.claim.text) == "en":
+        return _subject_before_verb(ctx)
+    return check_moved(ctx)
+
+
+def _subject_before_verb(ctx: RuleContext) -> list[Finding]:
     """Subject words the evidence gives no credit for, where it states the same verb and predicate of another
     word. Each place the subject could end is tried ("Lead times runs ...": not after "times")."""
     unsupported = set(ctx.unsupported)
