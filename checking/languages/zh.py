@@ -115,6 +115,8 @@ SUPERLATIVE_WORDS = {"最高": 1, "最多": 1, "最大": 1, "最长": 1, "上限
 ORDER_WORDS = {"之前": -1, "以前": -1, "早于": -1, "提前": -1, "前": -1, "之后": 1, "以后": 1, "晚于": 1, "推迟": 1,
                "后": 1}
 COORDINATORS = frozenset({"和", "与", "及", "以及", "或", "或者"})
+# Words opening a clause that adds a further fact ("，且……", "，并……", "，同时……"), as English "with", "including".
+ADDING_WORDS = frozenset({"且", "并且", "并", "同时", "另外", "此外", "而且", "还", "以及"})
 # A rate's denominator comes before the number in Chinese ("每晚五百元": 500 yuan per night), in English after it.
 RATE_WORDS = {"每天": "day", "每日": "day", "每晚": "night", "每夜": "night", "每周": "week", "每星期": "week",
               "每月": "month", "每个月": "month", "每年": "year", "每季度": "quarter", "每小时": "hour", "每人": "person",

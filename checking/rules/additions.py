@@ -4,13 +4,15 @@ comparison, a content word found nowhere."""
 from __future__ import annotations
 
 from checking.analysis import Claim, Polar, pretty, stem_span
+from checking.languages import zh as _chinese
 from checking.findings import Finding, FindingKind
 from checking.rules.context import RuleContext, claim_span
 from checking.text import COORDINATORS, LIGHT_STEMS, Token, is_content
-from checking.windows import Window
+from checking.windows import Window, stem_found
 
 _RELATIVE_PRONOUNS = frozenset({"which", "who", "whose", "whom", "where"})
-_ADDING_WORDS = frozenset({"with", "including", "plus", "mainly", "mostly", "especially", "particularly"})
+_ADDING_WORDS = frozenset({"with", "including", "plus", "mainly", "mostly", "especially", "particularly",
+                           *_chinese.ADDING_WORDS})
 UNSUPPORTED_TERM_PREFIX = "not found in evidence: "  # reasons_for lists them all on one line
 _DEGREE_FAMILIES = frozenset({"compare", "superlative"})
 
@@ -18,7 +20,7 @@ _DEGREE_FAMILIES = frozenset({"compare", "superlative"})
 def check_additions(ctx: RuleContext) -> list[Finding]:
     """Appended phrases and superlatives the evidence never states, then every claim word it lacks."""
     claim = ctx.claim
-    findings = _unsupported_phrases(claim, set(ctx.unsupported) - LIGHT_STEMS)
+    findings = _unsupported_phrases(claim, set(ctx.unsupported) - LIGHT_STEMS) or _appended_to_a_sentence(ctx)
     for polar in unsupported_degrees(claim, ctx.window):
         if polar.family == "superlative":  # "a record high"; an invented comparison only costs as a word
             tok = claim.unit.tokens[polar.index]
@@ -47,6 +49,26 @@ def _unsupported_phrases(claim: Claim, unsupported: set[str]) -> list[Finding]:
     return phrases
 
 
+def _appended_to_a_sentence(ctx: RuleContext) -> list[Finding]:
+    """A phrase appended to a sentence the evidence states whole, whose words no one sentence of the evidence
+    states together ("…最小权限原则，且按各自的协议执行": 协议 and 执行 are in other sentences, about other things).
+    A claim joining two sentences of the evidence keeps the second's words together, so it is not one."""
+    tokens = ctx.claim.unit.tokens
+    units = ctx.window.units
+    for part in _appended_parts(tokens):
+        if not _adds_a_fact(part):
+            continue
+        head = [t for t in tokens if t.end <= part[0].start and is_content(t) and t.stem not in LIGHT_STEMS]
+        added = [t for t in part if is_content(t) and t.stem not in LIGHT_STEMS]
+        if not head or len(added) < 2 or not any(all(stem_found(t.stem, u.stems) for t in head) for u in units):
+            continue
+        if all(sum(stem_found(t.stem, u.stems) > 0 for t in added) * 2 < len(added) for u in units):
+            words = [t for t in part if t.kind == "word"]
+            return [Finding(FindingKind.UNSUPPORTED_ADDITION, "'" + " ".join(t.text for t in words) + "' not in evidence",
+                            claim_span=claim_span(*words))]
+    return []
+
+
 def _adds_a_fact(part: list[Token]) -> bool:
     """A relative clause, a participle/"with" phrase or a last list member ("... whiteboards and video calls")
     describes something more; an adverbial such as "around the clock" restates how or when, often in other words
@@ -62,9 +84,9 @@ def _appended_parts(tokens: list[Token]) -> list[list[Token]]:
     last_joiner = max((k for k, t in enumerate(tokens) if t.lower in COORDINATORS), default=-1)
     parts: list[list[Token]] = [[]]
     for k, tok in enumerate(tokens):
-        if tok.text in ",;()" or tok.lower in _RELATIVE_PRONOUNS or (k == last_joiner and parts[-1]):
+        if tok.lower in ",;()" or tok.lower in _RELATIVE_PRONOUNS or (k == last_joiner and parts[-1]):
             parts.append([])
-        if tok.text not in ",;().":
+        if tok.lower not in ",;().":  # lower: Chinese marks read as their ASCII twins
             parts[-1].append(tok)
     return [part for part in parts[1:] if part]
 

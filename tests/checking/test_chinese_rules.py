@@ -100,3 +100,21 @@ def test_one_written_as_an_article_is_no_missing_fact():
     kinds = {f.kind for f in outcome.findings}
     assert FindingKind.WEAK_MISSING_QUANTITY in kinds and FindingKind.MISSING_QUANTITY not in kinds
     assert FindingKind.QUANTITY_MATCH in kinds
+
+
+def test_a_clause_appended_to_a_stated_sentence_is_an_addition():
+    """"，且……" adds a fact: its words are in the evidence, but in other sentences about other things."""
+    evidence = "权限分配遵循最小权限原则。外包人员须签署保密协议。违规行为按制度执行处罚。"
+    outcome = rules_check(claim="权限分配遵循最小权限原则，且按各自的协议执行。",
+                          candidates=[EvidenceCandidate(evidence)])
+
+    assert [f.message for f in outcome.findings if f.kind is FindingKind.UNSUPPORTED_ADDITION] == [
+        "'且 按 各自 的 协议 执行' not in evidence"]
+
+
+def test_two_stated_sentences_joined_are_no_addition():
+    evidence = "权限分配遵循最小权限原则。部门经理每季度复核一次本部门人员的权限。"
+    outcome = rules_check(claim="权限分配遵循最小权限原则，并且部门经理每季度复核一次本部门人员的权限。",
+                          candidates=[EvidenceCandidate(evidence)])
+
+    assert not any(f.kind is FindingKind.UNSUPPORTED_ADDITION for f in outcome.findings)
