@@ -131,13 +131,13 @@ def evidence_words(hits: list[SearchHit]) -> list[dict[str, str]]:
             for token in tokenize(text, 0, len(text), table=table):
                 if token.kind == "word":
                     words.setdefault(token.stem, token.lower)
-                    for part in _parts(token.lower):
+                    for part in word_parts(token.lower):
                         words.setdefault(part, part)
         passages.append(words)
     return passages
 
 
-def _parts(word: str) -> tuple[str, ...]:
+def word_parts(word: str) -> tuple[str, ...]:
     """A Chinese word's parts of two characters or more (国际出差: 国际, 出差): what else it says."""
     if not _HAN.match(word):
         return ()
