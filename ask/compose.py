@@ -71,6 +71,7 @@ class _Unit:
     rank: int
     stems: frozenset[str]  # a table row's include its header's: the column names say what its cells are
     heading_stems: frozenset[str]
+    list_at: int = -1  # a list item's: where its list starts
 
 
 def _stems(text: str, start: int, end: int, *, table: bool) -> frozenset[str]:
@@ -129,7 +130,8 @@ def passage_units(chunk: Chunk, *, rank: int) -> list[_Unit]:
                 if not _TABLE_RULE.match(text, a):
                     units.append(_Unit(chunk, a, b, rank, _stems(text, a, b, table=True) | header, heading))
             continue
-        items = [a for a, _ in lines if _LIST_MARKER.match(text, a)] or [lines[0][0]]
+        listed = [a for a, _ in lines if _LIST_MARKER.match(text, a)]
+        items = listed or [lines[0][0]]
         items = sorted({lines[0][0], *items})
         for item_start, item_end in zip(items, [*items[1:], lines[-1][1]], strict=True):
             marker = _LIST_MARKER.match(text, item_start)
@@ -140,8 +142,19 @@ def passage_units(chunk: Chunk, *, rank: int) -> list[_Unit]:
             for a, b in spans:
                 if text[b - 1] in ":：":
                     continue  # announces what follows; states nothing itself
-                units.append(_Unit(chunk, a, b, rank, _stems(text, a, b, table=False), heading))
+                units.append(_Unit(chunk, a, b, rank, _stems(text, a, b, table=False), heading,
+                                   list_at=listed[0] if marker else -1))
     return units
+
+
+def _same_list_cases(first: _Unit, units: list[_Unit], weights: dict[str, float]) -> list[_Unit]:
+    """The other items of the first unit's list that have every key term it has: the cases of one rule side by
+    side ("连续病假不超过两天的，无需提供医院证明" and "连续病假三天及以上的，必须提供……证明")."""
+    if first.list_at < 0:
+        return []
+    has = {stem for stem in weights if term_found(stem, first.stems)}
+    return [u for u in units if u is not first and u.chunk is first.chunk and u.list_at == first.list_at
+            and all(term_found(stem, u.stems) for stem in has)]
 
 
 def _weights(terms: list[KeyTerm], units: list[_Unit]) -> dict[str, float]:
@@ -240,6 +253,9 @@ def answer_compose(*, question: str, terms: list[KeyTerm], hits: list[SearchHit]
         unit = best[3]
         chosen.append(unit)
         covered |= {stem for stem in weights if term_found(stem, unit.stems | unit.heading_stems)}
+    if chosen:
+        cases = [u for u in _same_list_cases(chosen[0], units, weights) if u not in chosen]
+        chosen += cases[:max_sentences - len(chosen)]
     claims = [ComposedClaim(chunk=u.chunk, quote_start=u.start, quote_end=u.end, rank=u.rank) for u in chosen]
     # The answer reads as prose: the quotes' hard line breaks are not part of it (the claims keep them).
     return Composition(answer=" ".join(" ".join(claim.text.split()) for claim in claims), claims=claims)

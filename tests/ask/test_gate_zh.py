@@ -94,3 +94,10 @@ def test_the_composer_quotes_a_list_item_whole_and_answers_each_part_of_a_questi
     assert compose("可以多人共用一个账号吗？", markdown) == ["禁止多人共用同一个账号。经登记的应急管理员账号除外。"]
     assert compose("产假有多少天，难产的话增加多少天？", markdown) == [
         "女员工生育的，享受产假一百五十八天。", "难产的，增加产假十五天。"]
+
+
+def test_the_other_cases_of_a_listed_rule_are_quoted_beside_the_first(model_in_process):
+    markdown = ("- 连续病假不超过两天的，无需提供医院证明。\n- 连续病假三天及以上的，必须提供医院出具的诊断证明。\n"
+                "- 病假期间的工资按本人基本工资的百分之八十发放。\n")
+    assert compose("请病假需要提供医院证明吗？", markdown) == [
+        "连续病假不超过两天的，无需提供医院证明。", "连续病假三天及以上的，必须提供医院出具的诊断证明。"]
