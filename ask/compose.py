@@ -1,12 +1,14 @@
 """The offline extractive composer: the answer is the qualified evidence's sentences that best cover the question.
 
-Passages are cut into units the way a reader quotes them: sentences of prose paragraphs and list items (the
-shared splitter, kb/sentences.py), and single table rows (matched together with the table's header row). Each
+Passages are cut into units the way a reader quotes them: sentences of prose paragraphs (the shared splitter,
+kb/sentences.py; Chinese ends them at 。！？；), whole list items and single table rows (matched together with
+the table's header row). A unit about the opposite case of a key term (the 国内 row for 国际) is never quoted. Each
 unit is scored by the question's key terms it contains (rarer terms weighing more), times how close its meaning
 is to the question's (embeddings through the checker's embedder; without them, by terms alone). The best unit
 opens the answer; further units join while they add key terms not yet covered, worth at least half the first's
 score (at most ASK_MAX_SENTENCES); a chosen unit's heading path counts as covered ("business" in the title of a
-business-travel policy needs no sentence of its own).
+business-travel policy needs no sentence of its own). A question asking several things first gets the best unit
+for each part; the other items of the first unit's list with all its key terms follow it (the cases of a rule).
 A sentence that only announces a table or list ("... depends on the plan:") states nothing and is never quoted.
 Every claim is a verbatim quote, so its offsets are offsets into the version's text, like Evidence's.
 """
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from ask.gate import KeyTerm, key_terms, term_found, word_parts
+from ask.gate import KeyTerm, compound_parts, key_terms, term_found
 from checking.languages import language_for
 from checking.text import ANTONYMS, asks, tokenize
 from kb.embeddings import EmbeddingError, get_provider
@@ -77,7 +79,7 @@ class _Unit:
 def _stems(text: str, start: int, end: int, *, table: bool) -> frozenset[str]:
     """The unit's words (stems) and numbers, a Chinese word with its parts (国际出差: 国际, 出差)."""
     stems = [t.stem for t in tokenize(text, start, end, table=table) if t.kind in {"word", "num"}]
-    return frozenset(stems).union(*(word_parts(stem) for stem in stems))
+    return frozenset(stems).union(*(compound_parts(stem) for stem in stems))
 
 
 def _sentences(chunk: Chunk, start: int, end: int) -> list[tuple[int, int]]:
@@ -167,7 +169,7 @@ def _opposite_case(unit: _Unit, terms: list[KeyTerm]) -> bool:
     """The unit states the opposite case of a key term (or of a part of one) and not the term itself: a question
     about 国际出差 is not answered by the 国内出差 row, one about international trips not by the domestic rate
     (unless it asks about both)."""
-    asked = {stem for term in terms for stem in (term.stem, *word_parts(term.stem))}
+    asked = {stem for term in terms for stem in (term.stem, *compound_parts(term.stem))}
     for stem in asked:
         if stem not in unit.stems and (ANTONYMS.get(stem, frozenset()) & unit.stems) - asked:
             return True

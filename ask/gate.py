@@ -8,8 +8,13 @@ actions, qualifiers), less stop-words, question words and light verbs. A term is
 (the checker's stemming, synonyms and related stems) and, when ASK_GATE_TERM_SIMILARITY is above 0, by an
 evidence word whose embedding is that close (indexed word vectors, review.pipeline's embedder): a synonym or an
 inflection the stems miss ("biggest" / "larger", "mileage" / "mile"). Such a word must stand in a passage that
-covers the rest of the term's phrase, and is never a known opposite. Fewer covered than
-ASK_GATE_MIN_TERM_COVERAGE of the terms: `insufficient_evidence`, with the terms missing.
+covers the rest of the term's phrase, and is never a known opposite; only terms of the languages the embedding
+model reads (ASK_GATE_TERM_SIMILARITY_LANGUAGES) are compared so. Fewer covered than ASK_GATE_MIN_TERM_COVERAGE
+of the terms: `insufficient_evidence`, with the terms missing, as the question wrote them.
+
+Chinese is segmented (checking.languages.zh): its question words, light verbs and the measure a question word asks
+for (多少天, 什么时候) are no key terms, and since Chinese writes a compound as one word, a term is also covered
+by its parts (住宿费 by 住宿 and 费用) and a passage's word brings its parts (出差 in 国际出差).
 
 Conflicts are the third outcome, decided on the composed answer by the checker itself (ask/services.py): two
 effective sources stating different values about the same subject are what review.pipeline already detects.
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -96,7 +102,7 @@ def _chinese_term(token: Token) -> KeyTerm | None:
     return KeyTerm(word=token.text[start:end], stem=token.lower[start:end])
 
 
-def term_found(stem: str, words) -> float:
+def term_found(stem: str, words: Collection[str]) -> float:
     """How far a key term (its stem) is among a passage's words (stems): its word family, or for Chinese, which
     writes compounds as one word, its parts: 住宿费 is found where 住宿 is and a word with 费 in it, a one-character
     term (休, 假) in a word that has it (休完, 婚假). A passage's words bring their parts with them
@@ -131,13 +137,13 @@ def evidence_words(hits: list[SearchHit]) -> list[dict[str, str]]:
             for token in tokenize(text, 0, len(text), table=table):
                 if token.kind == "word":
                     words.setdefault(token.stem, token.lower)
-                    for part in word_parts(token.lower):
+                    for part in compound_parts(token.lower):
                         words.setdefault(part, part)
         passages.append(words)
     return passages
 
 
-def word_parts(word: str) -> tuple[str, ...]:
+def compound_parts(word: str) -> tuple[str, ...]:
     """A Chinese word's parts of two characters or more (国际出差: 国际, 出差): what else it says."""
     if not _HAN.match(word):
         return ()
