@@ -1,12 +1,14 @@
 """The offline extractive composer: the answer is the qualified evidence's sentences that best cover the question.
 
-Passages are cut into units the way a reader quotes them: sentences of prose paragraphs and list items (the
-shared splitter, kb/sentences.py), and single table rows (matched together with the table's header row). Each
+Passages are cut into units the way a reader quotes them: sentences of prose paragraphs (the shared splitter,
+kb/sentences.py; Chinese ends them at 。！？；), whole list items and single table rows (matched together with
+the table's header row). A unit about the opposite case of a key term (the 国内 row for 国际) is never quoted. Each
 unit is scored by the question's key terms it contains (rarer terms weighing more), times how close its meaning
 is to the question's (embeddings through the checker's embedder; without them, by terms alone). The best unit
 opens the answer; further units join while they add key terms not yet covered, worth at least half the first's
 score (at most ASK_MAX_SENTENCES); a chosen unit's heading path counts as covered ("business" in the title of a
-business-travel policy needs no sentence of its own).
+business-travel policy needs no sentence of its own). A question asking several things first gets the best unit
+for each part; the other items of the first unit's list with all its key terms follow it (the cases of a rule).
 A sentence that only announces a table or list ("... depends on the plan:") states nothing and is never quoted.
 Every claim is a verbatim quote, so its offsets are offsets into the version's text, like Evidence's.
 """
@@ -20,16 +22,17 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from ask.gate import KeyTerm
+from ask.gate import KeyTerm, compound_parts, key_terms, term_found
+from checking.languages import language_for
+from checking.text import ANTONYMS, asks, tokenize
 from kb.embeddings import EmbeddingError, get_provider
 from kb.models import Chunk
 from kb.search import SearchHit
 from kb.sentences import sentence_spans, strip_span
-from checking.text import tokenize
-from checking.windows import stem_found
 
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d+[.)])\s+")
 _TABLE_RULE = re.compile(r"\|?\s*:?-{3,}")
+_PART_BREAK = re.compile(r"[,;，；]")
 _HEADING_WEIGHT = 0.5  # a term found only in the passage's heading path counts for half
 _JOIN_AT = 0.3  # a further unit joins only if it adds at least this share of the first unit's score
 
@@ -70,10 +73,22 @@ class _Unit:
     rank: int
     stems: frozenset[str]  # a table row's include its header's: the column names say what its cells are
     heading_stems: frozenset[str]
+    list_at: int = -1  # a list item's: where its list starts
 
 
 def _stems(text: str, start: int, end: int, *, table: bool) -> frozenset[str]:
-    return frozenset(t.stem for t in tokenize(text, start, end, table=table) if t.kind in {"word", "num"})
+    """The unit's words (stems) and numbers, a Chinese word with its parts (国际出差: 国际, 出差)."""
+    stems = [t.stem for t in tokenize(text, start, end, table=table) if t.kind in {"word", "num"}]
+    return frozenset(stems).union(*(compound_parts(stem) for stem in stems))
+
+
+def _sentences(chunk: Chunk, start: int, end: int) -> list[tuple[int, int]]:
+    """Sentences of text[start:end] as the version's language ends them: Chinese also at "；", which joins
+    independent clauses there ("员工离职的，……收回；员工调岗的，……收回。")."""
+    text = chunk.version.text
+    if chunk.version.language == "en":
+        return sentence_spans(text, start, end)
+    return [(start + a, start + b) for a, b in language_for(chunk.version.language).sentences(text[start:end])]
 
 
 def _blocks(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -101,7 +116,7 @@ def _lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 def passage_units(chunk: Chunk, *, rank: int) -> list[_Unit]:
-    """The quotable units of one passage: sentences, list items' sentences and table rows."""
+    """The quotable units of one passage: sentences, list items and table rows."""
     text = chunk.version.text
     heading = _stems(chunk.heading_path, 0, len(chunk.heading_path), table=False)
     units: list[_Unit] = []
@@ -117,22 +132,48 @@ def passage_units(chunk: Chunk, *, rank: int) -> list[_Unit]:
                 if not _TABLE_RULE.match(text, a):
                     units.append(_Unit(chunk, a, b, rank, _stems(text, a, b, table=True) | header, heading))
             continue
-        items = [a for a, _ in lines if _LIST_MARKER.match(text, a)] or [lines[0][0]]
+        listed = [a for a, _ in lines if _LIST_MARKER.match(text, a)]
+        items = listed or [lines[0][0]]
         items = sorted({lines[0][0], *items})
         for item_start, item_end in zip(items, [*items[1:], lines[-1][1]], strict=True):
             marker = _LIST_MARKER.match(text, item_start)
             body_start = marker.end() if marker else item_start
-            for a, b in sentence_spans(text, body_start, item_end):
-                if text[b - 1] == ":":
+            # A list item is one point of the list, quoted whole: a rule and the exception that follows it
+            # ("禁止多人共用同一个账号。……应急管理员账号除外。"); prose is quoted by the sentence.
+            spans = [strip_span(text, body_start, item_end)] if marker else _sentences(chunk, body_start, item_end)
+            for a, b in spans:
+                if text[b - 1] in ":：":
                     continue  # announces what follows; states nothing itself
-                units.append(_Unit(chunk, a, b, rank, _stems(text, a, b, table=False), heading))
+                units.append(_Unit(chunk, a, b, rank, _stems(text, a, b, table=False), heading,
+                                   list_at=listed[0] if marker else -1))
     return units
+
+
+def _same_list_cases(first: _Unit, units: list[_Unit], weights: dict[str, float]) -> list[_Unit]:
+    """The other items of the first unit's list that have every key term it has: the cases of one rule side by
+    side ("连续病假不超过两天的，无需提供医院证明" and "连续病假三天及以上的，必须提供……证明")."""
+    if first.list_at < 0:
+        return []
+    has = {stem for stem in weights if term_found(stem, first.stems)}
+    return [u for u in units if u is not first and u.chunk is first.chunk and u.list_at == first.list_at
+            and all(term_found(stem, u.stems) for stem in has)]
 
 
 def _weights(terms: list[KeyTerm], units: list[_Unit]) -> dict[str, float]:
     """Rarer terms among the candidate units weigh more (inverse document frequency)."""
     count = len(units) or 1
-    return {t.stem: math.log(1 + count / (1 + sum(stem_found(t.stem, u.stems) > 0 for u in units))) for t in terms}
+    return {t.stem: math.log(1 + count / (1 + sum(term_found(t.stem, u.stems) > 0 for u in units))) for t in terms}
+
+
+def _opposite_case(unit: _Unit, terms: list[KeyTerm]) -> bool:
+    """The unit states the opposite case of a key term (or of a part of one) and not the term itself: a question
+    about 国际出差 is not answered by the 国内出差 row, one about international trips not by the domestic rate
+    (unless it asks about both)."""
+    asked = {stem for term in terms for stem in (term.stem, *compound_parts(term.stem))}
+    for stem in asked:
+        if stem not in unit.stems and (ANTONYMS.get(stem, frozenset()) & unit.stems) - asked:
+            return True
+    return False
 
 
 def _closeness(question: str, units: list[_Unit]) -> list[float]:
@@ -153,21 +194,58 @@ def _gain(unit: _Unit, weights: dict[str, float], covered: set[str]) -> float:
     for stem, weight in weights.items():
         if stem in covered:
             continue
-        found = stem_found(stem, set(unit.stems))
-        gain += weight * (found or _HEADING_WEIGHT * stem_found(stem, set(unit.heading_stems)))
+        found = term_found(stem, unit.stems)
+        gain += weight * (found or _HEADING_WEIGHT * term_found(stem, unit.heading_stems))
     return gain
+
+
+def _asked_parts(question: str, terms: list[KeyTerm]) -> list[set[str]]:
+    """The key terms (stems) of each part of a question that asks several things, cut at commas and semicolons
+    ("产假有多少天，难产的话增加多少天？": {产假}, {难产, 增加}); a part that asks nothing belongs to the next one.
+    Fewer than two parts: []."""
+    stems = {term.stem for term in terms}
+    parts, start = [], 0
+    for cut in [*_PART_BREAK.finditer(question), None]:
+        end = cut.start() if cut else len(question)
+        text = question[start:end]
+        if any(asks(t.lower) for t in tokenize(text, 0, len(text), table=False)) or cut is None:
+            parts.append({term.stem for term in key_terms(question[start:end])} & stems)
+            start = cut.end() if cut else end
+    parts = [part for part in parts if part]
+    return parts if len(parts) > 1 else []
+
+
+def _per_part(*, question: str, terms: list[KeyTerm], units: list[_Unit], closeness: dict) -> list[_Unit]:
+    """For a question asking several things, the best unit for each part: among the units with all of the part's
+    terms, those that say nothing of the other parts' ("产假有多少天" is answered by the maternity-leave sentence,
+    not by the one about the extra days, which answers the second part); a unit answering both parts answers
+    each."""
+    parts = _asked_parts(question, terms)
+    chosen: list[_Unit] = []
+    weights = _weights(terms, units)
+    for part in parts:
+        others = set().union(*(other for other in parts if other is not part)) - part
+        whole = [u for u in units if all(term_found(stem, u.stems | u.heading_stems) for stem in part)]
+        candidates = [u for u in whole if not any(term_found(stem, u.stems) for stem in others)] or whole or units
+        own = {stem: weight for stem, weight in weights.items() if stem in part}
+        scored = [(_gain(u, own, set()) * closeness[u], -u.rank, -u.start, u) for u in candidates]
+        best = max(scored, default=None, key=lambda row: row[:3])
+        if best is not None and best[0] > 0 and best[3] not in chosen:
+            chosen.append(best[3])
+    return chosen
 
 
 def answer_compose(*, question: str, terms: list[KeyTerm], hits: list[SearchHit],
                    max_sentences: int | None = None) -> Composition:
     """The best-covering sentences of the qualified passages, best first, each a verbatim quote."""
     max_sentences = max_sentences or settings.ASK_MAX_SENTENCES
-    units = [unit for rank, hit in enumerate(hits, start=1) for unit in passage_units(hit.chunk, rank=rank)]
+    units = [unit for rank, hit in enumerate(hits, start=1) for unit in passage_units(hit.chunk, rank=rank)
+             if not _opposite_case(unit, terms)]
     weights = _weights(terms, units)
     closeness = dict(zip(units, _closeness(question, units), strict=True)) if units else {}
-    chosen: list[_Unit] = []
-    covered: set[str] = set()
-    first = 0.0
+    chosen = _per_part(question=question, terms=terms, units=units, closeness=closeness)[:max_sentences]
+    covered = {stem for stem in weights if any(term_found(stem, u.stems | u.heading_stems) for u in chosen)}
+    first = max((_gain(u, weights, set()) * closeness[u] for u in chosen), default=0.0)
     while len(chosen) < max_sentences:
         scored = [(_gain(u, weights, covered) * closeness[u], -u.rank, -u.start, u) for u in units if u not in chosen]
         best = max(scored, default=None, key=lambda row: row[:3])
@@ -176,7 +254,10 @@ def answer_compose(*, question: str, terms: list[KeyTerm], hits: list[SearchHit]
         first = first if chosen else best[0]
         unit = best[3]
         chosen.append(unit)
-        covered |= {stem for stem in weights if stem_found(stem, set(unit.stems | unit.heading_stems))}
+        covered |= {stem for stem in weights if term_found(stem, unit.stems | unit.heading_stems)}
+    if chosen:
+        cases = [u for u in _same_list_cases(chosen[0], units, weights) if u not in chosen]
+        chosen += cases[:max_sentences - len(chosen)]
     claims = [ComposedClaim(chunk=u.chunk, quote_start=u.start, quote_end=u.end, rank=u.rank) for u in chosen]
     # The answer reads as prose: the quotes' hard line breaks are not part of it (the claims keep them).
     return Composition(answer=" ".join(" ".join(claim.text.split()) for claim in claims), claims=claims)

@@ -8,8 +8,13 @@ actions, qualifiers), less stop-words, question words and light verbs. A term is
 (the checker's stemming, synonyms and related stems) and, when ASK_GATE_TERM_SIMILARITY is above 0, by an
 evidence word whose embedding is that close (indexed word vectors, review.pipeline's embedder): a synonym or an
 inflection the stems miss ("biggest" / "larger", "mileage" / "mile"). Such a word must stand in a passage that
-covers the rest of the term's phrase, and is never a known opposite. Fewer covered than
-ASK_GATE_MIN_TERM_COVERAGE of the terms: `insufficient_evidence`, with the terms missing.
+covers the rest of the term's phrase, and is never a known opposite; only terms of the languages the embedding
+model reads (ASK_GATE_TERM_SIMILARITY_LANGUAGES) are compared so. Fewer covered than ASK_GATE_MIN_TERM_COVERAGE
+of the terms: `insufficient_evidence`, with the terms missing, as the question wrote them.
+
+Chinese is segmented (checking.languages.zh): its question words, light verbs and the measure a question word asks
+for (多少天, 什么时候) are no key terms, and since Chinese writes a compound as one word, a term is also covered
+by its parts (住宿费 by 住宿 and 费用) and a passage's word brings its parts (出差 in 国际出差).
 
 Conflicts are the third outcome, decided on the composed answer by the checker itself (ask/services.py): two
 effective sources stating different values about the same subject are what review.pipeline already detects.
@@ -18,6 +23,8 @@ effective sources stating different values about the same subject are what revie
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -25,13 +32,15 @@ from django.conf import settings
 
 from kb.embeddings import EmbeddingError, get_provider
 from kb.search import SearchHit
-from checking.text import ANTONYMS, LIGHT_STEMS, asks, is_content, prefix_negates, tokenize
+from checking.languages import zh
+from checking.text import ANTONYMS, LIGHT_STEMS, Token, asks, is_content, prefix_negates, tokenize
 from checking.windows import stem_found
 
 logger = logging.getLogger(__name__)
 
 # "how long", "how quickly", "how far": the word after "how" asks for a degree; it names nothing to look up.
 _DEGREE_ASKER = "how"
+_HAN = re.compile(r"[\u3400-\u9fff]")
 
 
 @dataclass(frozen=True)
@@ -63,13 +72,51 @@ def key_terms(question: str) -> list[KeyTerm]:
     for token in tokenize(question, 0, len(question), table=False):
         key = (is_content(token) and not asks(token.lower) and token.stem not in LIGHT_STEMS
                and previous != _DEGREE_ASKER)
+        term: KeyTerm | None = KeyTerm(word=token.lower, stem=token.stem)
+        if key and _HAN.search(token.lower):
+            term = None if zh.light(token.lower) or zh.asked_after(previous, token.lower) else _chinese_term(token)
+            key = term is not None
         previous = token.lower
         if key and not previous_key:
             phrase += 1
         previous_key = key
         if key:
-            terms.setdefault(token.stem, KeyTerm(word=token.lower, stem=token.stem, phrase=phrase))
+            terms.setdefault(term.stem, KeyTerm(word=term.word, stem=term.stem, phrase=phrase))
     return list(terms.values())
+
+
+def _chinese_term(token: Token) -> KeyTerm | None:
+    """A Chinese word as the question wrote it, less the light words it is made of (能休: "can" + "take" is 休;
+    最多能 is 最多); None when nothing else is left."""
+    parts = zh.word_parts(token.lower)
+    kept, at = [], 0
+    for part in parts:
+        if not (zh.light(part) or part in zh.STOP_WORDS or part in zh.NEGATION_CUES or zh.asks(part)):
+            kept.append((at, at + len(part)))
+        at += len(part)
+    if not kept:
+        return None
+    start, end = kept[0][0], kept[-1][1]
+    if len(kept) == len(parts):
+        return KeyTerm(word=token.text, stem=token.stem)
+    return KeyTerm(word=token.text[start:end], stem=token.lower[start:end])
+
+
+def term_found(stem: str, words: Collection[str]) -> float:
+    """How far a key term (its stem) is among a passage's words (stems): its word family, or for Chinese, which
+    writes compounds as one word, its parts: 住宿费 is found where 住宿 is and a word with 费 in it, a one-character
+    term (休, 假) in a word that has it (休完, 婚假). A passage's words bring their parts with them
+    (evidence_words: 出差 is found in 国际出差). Terms made only of single characters (多人) are found only whole."""
+    found = stem_found(stem, words)
+    if found or not _HAN.match(stem):
+        return found
+    if len(stem) == 1:
+        return float(any(stem in word for word in words if len(word) > 1 and _HAN.match(word)))
+    parts = zh.word_parts(stem)
+    if len(parts) < 2 or all(len(part) == 1 for part in parts):
+        return 0.0
+    whole = [word for word in words if len(word) > 1 and _HAN.match(word)]
+    return float(all(part in words if len(part) > 1 else any(part in word for word in whole) for part in parts))
 
 
 def qualified_hits(hits: list[SearchHit], *, min_similarity: float) -> list[SearchHit]:
@@ -90,8 +137,17 @@ def evidence_words(hits: list[SearchHit]) -> list[dict[str, str]]:
             for token in tokenize(text, 0, len(text), table=table):
                 if token.kind == "word":
                     words.setdefault(token.stem, token.lower)
+                    for part in compound_parts(token.lower):
+                        words.setdefault(part, part)
         passages.append(words)
     return passages
+
+
+def compound_parts(word: str) -> tuple[str, ...]:
+    """A Chinese word's parts of two characters or more (国际出差: 国际, 出差): what else it says."""
+    if not _HAN.match(word):
+        return ()
+    return tuple(part for part in zh.word_parts(word) if len(part) > 1 and part != word)
 
 
 def _uncovered(terms: list[KeyTerm], passages: list[dict[str, str]]) -> list[tuple[KeyTerm, list[dict[str, str]]]]:
@@ -101,10 +157,10 @@ def _uncovered(terms: list[KeyTerm], passages: list[dict[str, str]]) -> list[tup
     missing = []
     for phrase in sorted({term.phrase for term in terms}):
         words = [term for term in terms if term.phrase == phrase]
-        covered = [sum(stem_found(t.stem, words_of.keys()) > 0 for t in words) for words_of in passages]
+        covered = [sum(term_found(t.stem, words_of.keys()) > 0 for t in words) for words_of in passages]
         most = max(covered, default=0)
         best = [words_of for words_of, count in zip(passages, covered, strict=True) if count == most]
-        missing += [(term, best) for term in words if not stem_found(term.stem, best[0].keys() if best else set())]
+        missing += [(term, best) for term in words if not term_found(term.stem, best[0].keys() if best else set())]
     return missing
 
 
@@ -117,8 +173,11 @@ def _paraphrased(missing: list[tuple[KeyTerm, list[dict[str, str]]]], *, at: flo
     embed = _CachedEmbedder(model_id=get_provider().model_id)
     paraphrased = set()
     for term, passages in missing:
+        if ("zh" if _HAN.search(term.stem) else "en") not in settings.ASK_GATE_TERM_SIMILARITY_LANGUAGES:
+            continue  # the model does not tell this language's words apart: their vectors say nothing
         vocabulary = sorted({word for words in passages for stem, word in words.items()
-                             if len(word) > 2 and stem not in LIGHT_STEMS and not _opposite(term, stem, word)})
+                             if (len(word) > 2 or len(word) == 2 and _HAN.match(word)) and stem not in LIGHT_STEMS
+                             and not _opposite(term, stem, word)})
         if not vocabulary:
             continue
         vectors = embed([term.word, *vocabulary])

@@ -278,6 +278,9 @@ WEBHOOK_ALLOWED_HOSTS = env_list("WEBHOOK_ALLOWED_HOSTS")
 ASK_GATE_MIN_SIMILARITY = env_float("ASK_GATE_MIN_SIMILARITY", 0.25)  # a vector hit this close qualifies as evidence
 ASK_GATE_MIN_TERM_COVERAGE = env_float("ASK_GATE_MIN_TERM_COVERAGE", 1.0)  # share of key terms evidence must cover
 ASK_GATE_TERM_SIMILARITY = env_float("ASK_GATE_TERM_SIMILARITY", 0.7)  # >0: word embeddings this close cover a term (0: off)
+# The languages whose words the embedding model tells apart: all-MiniLM-L6-v2 was trained on English only (a
+# Chinese word is close to any other, "签证费" to "差旅费" at 1.0), so word similarity covers English terms only.
+ASK_GATE_TERM_SIMILARITY_LANGUAGES = env_list("ASK_GATE_TERM_SIMILARITY_LANGUAGES", ["en"])
 ASK_MAX_SENTENCES = env_int("ASK_MAX_SENTENCES", 3, minimum=1)
 ASK_SCORING_WAIT_SECONDS = env_float("ASK_SCORING_WAIT_SECONDS", 15.0)  # /api/v1/ask waits this long for the risk
 ASK_LLM_URL = env_str("ASK_LLM_URL")  # OpenAI-compatible base URL, e.g. http://host/v1; empty: extractive composer

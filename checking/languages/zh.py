@@ -205,6 +205,13 @@ class _Segmenter:
             self.add(word for word in _CUE_WORDS if len(word) > 1)
             self.cues_added = True
 
+    def cut_exact(self, text: str) -> list[str]:
+        """Dictionary words only (no guessing of unknown words): what a guessed word is made of."""
+        import rjieba
+
+        self._vocabulary_load()
+        return rjieba.cut(text, False)
+
     def add(self, terms: Iterable[str]) -> None:
         import rjieba
 
@@ -214,6 +221,7 @@ class _Segmenter:
                 if term and term not in self.added and len(term) <= 20:
                     rjieba.add_word(term, None, None)  # freq and tag: the dictionary's defaults
                     self.added.add(term)
+                    word_parts.cache_clear()  # a word now in the dictionary is no longer its characters
 
 
 _CUE_WORDS = frozenset({
@@ -315,6 +323,51 @@ def _quantity_of(match: re.Match) -> Quantity | None:
 
 
 CHINESE = Chinese()
+
+
+# Asking (the Ask gate) ------------------------------------------------------------------------------------------
+# Modal and light verbs and particles a question is phrased with: they say how it asks, not what about (能休 is 能
+# + 休, "can take"; 还能用吗 asks whether leave "can still be used"), as English's light words do (checking.text).
+LIGHT_WORDS = frozenset("能 能够 可 可以 要 会 得 需 需要 应 应该 做 进行 有 是 用 去 来 让 给 算 还 完 请 被 了 过 着 吧 啊".split())
+# After a word asking for an amount, the next word is the measure asked for (多少天, 多少比例, 几位): the answer
+# states a number, not that word, as "long" in English "how long". Generic nouns that make a question word of
+# 什么 or 哪 (什么时候 "when", 什么情况下 "under what conditions", 哪些方面) do the same.
+_AMOUNT_ASKERS = frozenset({"多少", "几", "多"})
+_PLACE_ASKERS = frozenset({"什么", "哪", "哪个", "哪些", "何", "何种"})
+_ASKING_NOUNS = frozenset({"时候", "时间", "情况", "地方", "原因", "方面", "方式", "条件", "样子"})
+
+
+def asked_after(previous: str, word: str) -> bool:
+    """``word``, following ``previous`` in a question, only completes the question word: 多少|比例, 什么|时候,
+    多长|时间. A longer word after 多少 is what is counted, and asked about (多少燃油费)."""
+    return (previous in _AMOUNT_ASKERS and len(word) <= 2) or (previous in _PLACE_ASKERS and word in _ASKING_NOUNS) \
+        or previous + word in QUESTION_WORDS
+
+
+def light(word: str) -> bool:
+    return word in LIGHT_WORDS
+
+
+@lru_cache(maxsize=65536)
+def word_parts(word: str) -> tuple[str, ...]:
+    """The smaller words ``word`` is made of, in order, without overlaps, covering as much of it as dictionary
+    words can (the rest as single characters): 国际出差 as 国际 + 出差, 住宿费 as 住宿 + 费, 笔记本电脑 as 笔记本 +
+    电脑. A word the dictionary does not know (joined by the segmenter's guessing: 能休, 没休) is its characters.
+    ``(word,)`` for a word with no smaller dictionary word in it."""
+    folded = fold(word)
+    inside = {piece for piece in [*_SEGMENTER.cut_for_search(folded), *_SEGMENTER.cut_exact(folded)]
+              if 1 < len(piece) < len(folded)}
+    # best[i]: (characters covered by dictionary words, pieces) for folded[:i]
+    best: list[tuple[int, tuple[str, ...]]] = [(0, ())]
+    for end in range(1, len(folded) + 1):
+        options = [(best[end - 1][0], (*best[end - 1][1], folded[end - 1]))]
+        options += [(best[start][0] + end - start, (*best[start][1], folded[start:end]))
+                    for start in range(end - 1) if folded[start:end] in inside]
+        best.append(max(options, key=lambda option: option[0]))
+    covered, pieces = best[-1]
+    if covered == 0 and _SEGMENTER.cut_exact(folded) != [folded]:
+        return tuple(folded)  # not a dictionary word: its characters (能休 -> 能, 休)
+    return pieces if covered else (folded,)
 
 
 # Tokens for the rules ------------------------------------------------------------------------------------------
