@@ -20,9 +20,7 @@ from ask.compose import ComposedClaim, Composition, answer_compose
 from ask.gate import GateDecision, gate_decide
 from ask.llm import GenerationRejected, answer_generate, llm_configured
 from ask.models import Ask, AskStatus
-from checking.languages import document_terms, language_for
 from console.audit import audit_record
-from kb.models import DocumentVersion, IndexState
 from kb.search import SearchHit, chunks_search
 from review import services as review_services
 from review.models import Answer, AnswerStatus, ApiClient
@@ -124,23 +122,8 @@ def _generate(draft: AskDraft) -> None:
         draft.status = AskStatus.INSUFFICIENT_EVIDENCE
 
 
-_TERMS_READ: set[int] = set()  # versions whose own terms this process's segmenter has
-
-
-def knowledge_terms_load() -> None:
-    """Give the segmenter the terms of every indexed version written without spaces (kb.services adds them only
-    in the process that indexes): a question is then cut into words as the passages were (国际出差 as one word
-    in both), whichever process asks."""
-    waiting = (DocumentVersion.objects.filter(index_state=IndexState.READY).exclude(language="en")
-               .exclude(pk__in=_TERMS_READ).only("pk", "text", "language"))
-    for version in waiting:
-        language_for(version.language).terms_add(document_terms(version.text, language=version.language))
-        _TERMS_READ.add(version.pk)
-
-
 def ask_draft(*, question: str, clearance: str, k: int = 5) -> AskDraft:
     """Retrieve within `clearance`, gate, compose and check; nothing is stored or sent."""
-    knowledge_terms_load()
     search = chunks_search(query=question, clearance=clearance, k=k)
     gate = gate_decide(question=question, hits=search.hits)
     draft = AskDraft(question=question, clearance=clearance, status=gate.status, hits=search.hits, gate=gate,

@@ -20,6 +20,7 @@ from pgvector import Vector
 from checking.languages import fulltext_form
 from kb.embeddings import EmbeddingError, embed_texts
 from kb.models import Chunk, DocumentVersion, EvidenceSpan
+from kb.terms import knowledge_terms_load
 
 logger = logging.getLogger(__name__)
 
@@ -261,6 +262,7 @@ def chunks_search_many(
     given, are the queries' embeddings (the others are embedded here, together)."""
     if not queries:
         return []
+    knowledge_terms_load()  # segment the queries as the passages were
     floor = settings.KB_SIMILARITY_FLOOR if similarity_floor is None else similarity_floor
     evidence = _usable_versions(clearance=clearance)
     fulltext = _fulltext_ids(_query_terms([fulltext_form(q) for q in queries]), evidence=evidence, limit=depth,
