@@ -1,7 +1,8 @@
 """The numbers the fitted scoring model reads: the rules' findings counted by kind, and soft measures of support.
 
-Everything here is general English and arithmetic over the claim and its chosen evidence; nothing names a
-document. Which of these matter, and how much, is fitted on labelled data (``training.py``), not set by hand.
+Everything here is general arithmetic over the claim's words and its chosen evidence's (the language layer's
+words for a language written without spaces); nothing names a document. Which of these matter, and how much, is
+fitted on labelled data (``training.py``), not set by hand.
 """
 
 from __future__ import annotations
@@ -11,18 +12,20 @@ from collections import Counter
 from collections.abc import Mapping
 
 from checking.findings import Finding, FindingKind
+from checking.languages import detect_language, language_for
+from checking.languages import zh as _chinese
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 # Words that carry the conversation, not a fact: a reply opening with "yes, ..." claims no more than without it.
 _DISCOURSE = frozenset({"yes", "yeah", "yea", "yep", "no", "nope", "well", "sure", "so", "oh", "ok", "okay",
-                        "actually", "also", "and", "but", "indeed", "right"})
+                        "actually", "also", "and", "but", "indeed", "right", *_chinese.DISCOURSE_WORDS})
 # A pronoun the evidence never uses points at something the claim does not name: the claim cannot be
 # checked on its own ("it was founded in 2019": what was?).
 _PRONOUNS = frozenset({"it", "he", "she", "they", "his", "her", "its", "their", "them", "him", "this", "these",
-                       "those", "it's", "they're", "he's", "she's"})
+                       "those", "it's", "they're", "he's", "she's", *_chinese.PRONOUNS})
 # The speaker's own view or experience ("I love it", "you should") is never in a knowledge base.
 _PERSONAL = frozenset({"i", "me", "my", "mine", "we", "our", "us", "you", "your", "i'm", "i've", "i'd", "we're",
-                       "you're", "you'll"})
+                       "you're", "you'll", *_chinese.PERSONAL_WORDS})
 
 # The built-in checker's own findings; outside checkers' verdicts are combined after the model, not fed to it.
 FINDING_FEATURES: dict[FindingKind, str] = {
@@ -36,6 +39,11 @@ FEATURE_NAMES: tuple[str, ...] = (*SIGNAL_FEATURES, *FINDING_FEATURES.values(), 
 
 
 def _words(text: str) -> list[str]:
+    """English: letters between spaces and marks. A language written without spaces: its segmenter's words (the
+    regex would take a whole Chinese clause for one word)."""
+    language = detect_language(text)
+    if language != "en":
+        return [w.key.lower() for w in language_for(language).words(text)]
     return [w.lower().replace("’", "'") for w in _WORD.findall(text)]
 
 

@@ -115,6 +115,10 @@ SUPERLATIVE_WORDS = {"最高": 1, "最多": 1, "最大": 1, "最长": 1, "上限
 ORDER_WORDS = {"之前": -1, "以前": -1, "早于": -1, "提前": -1, "前": -1, "之后": 1, "以后": 1, "晚于": 1, "推迟": 1,
                "后": 1}
 COORDINATORS = frozenset({"和", "与", "及", "以及", "或", "或者"})
+# For the scoring model's text measures (checking.features), as English "it", "they", "I", "you".
+PRONOUNS = frozenset("它 它们 他 他们 她 她们 这 这个 这些 那 那个 那些 其".split())
+PERSONAL_WORDS = frozenset("我 我们 咱们 你 你们 您 我的 你的".split())
+DISCOURSE_WORDS = frozenset("是的 对 嗯 好的 好 当然 其实 不过 另外 哦 啊 吧".split())
 # Words opening a clause that adds a further fact ("，且……", "，并……", "，同时……"), as English "with", "including".
 ADDING_WORDS = frozenset({"且", "并且", "并", "同时", "另外", "此外", "而且", "还", "以及"})
 # A rate's denominator comes before the number in Chinese ("每晚五百元": 500 yuan per night), in English after it.

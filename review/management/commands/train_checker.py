@@ -1,8 +1,9 @@
 """Fit the checker's scoring model on labelled claims; print k-fold figures per set; write checking/model.json.
 
-    python manage.py train_checker --documents kb/demo/*.md
+    python manage.py train_checker --documents kb/demo/*.md kb/demo/zh/*.md
 
-Sets (each counts equally in the fit): the development claims over the knowledge base, claims synthesised from
+Sets (each counts equally in the fit): the development claims over the knowledge base (English and Chinese,
+each a set), claims synthesised from
 every approved document (review/selftest.py), and the human-labelled external sets, whose evidence is their only
 context. The held-out test split (eval/claims-test.jsonl) is never trained on: `evaluate` reports it. The rows
 fitted on (numbers only) are written beside the model (model_rows.jsonl.gz): refits from reviews start from them.
@@ -33,7 +34,7 @@ from review.learning.leak import shipped_policy
 from review.pipeline import answer_check
 from review.selftest import claims_synthesize
 
-DEFAULT_DEV = "eval/claims-dev.jsonl"
+DEFAULT_DEV = ("eval/claims-dev.jsonl", "eval/claims-dev-zh.jsonl")
 DEFAULT_EXTERNAL = ("eval/external/begin-dev.jsonl", "eval/external/wice-dev.jsonl")
 
 
@@ -41,7 +42,8 @@ class Command(BaseCommand):
     help = "Fit the claim checker's scoring model on labelled data (cross-validated figures per set)."
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--dev", default=DEFAULT_DEV, help="claims checked against the knowledge base")
+        parser.add_argument("--dev", nargs="*", default=list(DEFAULT_DEV),
+                            help="claims checked against the knowledge base (each file is a set of its own)")
         parser.add_argument("--external", nargs="*", default=list(DEFAULT_EXTERNAL),
                             help="sets in the shared external format (evidence is the only context)")
         parser.add_argument("--no-synthesize", action="store_true", help="leave out claims synthesised from the KB")
@@ -61,7 +63,7 @@ class Command(BaseCommand):
                             help="refit on the shipped rows plus the review labels; adopt only if it beats the "
                                  "current model on held-out labels without leaking more")
 
-    def handle(self, *args, dev: str, external: list[str], no_synthesize: bool, per_kind: int,
+    def handle(self, *args, dev: list[str], external: list[str], no_synthesize: bool, per_kind: int,
                documents: list[str], folds: int, seed: int, l2: float, features_cache: str | None, output: str,
                rows_output: str, dry_run: bool, from_reviews: bool = False, **options) -> None:
         if from_reviews:
@@ -109,7 +111,7 @@ class Command(BaseCommand):
         model = training.fit(usable, l2=l2, about={
             "trained_on": {name: sum(r.item.set_name == name for r in usable) for name in report},
             "seed": seed, "folds": folds, "l2": l2, "cross_validated": report, "release": release,
-            "command": "python manage.py train_checker --documents kb/demo/*.md",
+            "command": "python manage.py train_checker --documents kb/demo/*.md kb/demo/zh/*.md",
         })
         self.stdout.write("\nweights (standardised features), largest first:")
         for name, weight in sorted(zip(model.features, model.weights, strict=True), key=lambda p: -abs(p[1]))[:12]:
@@ -151,14 +153,15 @@ class Command(BaseCommand):
             kept = f" (model {result.model.pk} kept for the record)" if result.model else ""
             self.stdout.write(f"refused{kept}: {outcome.reason}")
 
-    def _items(self, *, dev: str, external: list[str], synthesize: bool, per_kind: int, seed: int,
+    def _items(self, *, dev: list[str], external: list[str], synthesize: bool, per_kind: int, seed: int,
                keys: set[str]) -> list[LabelledItem]:
         items: list[LabelledItem] = []
         try:
-            if dev:
-                items += [LabelledItem(set_name="dev", text=d["claim"], supported=evaluation.is_positive(d["label"]),
+            for path in dev:
+                items += [LabelledItem(set_name=_set_name(path), text=d["claim"],
+                                       supported=evaluation.is_positive(d["label"]),
                                        question=d.get("question") or "", kind=d.get("kind") or "")
-                          for d in evaluation.dataset_load(Path(dev))]
+                          for d in evaluation.dataset_load(Path(path))]
             for path in external:
                 items += [LabelledItem(set_name=Path(path).stem, text=d["claim"],
                                        supported=evaluation.is_positive(d["label"]),
@@ -170,7 +173,8 @@ class Command(BaseCommand):
             live = list(selectors.selftest_versions())
             for version in (v for v in live if not keys or v.document.key in keys):
                 others = [v.text for v in live if v.document_id != version.document_id]
-                items += [LabelledItem(set_name="synthesised", text=c.claim, supported=c.label == "supported",
+                set_name = "synthesised" if version.language == "en" else f"synthesised-{version.language}"
+                items += [LabelledItem(set_name=set_name, text=c.claim, supported=c.label == "supported",
                                        kind=c.kind)
                           for c in claims_synthesize(text=version.text, others=others, seed=seed, per_kind=per_kind,
                                                      language=version.language)]
@@ -207,3 +211,8 @@ def _weakest_claim_features(item: LabelledItem) -> dict[str, float] | None:
                           contexts=list(item.contexts), retrieve=not item.contexts)
     rows = [c.features for c in report.claims if c.features]
     return min(rows, key=lambda f: f["rule_score"]) if rows else None
+
+
+def _set_name(path: str) -> str:
+    """"dev" for eval/claims-dev.jsonl, "dev-zh" for eval/claims-dev-zh.jsonl."""
+    return Path(path).stem.removeprefix("claims-")
