@@ -41,6 +41,7 @@ from checking import scoring
 from checking.analysis import MARKUP, Candidate, Claim, analyze_candidate, analyze_claim
 from checking.base import CheckOutcome, Embedder, EvidenceCandidate
 from checking.features import claim_features
+from checking.languages import reasons_in_language_of
 from checking.findings import Finding, FindingKind
 from checking.model import ScoringModel, scoring_model
 from checking.quantity_words import MONTHS, WEEKDAYS
@@ -91,6 +92,10 @@ class BuiltinChecker:
         self.model = (model or scoring_model()) if fitted else None
 
     def check(self, *, claim: str, candidates: Sequence[EvidenceCandidate]) -> CheckOutcome:
+        with reasons_in_language_of(claim):
+            return self._check(claim=claim, candidates=candidates)
+
+    def _check(self, *, claim: str, candidates: Sequence[EvidenceCandidate]) -> CheckOutcome:
         if not candidates:
             return CheckOutcome(score=0.0, findings=[], candidate_index=None, quote_start=0, quote_end=0)
         analyzed = [analyze_candidate(c.text, c.heading) for c in candidates]

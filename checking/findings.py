@@ -71,9 +71,10 @@ Span = tuple[int, int]
 @dataclass(frozen=True)
 class Finding:
     kind: FindingKind
-    message: str  # for people: "claim says 4.5 percent; evidence says 3.5 percent"
+    message: str  # for people, in the claim's language: "claim says 4.5 percent; evidence says 3.5 percent"
     claim_span: Span | None = None  # offsets in the claim text
     evidence_span: Span | None = None  # offsets in the evidence candidate's text
+    subject: str = ""  # what it is about, as the claim writes it: the word found nowhere, the matching value
 
     @property
     def effect(self) -> Effect:
@@ -84,14 +85,14 @@ class Finding:
         return self.effect is Effect.CONTRADICTS
 
     def as_dict(self) -> dict:
-        return {"kind": str(self.kind), "effect": str(self.effect), "message": self.message,
+        return {"kind": str(self.kind), "effect": str(self.effect), "message": self.message, "subject": self.subject,
                 "claim_span": list(self.claim_span) if self.claim_span else None,
                 "evidence_span": list(self.evidence_span) if self.evidence_span else None}
 
     @classmethod
     def from_dict(cls, data: dict) -> Finding:
         claim_span, evidence_span = data.get("claim_span"), data.get("evidence_span")
-        return cls(kind=FindingKind(data["kind"]), message=data["message"],
+        return cls(kind=FindingKind(data["kind"]), message=data["message"], subject=data.get("subject", ""),
                    claim_span=tuple(claim_span) if claim_span else None,
                    evidence_span=tuple(evidence_span) if evidence_span else None)
 

@@ -8,14 +8,14 @@ A fitted model may replace the table; ``CheckOutcome.signals`` keeps the soft me
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from checking.base import CheckOutcome
 from checking.findings import KIND_EFFECTS, Effect, Finding, FindingKind
 from checking.model import ScoringModel
-from checking.rules.additions import UNSUPPORTED_TERM_PREFIX
-from checking.rules.quantities import QUANTITY_MATCH_SUFFIX
+from checking.rules.additions import unsupported_terms
 from checking.verdicts import NOT_FOUND
 
 # Soft evidence: similarity is scaled from [floor, ceiling] to [0, 1] and mixed with word coverage.
@@ -139,23 +139,21 @@ def reasons_for(outcome: CheckOutcome) -> list[str]:
     for finding in sorted(outcome.findings, key=lambda f: _REASON_ORDER[f.kind]):
         if finding.kind is FindingKind.UNSUPPORTED_TERM:
             terms_at = terms_at if missing_terms else len(reasons)
-            missing_terms.append(finding.message.removeprefix(UNSUPPORTED_TERM_PREFIX))
+            missing_terms.append(finding.subject)
         else:
             reasons.append(finding.message)
     if missing_terms:
-        reasons.insert(terms_at, UNSUPPORTED_TERM_PREFIX + ", ".join(missing_terms))
+        reasons.insert(terms_at, unsupported_terms(missing_terms))
     signals = outcome.signals
     if "coverage" in signals:
-        summary = f"{round(100 * signals['coverage'])}% of claim terms found in evidence"
+        summary = _("%(percent)s%% of claim terms found in evidence") % {"percent": round(100 * signals["coverage"])}
         if "similarity" in signals:
-            summary = f"semantic similarity {signals['similarity']:.2f}; " + summary
+            summary = _("semantic similarity %(similarity).2f; %(summary)s") % {
+                "similarity": signals["similarity"], "summary": summary}
         reasons.append(summary)
     if not reasons:
-        reasons.append("no evidence found" if outcome.candidate_index is None else "the evidence has no text")
+        reasons.append(_("no evidence found") if outcome.candidate_index is None else _("the evidence has no text"))
     return reasons
-
-
-NEAREST_PASSAGE_NOTE = " is in the nearest passage, which does not support the claim"
 
 
 def beside_verdict(*, verdict: str, findings: list[Finding], reasons: list[str]) -> tuple[list[Finding], list[str]]:
@@ -168,5 +166,6 @@ def beside_verdict(*, verdict: str, findings: list[Finding], reasons: list[str])
     if verdict != NOT_FOUND:
         return findings, reasons
     agreeing = [f for f in findings if f.kind is FindingKind.QUANTITY_MATCH]
-    reworded = {f.message: f.message.removesuffix(QUANTITY_MATCH_SUFFIX) + NEAREST_PASSAGE_NOTE for f in agreeing}
+    reworded = {f.message: _("%(value)s is in the nearest passage, which does not support the claim")
+                % {"value": f.subject} for f in agreeing}
     return [f for f in findings if f.kind is not FindingKind.QUANTITY_MATCH], [reworded.get(r, r) for r in reasons]

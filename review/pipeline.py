@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from console.models import SecurityLevel
 from console.redaction import redact
@@ -25,6 +26,7 @@ from checking.builtin import BuiltinChecker, differing_values
 from checking.claims import ClaimSpan, split_claims
 from checking.external import configured_checkers
 from checking.findings import Finding, about_another_subject
+from checking.languages import reasons_in_language_of
 from checking.model import ScoringModel
 from checking.scoring import HOLDS_AGAINST_EXTERNAL, beside_verdict
 from checking.verdicts import supported_at, uncertain_at, verdict_for
@@ -191,7 +193,8 @@ def _evidence(candidate: Candidate, *, start: int, end: int, score: float, confl
 def _source_name(version: DocumentVersion) -> str:
     """A source as a reviewer names it: title, key, version and owner."""
     document = version.document
-    return f"'{document.title}' ({document.key} v{version.number}, owner {document.owner.username})"
+    return _("'%(title)s' (%(key)s v%(number)s, owner %(owner)s)") % {
+        "title": document.title, "key": document.key, "number": version.number, "owner": document.owner.username}
 
 
 def _combine_external(*, score: float, builtin_findings: list[Finding], external_scores: list[float]) -> float:
@@ -212,7 +215,7 @@ def claim_check(
     """Score one claim against its candidates; evidence comes best first."""
     claim_text = span.text
     result = ClaimResult(text=span.text, start=span.start, end=span.end, score=None, verdict=Verdict.NOT_FOUND,
-                         reasons=["no supporting source found in the approved sources"], evidence=[])
+                         reasons=[_("no supporting source found in the approved sources")], evidence=[])
     if not candidates:
         return result
     outcome = BuiltinChecker(embed=embed, model=model).check(claim=claim_text, candidates=[c.for_checker() for c in candidates])
@@ -248,9 +251,10 @@ def claim_check(
         if conflicting:
             result.conflicts.append(ConflictingSource(
                 version=candidate.chunk.version,
-                message=f"approved sources conflict: {_source_name(best.chunk.version)} supports this claim; "
-                        f"{_source_name(candidate.chunk.version)} says otherwise "
-                        f"({'; '.join(f.message for f in contradictions)})",
+                message=_("approved sources conflict: %(supporting)s supports this claim; %(other)s says otherwise "
+                          "(%(said)s)") % {"supporting": _source_name(best.chunk.version),
+                                           "other": _source_name(candidate.chunk.version),
+                                           "said": "; ".join(f.message for f in contradictions)},
             ))
             reasons.append(result.conflicts[-1].message)
         # Unrelated candidates (they share a few words at most) would only be noise beside the real source.
@@ -283,6 +287,16 @@ def claim_check(
 def answer_check(
     *, question: str, answer_text: str, clearance: str, contexts: Sequence[str] = (),
     cited_chunks: Sequence[Chunk] = (), retrieve: bool = True,
+) -> CheckReport:
+    """Every reason in the answer's language (a Chinese answer's in Chinese), whoever asks."""
+    with reasons_in_language_of(answer_text):
+        return _answer_check(question=question, answer_text=answer_text, clearance=clearance, contexts=contexts,
+                             cited_chunks=cited_chunks, retrieve=retrieve)
+
+
+def _answer_check(
+    *, question: str, answer_text: str, clearance: str, contexts: Sequence[str],
+    cited_chunks: Sequence[Chunk], retrieve: bool,
 ) -> CheckReport:
     spans = split_claims(answer_text)
     adopted = adopted_checker()

@@ -13,6 +13,7 @@ High-risk answers are *held by rule*: no score threshold releases them. Medium a
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -67,34 +68,36 @@ def risk_assess(
     for number, claim in enumerate(claims, start=1):
         if claim.verdict == Verdict.CONTRADICTED:
             said = "; ".join(f.message for f in claim.findings if f.is_contradiction)
-            high.append(f"contradiction: claim {number} is contradicted by its source ({said})")
+            high.append(_("contradiction: claim %(number)s is contradicted by its source (%(said)s)")
+                        % {"number": number, "said": said})
         for conflict in claim.conflicts:
-            high.append(f"conflict: claim {number}: {conflict.message}")
+            high.append(_("conflict: claim %(number)s: %(message)s") % {"number": number, "message": conflict.message})
         if claim.evidence and claim.verdict != Verdict.NOT_FOUND:
             best = claim.evidence[0]
             for flag in best.flags:
                 if flag in _FLAGS_HOLDING:
-                    high.append(f"flagged source: claim {number} relies on a {flag} source "
-                                f"({best.candidate.chunk.version})")
+                    high.append(_("flagged source: claim %(number)s relies on a %(flag)s source (%(version)s)")
+                                % {"number": number, "flag": flag, "version": best.candidate.chunk.version})
         if (index := number - 1) in marked_wrong_before:
-            high.append(f"marked wrong before: a reviewer marked claim {number} wrong on an identical earlier "
-                        f"answer (#{marked_wrong_before[index]})")
+            high.append(_("marked wrong before: a reviewer marked claim %(number)s wrong on an identical earlier "
+                          "answer (#%(answer)s)") % {"number": number, "answer": marked_wrong_before[index]})
         if claim.verdict == Verdict.NOT_FOUND:
-            medium.append(f"not found: claim {number} — no supporting source found")
+            medium.append(_("not found: claim %(number)s — no supporting source found") % {"number": number})
         elif claim.verdict == Verdict.UNCERTAIN:
-            medium.append(f"uncertain: claim {number} scores {claim.score:.2f}")
+            medium.append(_("uncertain: claim %(number)s scores %(score).2f") % {"number": number, "score": claim.score})
         elif claim.verdict == Verdict.SUPPORTED and claim.score is not None and claim.score < release_at:
-            medium.append(f"below the release threshold: claim {number} is supported at {claim.score:.3f}, "
-                          f"under {release_at:.3f}")
+            medium.append(_("below the release threshold: claim %(number)s is supported at %(score).3f, under "
+                            "%(threshold).3f") % {"number": number, "score": claim.score, "threshold": release_at})
     topics = sorted(set(topic_hits(question) + topic_hits(answer_text)))
     if topics:
-        high.append("high-risk topic: " + ", ".join(topics))
+        high.append(_("high-risk topic: %(topics)s") % {"topics": ", ".join(topics)})
     if not claims:
-        medium.append("no checkable claims: nothing in the answer can be checked against a source")
+        medium.append(_("no checkable claims: nothing in the answer can be checked against a source"))
     probability = wrong_probability([c.score for c in claims])
     if high:
         return RiskAssessment(Risk.HIGH, high + medium, held_by_rule=True, wrong_probability=probability)
     if medium:
         return RiskAssessment(Risk.MEDIUM, medium, held_by_rule=False, wrong_probability=probability)
-    return RiskAssessment(Risk.LOW, [f"low: every claim is supported at or above the release threshold "
-                                     f"({release_at:.3f})"], held_by_rule=False, wrong_probability=probability)
+    return RiskAssessment(Risk.LOW, [_("low: every claim is supported at or above the release threshold "
+                                       "(%(threshold).3f)") % {"threshold": release_at}],
+                          held_by_rule=False, wrong_probability=probability)

@@ -38,6 +38,7 @@ class Quantity:
 
 class TextLanguage(Protocol):
     code: str
+    locale: str  # the Django language code its reasons are written in ("zh-hans")
     negation_cues: frozenset[str]
     question_words: frozenset[str]
     direction_pairs: dict[str, str]  # each word with its opposite direction

@@ -16,6 +16,7 @@ _DIRECTION_PAIRS = (("more", "less"), ("above", "below"), ("before", "after"), (
 
 class English:
     code = "en"
+    locale = "en"  # the console's language (LANGUAGES) its reasons are written in
     negation_cues = NEGATION_CUES
     question_words = QUESTION_WORDS
     direction_pairs = {**dict(_DIRECTION_PAIRS), **{b: a for a, b in _DIRECTION_PAIRS}}

@@ -237,6 +237,7 @@ _SEGMENTER = _Segmenter()
 
 class Chinese:
     code = "zh"
+    locale = "zh-hans"
     negation_cues = NEGATION_CUES
     question_words = QUESTION_WORDS
     direction_pairs = DIRECTION_PAIRS

@@ -3,6 +3,7 @@ comparison, a content word found nowhere."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from checking.analysis import Claim, Polar, pretty, stem_span
 from checking.languages import zh as _chinese
 from checking.findings import Finding, FindingKind
@@ -13,7 +14,16 @@ from checking.windows import Window, stem_found
 _RELATIVE_PRONOUNS = frozenset({"which", "who", "whose", "whom", "where"})
 _ADDING_WORDS = frozenset({"with", "including", "plus", "mainly", "mostly", "especially", "particularly",
                            *_chinese.ADDING_WORDS})
-UNSUPPORTED_TERM_PREFIX = "not found in evidence: "  # reasons_for lists them all on one line
+
+
+def not_in_evidence(words: str) -> str:
+    return _("'%(words)s' not in evidence") % {"words": words}
+
+
+def unsupported_terms(terms: list[str]) -> str:
+    """One line for the words found nowhere (reasons_for lists a claim's on one line)."""
+    return _("not found in evidence: %(terms)s") % {"terms": ", ".join(terms)}
+
 _DEGREE_FAMILIES = frozenset({"compare", "superlative"})
 
 
@@ -24,10 +34,10 @@ def check_additions(ctx: RuleContext) -> list[Finding]:
     for polar in unsupported_degrees(claim, ctx.window):
         if polar.family == "superlative":  # "a record high"; an invented comparison only costs as a word
             tok = claim.unit.tokens[polar.index]
-            findings.append(Finding(FindingKind.UNSUPPORTED_ADDITION, f"'{polar.word}' not in evidence",
+            findings.append(Finding(FindingKind.UNSUPPORTED_ADDITION, not_in_evidence(polar.word),
                                     claim_span=(tok.start, tok.end)))
-    findings += [Finding(FindingKind.UNSUPPORTED_TERM, UNSUPPORTED_TERM_PREFIX + pretty(claim, {s}),
-                         claim_span=stem_span(claim, {s})) for s in ctx.unsupported]
+    findings += [Finding(FindingKind.UNSUPPORTED_TERM, unsupported_terms([pretty(claim, {s})]),
+                         claim_span=stem_span(claim, {s}), subject=pretty(claim, {s})) for s in ctx.unsupported]
     return findings
 
 
@@ -44,7 +54,7 @@ def _unsupported_phrases(claim: Claim, unsupported: set[str]) -> list[Finding]:
         if content and all(t.stem in unsupported for t in content):
             words = [t for t in part if t.kind == "word"]
             phrases.append(Finding(FindingKind.UNSUPPORTED_ADDITION,
-                                   "'" + " ".join(t.text for t in words) + "' not in evidence",
+                                   not_in_evidence(" ".join(t.text for t in words)),
                                    claim_span=claim_span(*words)))
     return phrases
 
@@ -64,7 +74,7 @@ def _appended_to_a_sentence(ctx: RuleContext) -> list[Finding]:
             continue
         if all(sum(stem_found(t.stem, u.stems) > 0 for t in added) * 2 < len(added) for u in units):
             words = [t for t in part if t.kind == "word"]
-            return [Finding(FindingKind.UNSUPPORTED_ADDITION, "'" + " ".join(t.text for t in words) + "' not in evidence",
+            return [Finding(FindingKind.UNSUPPORTED_ADDITION, not_in_evidence(" ".join(t.text for t in words)),
                             claim_span=claim_span(*words))]
     return []
 

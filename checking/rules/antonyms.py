@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from checking.analysis import Slot, Unit, slot_sequence
 from checking.findings import Finding, FindingKind
-from checking.rules.context import RuleContext, claim_span, frame_shared
+from checking.rules.context import RuleContext, claim_span, frame_shared, says
 from checking.text import ANTONYMS, negating_forms
 
 
@@ -41,7 +41,7 @@ def check_antonyms(ctx: RuleContext) -> list[Finding]:
                   for k in _occurrences(seq, opposites) if (seq[k].tok.stem in unit.negated) == negated]
         shared, unit, other = max(theirs, key=lambda t: t[0], default=(0, None, None))
         if shared and shared > mine:
-            return [Finding(FindingKind.NEGATION, f"claim says '{tok.text}'; evidence says '{other.text}'",
+            return [Finding(FindingKind.NEGATION, says(tok.text, other.text),
                             claim_span=claim_span(tok), evidence_span=ctx.token_span(unit, other))]
     return []
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from checking.analysis import Candidate, Claim, Slot, Unit, slot_sequence
 from checking.findings import Span
 from checking.text import Token
@@ -32,6 +34,15 @@ class RuleContext:
 
     def token_span(self, unit: Unit, *tokens: Token) -> Span | None:
         return self.evidence_span(unit, min(t.start for t in tokens), max(t.end for t in tokens))
+
+
+def says(claim: str, evidence: str) -> str:
+    """The reason for words the evidence states otherwise, in the language the check runs in."""
+    return _("claim says '%(claim)s'; evidence says '%(evidence)s'") % {"claim": claim, "evidence": evidence}
+
+
+def said_of(subject: str, rival: str) -> str:
+    return _("claim says '%(subject)s'; the evidence says it of '%(rival)s'") % {"subject": subject, "rival": rival}
 
 
 def claim_span(*tokens: Token) -> Span:

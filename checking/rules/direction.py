@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from checking.analysis import affinity, context_skip_tokens, word_context
 from checking.findings import Finding, FindingKind
-from checking.rules.context import RuleContext
+from checking.rules.context import RuleContext, says
 
 # Binding a claim's direction word to the evidence's: by shared nearby words.
 _BINDING_MARGIN = 0.85  # a direction word agreeing with the claim must be nearly as well placed as the best
@@ -29,7 +29,7 @@ def check_directions(ctx: RuleContext) -> list[Finding]:
         if best.polarity != polar.polarity and best_score > _MIN_CONTEXT and (
                 not agreeing or agreeing[0] < _BINDING_MARGIN * best_score):
             mine = claim.unit.tokens[polar.index]
-            findings.append(Finding(FindingKind.DIRECTION, f"claim says '{polar.word}'; evidence says '{best.word}'",
+            findings.append(Finding(FindingKind.DIRECTION, says(polar.word, best.word),
                                     claim_span=(mine.start, mine.end),
                                     evidence_span=ctx.token_span(unit, unit.tokens[best.index])))
     return findings

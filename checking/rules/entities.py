@@ -3,6 +3,7 @@ another name), and pairs of words must be paired as the evidence pairs them."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 import itertools
 
 from checking.analysis import (
@@ -18,6 +19,7 @@ from checking.analysis import (
 from checking.findings import Finding, FindingKind
 from checking.quantity_cues import unit_at
 from checking.quantity_words import MONTHS, WEEKDAYS
+from checking.rules.additions import not_in_evidence
 from checking.rules.context import RuleContext, claim_span, frame_shared
 from checking.text import LIST_JOINERS, NEGATION_BREAKS, Token, is_content
 from checking.windows import Window, stem_found
@@ -41,12 +43,14 @@ def check_entities(ctx: RuleContext) -> list[Finding]:
             if rival:
                 rival_name, unit, tokens = rival
                 findings.append(Finding(FindingKind.ENTITY_SWAP,
-                                        f"claim names '{name}' where evidence names '{rival_name}'",
+                                        _("claim names '%(claim)s' where evidence names '%(evidence)s'")
+                                        % {"claim": name, "evidence": rival_name},
                                         claim_span=span, evidence_span=ctx.token_span(unit, *tokens)))
         elif any(not stem_found(t.stem, ctx.all_stems) for t in missing):
-            findings.append(Finding(FindingKind.MISSING_ENTITY, f"'{name}' not in evidence", claim_span=span))
+            findings.append(Finding(FindingKind.MISSING_ENTITY, not_in_evidence(name), claim_span=span))
         elif any(not stem_found(t.stem, candidate.stems) for t in missing):
-            findings.append(Finding(FindingKind.ENTITY_ELSEWHERE, f"'{name}' only in other evidence", claim_span=span))
+            findings.append(Finding(FindingKind.ENTITY_ELSEWHERE, _("'%(name)s' only in other evidence") % {"name": name},
+                                    claim_span=span))
     return findings
 
 
@@ -74,8 +78,9 @@ def check_pairings(ctx: RuleContext) -> list[Finding]:
         with_b = next((x for x, m, y, _ in evidence if y.stem == b.stem and m == middle and x.stem != a.stem), None)
         if a_with is not None and with_b is not None:
             first, partner, unit = a_with
-            message = (f"claim pairs '{a.text} {middle} {b.text}'; evidence pairs "
-                       f"'{a.text} {middle} {partner.text}' and '{with_b.text} {middle} {b.text}'")
+            message = _("claim pairs '%(claim)s'; evidence pairs '%(first)s' and '%(second)s'") % {
+                "claim": f"{a.text} {middle} {b.text}", "first": f"{a.text} {middle} {partner.text}",
+                "second": f"{with_b.text} {middle} {b.text}"}
             return [Finding(FindingKind.ROLE_SWAP, message, claim_span=claim_span(a, b),
                             evidence_span=ctx.token_span(unit, first, partner))]
     return []

@@ -12,6 +12,7 @@ by A" / "A pays B"), whose joining words differ, is not one.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from difflib import SequenceMatcher
 
 from checking.analysis import Slot
@@ -39,7 +40,8 @@ def check_exchanges(ctx: RuleContext) -> list[Finding]:
             (a, b), (c, d) = exchange
             first, second = _text(mine[a:b]), _text(mine[c:d])
             return [Finding(FindingKind.ROLE_SWAP,
-                            f"claim puts '{first}' and '{second}' the other way round from evidence",
+                            _("claim puts '%(first)s' and '%(second)s' the other way round from evidence")
+                            % {"first": first, "second": second},
                             claim_span=claim_span(*(s.tok for s in (*mine[a:b], *mine[c:d]))),
                             evidence_span=ctx.token_span(unit, *(s.tok for s in theirs[1:-1])))]
     return []

@@ -15,7 +15,7 @@ from difflib import SequenceMatcher
 
 from checking.analysis import Slot
 from checking.findings import Finding, FindingKind
-from checking.rules.context import RuleContext, claim_span, word_sequence
+from checking.rules.context import RuleContext, claim_span, said_of, word_sequence
 from checking.text import REPLY_WORDS, ideographs, related_stems
 
 _SUBJECT_WORDS = 3  # claim words a subject may span
@@ -36,7 +36,7 @@ def check_moved(ctx: RuleContext) -> list[Finding]:
             (a, b), (c, d) = moved
             subject, rival = mine[a + 1: b + 1], theirs[c + 1: d + 1]
             return [Finding(FindingKind.MISSING_SUBJECT,
-                            f"claim says '{_text(subject)}'; the evidence says it of '{_text(rival)}'",
+                            said_of(_text(subject), _text(rival)),
                             claim_span=claim_span(*(s.tok for s in subject)),
                             evidence_span=ctx.token_span(unit, *(s.tok for s in rival)))]
     return []

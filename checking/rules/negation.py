@@ -4,6 +4,7 @@ in one slot: the antonym rule judges them."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from collections.abc import Iterable
 
 from checking.analysis import Claim, Clause, Unit, pretty, stem_span
@@ -33,13 +34,17 @@ def check_negation(ctx: RuleContext) -> list[Finding]:
     names = {t.stem for run in claim.entities for t in run}
     for stem in sorted(names & claim.unit.asserted & negated - asserted):
         unit = next(u for u in prose if stem in u.negated)
-        return [_finding(ctx, f"evidence negates '{pretty(claim, {stem})}'; claim does not", {stem}, unit)]
+        return [_finding(ctx, _("evidence negates '%(words)s'; claim does not") % {"words": pretty(claim, {stem})}, {stem}, unit)]
     relevant = [u for u in prose if claim_coverage(claim, u.stems) >= 0.5]
     for unit in relevant:
         for name, value in claim.unit.polarity_words.items():
             if unit.polarity_words.get(name, value) != value:
-                return [_finding(ctx, f"claim and evidence disagree on {name}", set(), unit)]
+                return [_finding(ctx, _("claim and evidence disagree on %(name)s") % {"name": name}, set(), unit)]
     return []
+
+
+def _claim_negates(words: str) -> str:
+    return _("claim negates '%(words)s'; evidence does not") % {"words": words}
 
 
 def _finding(ctx: RuleContext, message: str, stems: set[str], unit: Unit) -> Finding:
@@ -59,19 +64,19 @@ def _clause_conflict(claim: Claim, clause: Clause,
                                                   + _overlap(rest, p[0]), bool(scope & p[0].negated)))
         about_the_same = not rest or any(s in unit.stems for s in rest)  # "they are tidally locked"
         if _overlap(scope, best) and about_the_same and not scope & best.negated:
-            return f"claim negates '{pretty(claim, set(scope))}'; evidence does not", set(scope), unit
+            return _claim_negates(pretty(claim, set(scope))), set(scope), unit
         # The claim negates more than the evidence: "may not be exceeded ... without extra approval" against "may
         # be exceeded ... without extra approval" shares the second negation only, and the word the first one
         # denies is asserted there. (One negation each, placed differently, is a rewording: "No refunds are
         # given" / "Refunds are not given".)
         denied = {s for s in clause.leads if s in best.stems and s not in best.negated}
         if denied and about_the_same and len(clause.leads) > len(best.leads):
-            return f"claim negates '{pretty(claim, denied)}'; evidence does not", denied, unit
+            return _claim_negates(pretty(claim, denied)), denied, unit
         return None
     if clause.has_negation:
         return None
     best, unit = max(evidence, key=lambda p: (_overlap(clause.stems, p[0]), p[0].has_negation))
     hit = set(clause.stems) & best.negated
     if best.has_negation and hit and _overlap(clause.stems, best) >= min(2.0, 0.5 * len(clause.stems)):
-        return f"evidence negates '{pretty(claim, hit)}'; claim does not", hit, unit
+        return _("evidence negates '%(words)s'; claim does not") % {"words": pretty(claim, hit)}, hit, unit
     return None

@@ -3,6 +3,8 @@ the most similar wording; another value there contradicts, none at all is a miss
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 import itertools
 import math
 
@@ -26,9 +28,14 @@ _MIN_LABEL_CONTEXT = 0.2  # a label word counts when it sits in the claim number
 _MIN_PLACEMENT = 0.35  # below this the evidence number is about something else: "not in evidence", not a conflict
 _MIN_MATCH_SHARE = 0.3  # an equal value counts only in a sentence that shares some of the claim's words
 _SAME_TOPIC = 0.6  # ... and so it is unless its sentence has most of the claim's words around the number
-_CHANGE_NAMES = {1: "an increase to/by", -1: "a decrease to/by", 0: "no change at"}
-_BOUND_NAMES = {1: "at least", 2: "more than", -1: "at most", -2: "less than"}
-QUANTITY_MATCH_SUFFIX = " matches evidence"  # scoring.beside_verdict rewords it where the verdict is not found
+_CHANGE_NAMES = {1: gettext_lazy("an increase to/by"), -1: gettext_lazy("a decrease to/by"),
+                 0: gettext_lazy("no change at")}
+_BOUND_NAMES = {1: gettext_lazy("at least"), 2: gettext_lazy("more than"), -1: gettext_lazy("at most"),
+                -2: gettext_lazy("less than")}
+
+
+def values_differ(claim: str, evidence: str) -> str:
+    return _("claim says %(claim)s; evidence says %(evidence)s") % {"claim": claim, "evidence": evidence}
 
 
 def check_quantities(ctx: RuleContext) -> list[Finding]:
@@ -46,8 +53,9 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
     for q in claim.unit.quantities:
         if q in swapped:
             (e, unit), rival = listed[q], swapped[q]
-            findings.append(Finding(FindingKind.ROLE_SWAP, f"claim puts {describe(q)} where evidence puts "
-                                                           f"{describe(rival)}", claim_span=(q.start, q.end),
+            findings.append(Finding(FindingKind.ROLE_SWAP,
+                                    _("claim puts %(claim)s where evidence puts %(evidence)s")
+                                    % {"claim": describe(q), "evidence": describe(rival)}, claim_span=(q.start, q.end),
                                     evidence_span=ctx.evidence_span(unit, e.start, e.end)))
             continue
         if q in listed:
@@ -56,7 +64,7 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
         compatible = [(unit.quantities[k], unit, unit.quantity_contexts[k], unit.quantity_labels[k]) for k, unit in pool
                       if comparable(q, unit.quantities[k])]
         missing = Finding(FindingKind.MISSING_QUANTITY if q.strong else FindingKind.WEAK_MISSING_QUANTITY,
-                          f"{describe(q)} not in evidence", claim_span=(q.start, q.end))
+                          _("%(value)s not in evidence") % {"value": describe(q)}, claim_span=(q.start, q.end))
         if not compatible:
             findings.append(missing)
             continue
@@ -77,7 +85,7 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
         e, unit = compatible[best][0], compatible[best][1]
         if placement[best] >= _MIN_PLACEMENT and _local_share(claim_ctx, unit, window) >= _SAME_TOPIC:
             findings.append(Finding(FindingKind.QUANTITY_MISMATCH,
-                                    f"claim says {_stated(q)}; evidence says {_stated(e)}",
+                                    values_differ(_stated(q), _stated(e)),
                                     claim_span=(q.start, q.end), evidence_span=ctx.evidence_span(unit, e.start, e.end)))
         else:
             findings.append(missing)
@@ -124,7 +132,9 @@ def _local_share(claim_ctx: dict[str, float], unit: Unit, window: Window | None 
 
 def _stated(quantity: Quantity) -> str:
     """The value with its bound, as a person reads it: "less than 30 days", "35 days"."""
-    return f"{_BOUND_NAMES[quantity.bound]} {describe(quantity)}" if quantity.bound else describe(quantity)
+    if not quantity.bound:
+        return describe(quantity)
+    return _("%(bound)s %(value)s") % {"bound": _BOUND_NAMES[quantity.bound], "value": describe(quantity)}
 
 
 def _specific(quantity: Quantity) -> bool:
@@ -217,8 +227,12 @@ def _signed_cosine(a: dict[str, float], b: dict[str, float]) -> float:
 def _compare_attributes(ctx: RuleContext, q: Quantity, e: Quantity, unit: Unit) -> Finding:
     """The same value: its rate period, direction of change and bound must agree too."""
     spans = {"claim_span": (q.start, q.end), "evidence_span": ctx.evidence_span(unit, e.start, e.end)}
-    kind, message = _attribute_difference(q, e) or (FindingKind.QUANTITY_MATCH, describe(q) + QUANTITY_MATCH_SUFFIX)
-    return Finding(kind, message, **spans)
+    difference = _attribute_difference(q, e)
+    if difference is not None:
+        return Finding(*difference, **spans)
+    # subject: scoring.beside_verdict says where the value was seen when nothing supports the claim
+    return Finding(FindingKind.QUANTITY_MATCH, _("%(value)s matches evidence") % {"value": describe(q)},
+                   subject=describe(q), **spans)
 
 
 def _attribute_difference(q: Quantity, e: Quantity) -> tuple[FindingKind, str] | None:
@@ -226,12 +240,14 @@ def _attribute_difference(q: Quantity, e: Quantity) -> tuple[FindingKind, str] |
     time_per_q = {p for p in q.per if p in TIME_UNITS}
     time_per_e = {p for p in e.per if p in TIME_UNITS}
     if time_per_q and time_per_e and time_per_q != time_per_e:
-        return FindingKind.QUANTITY_MISMATCH, f"claim says {describe(q)}; evidence says {describe(e)}"
+        return FindingKind.QUANTITY_MISMATCH, values_differ(describe(q), describe(e))
     if q.change is not None and e.change is not None and q.change != e.change:
-        return FindingKind.DIRECTION, (f"claim says {_CHANGE_NAMES[q.change]} {describe(q)}; "
-                                       f"evidence says {_CHANGE_NAMES[e.change]} {describe(e)}")
+        return FindingKind.DIRECTION, values_differ(_("%(bound)s %(value)s") % {"bound": _CHANGE_NAMES[q.change],
+                                                                                  "value": describe(q)},
+                                                    _("%(bound)s %(value)s") % {"bound": _CHANGE_NAMES[e.change],
+                                                                                  "value": describe(e)})
     if q.bound and e.bound and (q.bound > 0) != (e.bound > 0):
-        return FindingKind.DIRECTION, f"claim says {_stated(q)}; evidence says {_stated(e)}"
+        return FindingKind.DIRECTION, values_differ(_stated(q), _stated(e))
     return None
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from checking.analysis import CLAUSE_VERBS, Unit, quantity_tokens
 from checking.findings import Finding, FindingKind
 from checking.languages import detect_language
-from checking.rules.context import RuleContext, claim_span
+from checking.rules.context import RuleContext, claim_span, said_of
 from checking.rules.moved import check_moved
 from checking.text import COORDINATORS, Token, is_content
 from checking.windows import stem_found
@@ -56,8 +56,7 @@ def _subject_before_verb(ctx: RuleContext) -> list[Finding]:
             rival = _rival_subject(unit, tokens[verb], predicate, subject={t.stem for t in tokens[:verb]})
             if rival is not None:
                 said = ctx.claim.text[missing[0].start : predicate.end]
-                return [Finding(FindingKind.MISSING_SUBJECT, f"claim says '{said}'; the evidence says it of "
-                                                             f"'{rival.text}'",
+                return [Finding(FindingKind.MISSING_SUBJECT, said_of(said, rival.text),
                                 claim_span=claim_span(*missing), evidence_span=ctx.token_span(unit, rival))]
     return []
 

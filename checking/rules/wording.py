@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from checking.analysis import Claim, Slot, Unit, quantity_tokens, slot_sequence
 from checking.findings import Finding, FindingKind
-from checking.rules.context import RuleContext, claim_span
+from checking.rules.context import RuleContext, claim_span, says
 from checking.text import (
     CONJUNCTIONS,
     LIGHT_STEMS,
@@ -47,7 +47,7 @@ def _substitutions(ctx: RuleContext) -> list[Finding]:
             other, unit, neighbour = rival
             pair = (f"{tok.text} {neighbour.text}", f"{other.text} {neighbour.text}") if neighbour.end > tok.end \
                 else (f"{neighbour.text} {tok.text}", f"{neighbour.text} {other.text}")
-            found.append(Finding(FindingKind.SUBSTITUTION, f"claim says '{pair[0]}'; evidence says '{pair[1]}'",
+            found.append(Finding(FindingKind.SUBSTITUTION, says(pair[0], pair[1]),
                                  claim_span=claim_span(tok, neighbour), evidence_span=ctx.token_span(unit, other)))
     return found
 
@@ -139,8 +139,7 @@ def _same_slot(claim: Claim, claim_slots: list[Slot], first: int, last: int,
             if any(s.tok is None or s.polar or _claim_has(claim, s.tok.stem) for s in theirs) \
                     or _reworded(claim, mine, theirs):
                 return None
-            message = (f"claim says '{_slot_text(before, mine, after)}'; "
-                       f"evidence says '{_slot_text(evidence_slots[k], theirs, evidence_slots[end])}'")
+            message = says(_slot_text(before, mine, after), _slot_text(evidence_slots[k], theirs, evidence_slots[end]))
             return message, theirs
     return None
 

@@ -31,8 +31,8 @@ def test_a_supported_claim_keeps_its_matching_values():
 
 
 def test_only_a_not_found_verdict_rewords_what_matched():
-    match = Finding(FindingKind.QUANTITY_MATCH, "$750 matches evidence")
-    missing = Finding(FindingKind.UNSUPPORTED_TERM, "not found in evidence: wellness")
+    match = Finding(FindingKind.QUANTITY_MATCH, "$750 matches evidence", subject="$750")
+    missing = Finding(FindingKind.UNSUPPORTED_TERM, "not found in evidence: wellness", subject="wellness")
     reasons = ["$750 matches evidence", "not found in evidence: wellness"]
     for verdict in ("supported", "uncertain", "contradicted"):
         assert beside_verdict(verdict=verdict, findings=[match, missing], reasons=reasons) == ([match, missing], reasons)
