@@ -1,4 +1,6 @@
 from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 
 from console.models import User
 from console.selectors import audit_filter_choices
@@ -26,3 +28,16 @@ class AuditFilterForm(forms.Form):
         self.fields["object_type"].choices = [
             ("", "Any type"), *[(value, value.split(".")[-1].replace("_", " ")) for value in object_types],
         ]
+
+
+class LanguageForm(forms.ModelForm):
+    # Each language is named in itself (settings.LANGUAGES), so a person who cannot read the current one finds theirs.
+    language = forms.ChoiceField(
+        required=False, label=_("Language"),
+        choices=[("", _("Same as the browser")), *settings.LANGUAGES],
+        widget=forms.RadioSelect,
+    )
+
+    class Meta:
+        model = User
+        fields = ["language"]

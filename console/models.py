@@ -31,6 +31,8 @@ class User(AbstractUser):
         default=SecurityLevel.INTERNAL,
         help_text="Highest security level of sources this person may see.",
     )
+    # A code from settings.LANGUAGES; blank follows the browser (Accept-Language). Applied by UserLanguageMiddleware.
+    language = models.CharField(max_length=16, blank=True, default="")
 
     def has_role(self, *roles: str) -> bool:
         return user_has_role(self, *roles)
