@@ -7,13 +7,13 @@ from console.selectors import audit_filter_choices
 
 
 class AuditFilterForm(forms.Form):
-    actor = forms.CharField(required=False)
-    verb = forms.ChoiceField(required=False, label="Action")
-    object_type = forms.ChoiceField(required=False, label="Object type")
-    object_id = forms.CharField(required=False, label="Object id")
-    since = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    until = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    include_routine = forms.BooleanField(required=False, label="Show lease and no-op events")
+    actor = forms.CharField(required=False, label=_("Actor"))
+    verb = forms.ChoiceField(required=False, label=_("Action"))
+    object_type = forms.ChoiceField(required=False, label=_("Object type"))
+    object_id = forms.CharField(required=False, label=_("Object id"))
+    since = forms.DateField(required=False, label=_("Since"), widget=forms.DateInput(attrs={"type": "date"}))
+    until = forms.DateField(required=False, label=_("Until"), widget=forms.DateInput(attrs={"type": "date"}))
+    include_routine = forms.BooleanField(required=False, label=_("Show lease and no-op events"))
 
     def __init__(self, *args, viewer: User, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -21,12 +21,12 @@ class AuditFilterForm(forms.Form):
         verbs, object_types = audit_filter_choices(viewer=viewer)
         groups = sorted({verb.split(".")[0] for verb in verbs})
         self.fields["verb"].choices = [
-            ("", "Any action"),
-            *[(f"{group}.", f"any {group} action") for group in groups],
+            ("", _("Any action")),
+            *[(f"{group}.", _("any %(group)s action") % {"group": group}) for group in groups],
             *[(verb, verb) for verb in verbs],
         ]
         self.fields["object_type"].choices = [
-            ("", "Any type"), *[(value, value.split(".")[-1].replace("_", " ")) for value in object_types],
+            ("", _("Any type")), *[(value, value.split(".")[-1].replace("_", " ")) for value in object_types],
         ]
 
 
