@@ -24,9 +24,10 @@ install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test chromium
 
 # Browser tests drive Debian's Chromium; as root we can install it, otherwise they are skipped with the reason.
+# fonts-noto-cjk: the console in Chinese renders its glyphs instead of boxes (tests/browser/test_chinese_pages.py).
 chromium:
-	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = "0" ]; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	@if { [ ! -x /usr/bin/chromium ] || [ ! -d /usr/share/fonts/opentype/noto ]; } && [ "$$(id -u)" = "0" ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
 	fi
 
 run: install

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from ask.gate import gate_decide
 from ask.models import AskStatus, QuestionRun
@@ -71,22 +72,24 @@ _LIST_FIELDS = ("required_sources", "required_points", "forbidden_points", "fixt
 def _question_from(raw: object) -> Question:
     """One parsed line as a Question, or QuestionsError saying which field is wrong."""
     if not isinstance(raw, dict):
-        raise QuestionsError("each line must be a JSON object")
+        raise QuestionsError(gettext("each line must be a JSON object"))
     unknown = sorted(set(raw) - {*_TEXT_FIELDS, *_LIST_FIELDS})
     if unknown:
-        raise QuestionsError(f"unknown field {unknown[0]!r}")
+        raise QuestionsError(gettext("unknown field %(field)s") % {"field": repr(unknown[0])})
     missing = [name for name in _TEXT_FIELDS if not isinstance(raw.get(name), str) or not raw[name].strip()]
     if missing:
-        raise QuestionsError(f"needs {', '.join(repr(m) for m in missing)} (non-empty text)")
+        raise QuestionsError(gettext("needs %(fields)s (non-empty text)") % {
+            "fields": ", ".join(repr(m) for m in missing)})
     for name in _LIST_FIELDS:
         if not isinstance(raw.get(name, []), list) or not all(isinstance(v, str) for v in raw.get(name, [])):
-            raise QuestionsError(f"{name!r} must be a list of strings")
+            raise QuestionsError(gettext("%(field)s must be a list of strings") % {"field": repr(name)})
     for value in [raw[name] for name in _TEXT_FIELDS] + [v for name in _LIST_FIELDS for v in raw.get(name, [])]:
         problem = text_problem(value)
         if problem:
-            raise QuestionsError(f"a value {problem}")
+            raise QuestionsError(gettext("a value %(problem)s") % {"problem": problem})
     if raw["expected_status"] not in AskStatus.values:
-        raise QuestionsError(f"needs a question and an expected_status in {AskStatus.values}")
+        raise QuestionsError(gettext("needs a question and an expected_status in %(values)s") % {
+            "values": AskStatus.values})
     return Question(**raw)
 
 
@@ -99,21 +102,23 @@ def questions_parse(*, text: str, source: str) -> list[Question]:
         try:
             question = _question_from(json.loads(line))
         except json.JSONDecodeError as exc:
-            raise QuestionsError(f"{source}:{number}: not JSON ({exc})") from None
+            raise QuestionsError(gettext("%(source)s:%(line)s: not JSON (%(error)s)") % {
+                "source": source, "line": number, "error": exc}) from None
         except QuestionsError as exc:
             raise QuestionsError(f"{source}:{number}: {exc}") from None
         if question.id in seen:
-            raise QuestionsError(f"{source}:{number}: id {question.id!r} repeats")
+            raise QuestionsError(gettext("%(source)s:%(line)s: id %(id)s repeats") % {
+                "source": source, "line": number, "id": repr(question.id)})
         seen.add(question.id)
         questions.append(question)
     if not questions:
-        raise QuestionsError(f"{source} holds no questions")
+        raise QuestionsError(gettext("%(source)s holds no questions") % {"source": source})
     return questions
 
 
 def questions_load(path: Path) -> list[Question]:
     if not path.exists():
-        raise QuestionsError(f"no question file at {path}")
+        raise QuestionsError(gettext("no question file at %(path)s") % {"path": path})
     return questions_parse(text=path.read_text(encoding="utf-8"), source=str(path))
 
 

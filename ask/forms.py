@@ -2,20 +2,22 @@ from pathlib import PurePath
 
 from django import forms
 from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from console.models import SecurityLevel, User
 from console.text import text_problem
 
 
 class AskForm(forms.Form):
-    question = forms.CharField(max_length=2000, strip=True)
-    k = forms.IntegerField(min_value=1, max_value=20, initial=5, required=False)
+    question = forms.CharField(max_length=2000, strip=True, label=gettext_lazy("Question"))
+    k = forms.IntegerField(min_value=1, max_value=20, initial=5, required=False, label=gettext_lazy("Passages"))
 
     def clean_question(self) -> str:
         question = self.cleaned_data["question"]
         problem = text_problem(question)
         if problem:
-            raise forms.ValidationError(f"The question {problem}.")
+            raise forms.ValidationError(_("The question %(problem)s.") % {"problem": problem})
         return question
 
 
@@ -26,10 +28,12 @@ class QuestionSetForm(forms.Form):
     """A question set upload: the file's text is judged here (type, size, encoding, characters); its lines by
     ask.evaluation.questions_parse when saved."""
 
-    name = forms.CharField(max_length=100, strip=True)
-    file = forms.FileField(help_text="JSON lines (.jsonl), UTF-8, one question per line, up to the upload limit.")
-    clearance = forms.ChoiceField(choices=SecurityLevel.choices, help_text="Retrieval runs at this clearance; only "
-                                  "people cleared for it see the runs.")
+    name = forms.CharField(max_length=100, strip=True, label=gettext_lazy("Name"))
+    file = forms.FileField(label=gettext_lazy("File"), help_text=gettext_lazy(
+        "JSON lines (.jsonl), UTF-8, one question per line, up to the upload limit."))
+    clearance = forms.ChoiceField(choices=SecurityLevel.choices, label=gettext_lazy("Clearance"),
+                                  help_text=gettext_lazy(
+                                      "Retrieval runs at this clearance; only people cleared for it see the runs."))
 
     def __init__(self, *args, user: User, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -41,7 +45,7 @@ class QuestionSetForm(forms.Form):
         name = self.cleaned_data["name"]
         problem = text_problem(name)
         if problem:
-            raise forms.ValidationError(f"The name {problem}.")
+            raise forms.ValidationError(_("The name %(problem)s.") % {"problem": problem})
         return name
 
     def clean_file(self) -> str:
@@ -49,20 +53,24 @@ class QuestionSetForm(forms.Form):
         upload = self.cleaned_data["file"]
         name = PurePath(upload.name).name
         if PurePath(name).suffix.lower() not in QUESTION_FILE_EXTENSIONS:
-            raise forms.ValidationError(f"“{name}” is not a JSON-lines file: upload a .jsonl file.")
+            raise forms.ValidationError(_("“%(name)s” is not a JSON-lines file: upload a .jsonl file.")
+                                        % {"name": name})
         if upload.size > settings.KB_MAX_UPLOAD_BYTES:
-            raise forms.ValidationError(f"“{name}” is {upload.size / 2**20:.1f} MB; the limit is "
-                                        f"{settings.KB_MAX_UPLOAD_BYTES / 2**20:.1f} MB.")
+            raise forms.ValidationError(_("“%(name)s” is %(size)s MB; the limit is %(limit)s MB.") % {
+                "name": name, "size": f"{upload.size / 2**20:.1f}",
+                "limit": f"{settings.KB_MAX_UPLOAD_BYTES / 2**20:.1f}"})
         raw = upload.read()
         if b"\x00" in raw:
-            raise forms.ValidationError(f"“{name}” looks like a binary file, not JSON lines.")
+            raise forms.ValidationError(_("“%(name)s” looks like a binary file, not JSON lines.") % {"name": name})
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise forms.ValidationError(f"“{name}” is not valid UTF-8 (byte 0x{raw[exc.start]:02x} at position "
-                                        f"{exc.start}). Save it as UTF-8 and upload it again.") from None
+            raise forms.ValidationError(
+                _("“%(name)s” is not valid UTF-8 (byte 0x%(byte)s at position %(position)s). Save it as UTF-8 and "
+                  "upload it again.") % {"name": name, "byte": f"{raw[exc.start]:02x}", "position": exc.start}
+            ) from None
         problem = text_problem(text)
         if problem:
-            raise forms.ValidationError(f"“{name}” {problem}.")
+            raise forms.ValidationError(_("“%(name)s” %(problem)s.") % {"name": name, "problem": problem})
         self.filename = name
         return text

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from django.conf import settings
+from django.utils.translation import gettext
 
 from kb.embeddings import EmbeddingError, get_provider
 from kb.search import SearchHit
@@ -208,7 +209,8 @@ def gate_decide(
             missing = [(term, passages) for term, passages in missing if term.stem not in paraphrased]
         except EmbeddingError as exc:
             logger.warning("gate: word similarity unavailable: %s", exc)
-            warnings.append(f"word similarity unavailable ({exc}); key terms matched by word family only")
+            warnings.append(gettext("word similarity unavailable (%(error)s); key terms matched by word family only")
+                            % {"error": exc})
     decision = GateDecision(status="answered", qualified=qualified, key_terms=terms,
                             missing_terms=[term.word for term, _ in missing], warnings=warnings)
     if not terms or not qualified or decision.coverage < min_coverage:

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from console.models import SecurityLevel
 
 
 class AskStatus(models.TextChoices):
-    ANSWERED = "answered", "Answered"
-    INSUFFICIENT_EVIDENCE = "insufficient_evidence", "Insufficient evidence"
-    CONFLICT = "conflict", "Conflicting sources"
+    ANSWERED = "answered", _("Answered")
+    INSUFFICIENT_EVIDENCE = "insufficient_evidence", _("Insufficient evidence")
+    CONFLICT = "conflict", _("Conflicting sources")
 
 
 class Ask(models.Model):
@@ -64,7 +65,7 @@ class QuestionSet(models.Model):
                                    related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
-    active = models.BooleanField(default=True, help_text="Inactive sets are kept with their runs but not re-run.")
+    active = models.BooleanField(default=True, help_text=_("Inactive sets are kept with their runs but not re-run."))
 
     class Meta:
         ordering = ["name"]
@@ -83,19 +84,19 @@ class QuestionSet(models.Model):
 
 
 class RunState(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
 
 
 class RunTrigger(models.TextChoices):
-    VERSION_APPROVED = "version_approved", "Version approved"
-    VERSION_RETIRED = "version_retired", "Version retired"
-    VERSION_EXPIRED = "version_expired", "Version expired"
-    SETTINGS_CHANGED = "settings_changed", "Settings changed"
-    MANUAL = "manual", "Run by hand"
-    SEED = "seed", "Demo seed"
+    VERSION_APPROVED = "version_approved", _("Version approved")
+    VERSION_RETIRED = "version_retired", _("Version retired")
+    VERSION_EXPIRED = "version_expired", _("Version expired")
+    SETTINGS_CHANGED = "settings_changed", _("Settings changed")
+    MANUAL = "manual", _("Run by hand")
+    SEED = "seed", _("Demo seed")
     COMMAND = "command", "evaluate --questions"
 
 

@@ -24,6 +24,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from ask.evaluation import (
     QuestionsError,
@@ -89,8 +90,10 @@ def settings_fingerprint(digests: dict[str, str]) -> str:
 
 def _require_clearance(*, user: User | None, clearance: str) -> None:
     if user is not None and clearance not in SecurityLevel.up_to(user.clearance):
-        raise QuestionsError(f"{user.username} has {user.clearance} clearance and cannot keep a set run at "
-                             f"{clearance} (its runs could not be opened afterwards).")
+        raise QuestionsError(gettext("%(user)s has %(clearance)s clearance and cannot keep a set run at %(level)s "
+                                     "(its runs could not be opened afterwards).") % {
+            "user": user.username, "clearance": SecurityLevel(user.clearance).label.lower(),
+            "level": SecurityLevel(clearance).label.lower()})
 
 
 @transaction.atomic
@@ -103,10 +106,11 @@ def question_set_save(*, name: str, text: str, source_filename: str, clearance: 
     rows = [{key: value for key, value in vars(q).items() if value != []} for q in questions]
     slug = slugify(name)[:100]
     if not slug:
-        raise QuestionsError("the name needs at least one letter or digit")
+        raise QuestionsError(gettext("the name needs at least one letter or digit"))
     existing = QuestionSet.objects.select_for_update().filter(Q(name=name) | Q(slug=slug)).first()
     if existing is not None and existing.name != name:
-        raise QuestionsError(f"the name is too close to the set “{existing.name}”: choose another")
+        raise QuestionsError(gettext("the name is too close to the set “%(name)s”: choose another") % {
+            "name": existing.name})
     if existing is not None:
         _require_clearance(user=user, clearance=existing.clearance)
     before = None if existing is None else {"questions": len(existing.questions), "clearance": existing.clearance,

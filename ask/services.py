@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from ask.compose import ComposedClaim, Composition, answer_compose
 from ask.gate import GateDecision, gate_decide
@@ -109,7 +110,8 @@ def _generate(draft: AskDraft) -> None:
         except GenerationRejected as exc:
             logger.warning("ask: model output rejected, extractive composer used: %s", exc)
             draft.generation_error = str(exc)
-            draft.warnings.append(f"the model's answer was rejected ({exc}); answered extractively instead")
+            draft.warnings.append(gettext("the model's answer was rejected (%(error)s); answered extractively instead")
+                                 % {"error": exc})
         else:
             draft.generator = "llm"
             if composition is None:

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ask import regression, selectors
@@ -61,14 +62,14 @@ def question_sets(request: HttpRequest) -> HttpResponse:
     form = QuestionSetForm(request.POST, request.FILES, user=request.user)
     if form.is_valid():
         try:
-            question_set, _ = regression.question_set_save(
+            question_set, _run = regression.question_set_save(
                 name=form.cleaned_data["name"], text=form.cleaned_data["file"], source_filename=form.filename,
                 clearance=form.cleaned_data["clearance"], user=request.user)
         except QuestionsError as exc:
             form.add_error("file", str(exc))
         else:
-            messages.success(request, f"Saved “{question_set.name}” ({len(question_set.questions)} questions); "
-                                      "a run is queued.")
+            messages.success(request, _("Saved “%(name)s” (%(count)s questions); a run is queued.") % {
+                "name": question_set.name, "count": len(question_set.questions)})
             return redirect(question_set)
     return _sets_page(request, form, status=400)
 
@@ -91,7 +92,8 @@ def question_set_activate(request: HttpRequest, slug: str) -> HttpResponse:
     question_set = selectors.get_question_set_for_user(user=request.user, slug=slug)
     active = request.POST.get("active") == "1"
     regression.question_set_activate(question_set=question_set, user=request.user, active=active)
-    messages.success(request, f"“{question_set.name}” is {'active: a run is queued' if active else 'inactive'}.")
+    done = _("“%(name)s” is active: a run is queued.") if active else _("“%(name)s” is inactive.")
+    messages.success(request, done % {"name": question_set.name})
     return redirect(question_set)
 
 
@@ -100,10 +102,10 @@ def question_set_activate(request: HttpRequest, slug: str) -> HttpResponse:
 def question_set_run_now(request: HttpRequest, slug: str) -> HttpResponse:
     question_set = selectors.get_question_set_for_user(user=request.user, slug=slug)
     if not question_set.active:
-        messages.error(request, f"“{question_set.name}” is inactive: activate it to run it.")
+        messages.error(request, _("“%(name)s” is inactive: activate it to run it.") % {"name": question_set.name})
     else:
         regression.question_runs_request(trigger=RunTrigger.MANUAL, question_sets=[question_set])
-        messages.success(request, "A run is queued (a run already waiting takes this request in).")
+        messages.success(request, _("A run is queued (a run already waiting takes this request in)."))
     return redirect(question_set)
 
 

@@ -6,7 +6,7 @@ from console.models import AuditEvent, User
 
 @admin.register(User)
 class ConsoleUserAdmin(UserAdmin):
-    fieldsets = UserAdmin.fieldsets + (("Clearance", {"fields": ("clearance",)}),)
+    fieldsets = UserAdmin.fieldsets + (("Clearance and language", {"fields": ("clearance", "language")}),)
     list_display = ("username", "email", "clearance", "is_staff")
 
 

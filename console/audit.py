@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import models
+from django.utils import translation
 
 from console.models import AuditEvent, User
 
@@ -25,7 +27,7 @@ def audit_record(
         verb=verb,
         object_type=obj._meta.label_lower,
         object_id=str(obj.pk),
-        object_repr=str(obj)[:255],
+        object_repr=audit_text(obj)[:255],
         # Documents, versions, answers and claims say which level may read about them; anything else
         # (users, API clients) is for admins only.
         security_level=getattr(obj, "audit_security_level", None),
@@ -33,3 +35,16 @@ def audit_record(
         after=after,
         note=note,
     )
+
+
+def audit_text(value: Any) -> str:
+    """`value` as text in the default language: the log reads the same whatever language the actor's console was in
+    (choice labels and __str__ go through gettext)."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return str(value)
+
+
+def audit_label(obj: models.Model, field: str) -> str:
+    """A choice field's label in the default language, for before/after states."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return getattr(obj, f"get_{field}_display")()

@@ -11,7 +11,9 @@ from django.db.models import Count, Q
 from django.db.models.functions import Coalesce, TruncDate
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext
 
 from ask import selectors as ask_selectors
 from console import roles
@@ -83,7 +85,9 @@ def _stacked_bars(rows: dict, *, days: list[date], keys: list[str]) -> dict:
             y -= h
             if value:
                 segments.append((key, round(y, 1), round(h, 1), value))
-        bars.append(Bar(label=day.strftime("%d %b"), x=round(PLOT_LEFT + index * step + 2, 1), segments=segments,
+        # Translators: a date format (Django's `date` filter letters) for the chart's days, e.g. "20 Nov".
+        label = date_format(day, gettext("d M"))
+        bars.append(Bar(label=label, x=round(PLOT_LEFT + index * step + 2, 1), segments=segments,
                         total=sum(rows.get(day, {}).values()), labelled=(len(days) - 1 - index) % 2 == 0))
     # Whole-number ticks only: 0, the peak and (when it is a whole number) half of it.
     values = sorted({0, peak, *([peak // 2] if peak % 2 == 0 and peak > 2 else [])})

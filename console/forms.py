@@ -1,17 +1,19 @@
 from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 
 from console.models import User
 from console.selectors import audit_filter_choices
 
 
 class AuditFilterForm(forms.Form):
-    actor = forms.CharField(required=False)
-    verb = forms.ChoiceField(required=False, label="Action")
-    object_type = forms.ChoiceField(required=False, label="Object type")
-    object_id = forms.CharField(required=False, label="Object id")
-    since = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    until = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    include_routine = forms.BooleanField(required=False, label="Show lease and no-op events")
+    actor = forms.CharField(required=False, label=_("Actor"))
+    verb = forms.ChoiceField(required=False, label=_("Action"))
+    object_type = forms.ChoiceField(required=False, label=_("Object type"))
+    object_id = forms.CharField(required=False, label=_("Object id"))
+    since = forms.DateField(required=False, label=_("Since"), widget=forms.DateInput(attrs={"type": "date"}))
+    until = forms.DateField(required=False, label=_("Until"), widget=forms.DateInput(attrs={"type": "date"}))
+    include_routine = forms.BooleanField(required=False, label=_("Show lease and no-op events"))
 
     def __init__(self, *args, viewer: User, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -19,10 +21,23 @@ class AuditFilterForm(forms.Form):
         verbs, object_types = audit_filter_choices(viewer=viewer)
         groups = sorted({verb.split(".")[0] for verb in verbs})
         self.fields["verb"].choices = [
-            ("", "Any action"),
-            *[(f"{group}.", f"any {group} action") for group in groups],
+            ("", _("Any action")),
+            *[(f"{group}.", _("any %(group)s action") % {"group": group}) for group in groups],
             *[(verb, verb) for verb in verbs],
         ]
         self.fields["object_type"].choices = [
-            ("", "Any type"), *[(value, value.split(".")[-1].replace("_", " ")) for value in object_types],
+            ("", _("Any type")), *[(value, value.split(".")[-1].replace("_", " ")) for value in object_types],
         ]
+
+
+class LanguageForm(forms.ModelForm):
+    # Each language is named in itself (settings.LANGUAGES), so a person who cannot read the current one finds theirs.
+    language = forms.ChoiceField(
+        required=False, label=_("Language"),
+        choices=[("", _("Same as the browser")), *settings.LANGUAGES],
+        widget=forms.RadioSelect,
+    )
+
+    class Meta:
+        model = User
+        fields = ["language"]

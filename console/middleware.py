@@ -13,6 +13,8 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render as django_render
 from django.urls import Resolver404, resolve
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 API_PATH_PREFIXES = ("/api/", "/alignscore_")
 FORM_OVERHEAD_BYTES = 64 * 1024  # the other form fields and multipart boundaries around an uploaded file
@@ -63,8 +65,8 @@ def _too_large(request: HttpRequest, *, size: int | None, limit: int) -> HttpRes
         return render(request, "kb/upload_too_large.html",
                       {"limit_mb": settings.KB_MAX_UPLOAD_BYTES / 2**20, "size_mb": (size or 0) / 2**20}, status=413)
     return render(request, "request_refused.html", {
-        "heading": "That form is too large",
-        "message": f"The form sent more than {limit / 2**20:.1f} MB. Nothing was stored.",
+        "heading": _("That form is too large"),
+        "message": _("The form sent more than %(size)s MB. Nothing was stored.") % {"size": f"{limit / 2**20:.1f}"},
     }, status=413)
 
 
@@ -73,10 +75,10 @@ def _length_required(request: HttpRequest) -> HttpResponse:
     if _is_api(request):
         return JsonResponse({"error": "length_required", "detail": detail}, status=411)
     return render(request, "request_refused.html", {
-        "heading": "The upload arrived without its length",
-        "message": "The browser or tool sent the form in chunks (Transfer-Encoding: chunked) without saying how "
-                   "long it is, so it cannot be read. Nothing was stored. Submit the form from the page, or "
-                   "send it with a Content-Length header (e.g. curl -F).",
+        "heading": _("The upload arrived without its length"),
+        "message": _("The browser or tool sent the form in chunks (Transfer-Encoding: chunked) without saying how "
+                     "long it is, so it cannot be read. Nothing was stored. Submit the form from the page, or "
+                     "send it with a Content-Length header (e.g. curl -F)."),
     }, status=411)
 
 
@@ -98,3 +100,24 @@ class RequestBodyLimitMiddleware:
         if isinstance(exception, RequestDataTooBig):
             return _too_large(request, size=_declared_length(request), limit=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
         return None
+
+
+class UserLanguageMiddleware:
+    """A person's saved language wins over LocaleMiddleware's pick from Accept-Language; blank keeps that pick.
+
+    API paths answer in English whatever the client sends: their error messages are read by programs and logs.
+    """
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if _is_api(request):
+            language = settings.LANGUAGE_CODE
+        else:
+            user = getattr(request, "user", None)
+            language = user.language if user is not None and user.is_authenticated and user.language else None
+        if language:
+            translation.activate(language)
+            request.LANGUAGE_CODE = translation.get_language()
+        return self.get_response(request)

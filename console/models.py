@@ -4,15 +4,16 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from console.roles import user_has_role
 
 
 class SecurityLevel(models.TextChoices):
-    PUBLIC = "public", "Public"
-    INTERNAL = "internal", "Internal"
-    CONFIDENTIAL = "confidential", "Confidential"
-    RESTRICTED = "restricted", "Restricted"
+    PUBLIC = "public", _("Public")
+    INTERNAL = "internal", _("Internal")
+    CONFIDENTIAL = "confidential", _("Confidential")
+    RESTRICTED = "restricted", _("Restricted")
 
     @classmethod
     def rank(cls, level: str) -> int:
@@ -29,8 +30,10 @@ class User(AbstractUser):
         max_length=16,
         choices=SecurityLevel.choices,
         default=SecurityLevel.INTERNAL,
-        help_text="Highest security level of sources this person may see.",
+        help_text=_("Highest security level of sources this person may see."),
     )
+    # A code from settings.LANGUAGES; blank follows the browser (Accept-Language). Applied by UserLanguageMiddleware.
+    language = models.CharField(_("language"), max_length=16, blank=True, default="")
 
     def has_role(self, *roles: str) -> bool:
         return user_has_role(self, *roles)

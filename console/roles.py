@@ -11,6 +11,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
 
 CURATOR = "curator"
 APPROVER = "approver"
@@ -45,7 +46,8 @@ def role_required(*roles: str) -> Callable:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if not user_has_role(request.user, *roles):
-                raise PermissionDenied(f"This page needs one of these roles: {', '.join(roles)}.")
+                raise PermissionDenied(
+                    _("This page needs one of these roles: %(roles)s.") % {"roles": ", ".join(roles)})
             return view(request, *args, **kwargs)
 
         return wrapped

@@ -20,6 +20,7 @@ urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("healthz", views.healthz, name="healthz"),
     path("audit/", views.audit_log, name="audit_log"),
+    path("account/language/", views.language, name="language"),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("kb/", include("kb.urls")),

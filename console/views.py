@@ -2,16 +2,20 @@ from __future__ import annotations
 
 import csv
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
 from console import roles
 from console.dashboard import dashboard_data
-from console.forms import AuditFilterForm
+from console.forms import AuditFilterForm, LanguageForm
 from console.health import health_report
 from console.roles import role_required
 from console.selectors import audit_event_changes, audit_events_filtered
@@ -72,3 +76,20 @@ def audit_log(request: HttpRequest) -> HttpResponse:
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "console/audit_log.html", {"form": form, "page": page, "query": query.urlencode()})
+
+
+@require_http_methods(["GET", "POST"])
+def language(request: HttpRequest) -> HttpResponse:
+    """The person's own console language; blank follows the browser. Any logged-in person may set their own."""
+    back = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        back = ""
+    form = LanguageForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        # The confirmation is written in the language just chosen, not the one the request came in.
+        translation.activate(request.user.language or translation.get_language_from_request(request))
+        messages.success(request, _("Language saved."))
+        return redirect(back or "language")
+    return render(request, "console/language.html", {"form": form, "next": back})

@@ -3,6 +3,8 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from checking.languages import LANGUAGE_CHOICES
 from console.models import SecurityLevel, User
@@ -12,28 +14,32 @@ DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="
 
 
 class VersionUploadForm(forms.Form):
-    file = forms.FileField(help_text="A Markdown file (.md), UTF-8, up to the upload limit.")
-    effective_from = forms.DateTimeField(required=False, widget=DATETIME_WIDGET, help_text="Empty: from approval on.")
-    expires_at = forms.DateTimeField(required=False, widget=DATETIME_WIDGET, help_text="Empty: never expires.")
-    note = forms.CharField(required=False, max_length=500, label="What changed")
-    submit_for_approval = forms.BooleanField(required=False, initial=True)
-    language = forms.ChoiceField(choices=[("", "Detect from the text"), *LANGUAGE_CHOICES], required=False,
-                                 help_text="What the checker reads it as; detected unless you choose.")
+    file = forms.FileField(label=gettext_lazy("File"),
+                           help_text=gettext_lazy("A Markdown file (.md), UTF-8, up to the upload limit."))
+    effective_from = forms.DateTimeField(required=False, widget=DATETIME_WIDGET, label=gettext_lazy("Effective from"),
+                                         help_text=gettext_lazy("Empty: from approval on."))
+    expires_at = forms.DateTimeField(required=False, widget=DATETIME_WIDGET, label=gettext_lazy("Expires at"),
+                                     help_text=gettext_lazy("Empty: never expires."))
+    note = forms.CharField(required=False, max_length=500, label=gettext_lazy("What changed"))
+    submit_for_approval = forms.BooleanField(required=False, initial=True, label=gettext_lazy("Submit for approval now"))
+    language = forms.ChoiceField(choices=[("", gettext_lazy("Detect from the text")), *LANGUAGE_CHOICES], required=False,
+                                 label=gettext_lazy("Language"),
+                                 help_text=gettext_lazy("What the checker reads it as; detected unless you choose."))
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
         if upload.size > settings.KB_MAX_UPLOAD_BYTES:
             limit_mb = settings.KB_MAX_UPLOAD_BYTES / (1024 * 1024)
-            raise forms.ValidationError(f"“{upload.name}” is {upload.size / (1024 * 1024):.1f} MB; "
-                                        f"the limit is {limit_mb:.1f} MB.")
+            raise forms.ValidationError(_("“%(name)s” is %(size)s MB; the limit is %(limit)s MB.") % {
+                "name": upload.name, "size": f"{upload.size / (1024 * 1024):.1f}", "limit": f"{limit_mb:.1f}"})
         return upload
 
     def ask_for_file_again(self, files) -> None:
         """A browser never refills a file input, so a form shown again with errors says to choose the file again."""
         upload = files.get("file")
         if upload is not None and self.errors and "file" not in self.errors:
-            self.add_error("file", f"Choose “{upload.name}” again: browsers drop the chosen file when a form "
-                                   "is shown again.")
+            self.add_error("file", _("Choose “%(name)s” again: browsers drop the chosen file when a form "
+                                     "is shown again.") % {"name": upload.name})
 
 
 def version_upload_initial(*, previous: DocumentVersion | None) -> dict:
@@ -50,14 +56,17 @@ def version_upload_initial(*, previous: DocumentVersion | None) -> dict:
 
 
 class DocumentCreateForm(VersionUploadForm):
-    title = forms.CharField(max_length=200)
+    title = forms.CharField(max_length=200, label=gettext_lazy("Title"))
     key = forms.SlugField(
         max_length=100,
-        help_text="Stable identifier, suggested from the title, e.g. travel-policy. Cannot change later.",
+        label=gettext_lazy("Key"),
+        help_text=gettext_lazy("Stable identifier, suggested from the title, e.g. travel-policy. Cannot change later."),
         widget=forms.TextInput(attrs={"data-key-from-title": "id_title", "autocomplete": "off"}),
     )
-    security_level = forms.ChoiceField(choices=SecurityLevel.choices, initial=SecurityLevel.INTERNAL)
-    owner = forms.ModelChoiceField(queryset=User.objects.filter(is_active=True).order_by("username"))
+    security_level = forms.ChoiceField(choices=SecurityLevel.choices, initial=SecurityLevel.INTERNAL,
+                                       label=gettext_lazy("Security level"))
+    owner = forms.ModelChoiceField(queryset=User.objects.filter(is_active=True).order_by("username"),
+                                   label=gettext_lazy("Owner"))
 
     field_order = ["title", "key", "owner", "security_level", "file", "effective_from", "expires_at", "note",
                    "submit_for_approval"]
@@ -68,16 +77,20 @@ class DocumentCreateForm(VersionUploadForm):
         self.fields["security_level"].choices = [
             (value, label) for value, label in SecurityLevel.choices if value in SecurityLevel.up_to(user.clearance)
         ]
-        self.fields["security_level"].help_text = f"Up to your clearance ({user.get_clearance_display()})."
+        self.fields["security_level"].help_text = _("Up to your clearance (%(clearance)s).") % {
+            "clearance": user.get_clearance_display()}
 
 
 class DecisionForm(forms.Form):
-    reason = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
+    reason = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}),
+                             label=gettext_lazy("Note"))
 
 
 class DocumentFilterForm(forms.Form):
-    q = forms.CharField(required=False, label="Search")
-    status = forms.ChoiceField(required=False, choices=[("", "Any status"), *VersionStatus.choices])
-    owner = forms.CharField(required=False)
-    security_level = forms.ChoiceField(required=False, choices=[("", "Any level"), *SecurityLevel.choices])
-    expiring = forms.BooleanField(required=False, label="Expiring soon")
+    q = forms.CharField(required=False, label=gettext_lazy("Search"))
+    status = forms.ChoiceField(required=False, choices=[("", gettext_lazy("Any status")), *VersionStatus.choices],
+                               label=gettext_lazy("Status"))
+    owner = forms.CharField(required=False, label=gettext_lazy("Owner"))
+    security_level = forms.ChoiceField(required=False, choices=[("", gettext_lazy("Any level")), *SecurityLevel.choices],
+                                       label=gettext_lazy("Security level"))
+    expiring = forms.BooleanField(required=False, label=gettext_lazy("Expiring soon"))

@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from pgvector.django import HnswIndex, VectorField
 
 from checking.languages import LANGUAGE_CHOICES
@@ -19,8 +20,8 @@ class Document(models.Model):
     """A stable identity (key) for a source whose content lives in immutable versions. Never deleted: retired."""
 
     class SourceType(models.TextChoices):
-        UPLOAD = "upload", "Uploaded in the console"
-        IMPORT = "import", "Imported from a file"
+        UPLOAD = "upload", _("Uploaded in the console")
+        IMPORT = "import", _("Imported from a file")
 
     key = models.SlugField(max_length=100, unique=True)
     title = models.CharField(max_length=200)
@@ -50,20 +51,20 @@ class Document(models.Model):
 
 
 class VersionStatus(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    PENDING_APPROVAL = "pending_approval", "Pending approval"
-    APPROVED = "approved", "Approved"
-    REJECTED = "rejected", "Rejected"
-    SUPERSEDED = "superseded", "Superseded"
-    RETIRED = "retired", "Retired"
-    EXPIRED = "expired", "Expired"
+    DRAFT = "draft", _("Draft")
+    PENDING_APPROVAL = "pending_approval", _("Pending approval")
+    APPROVED = "approved", _("Approved")
+    REJECTED = "rejected", _("Rejected")
+    SUPERSEDED = "superseded", _("Superseded")
+    RETIRED = "retired", _("Retired")
+    EXPIRED = "expired", _("Expired")
 
 
 class IndexState(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    INDEXING = "indexing", "Indexing"
-    READY = "ready", "Ready"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", _("Queued")
+    INDEXING = "indexing", _("Indexing")
+    READY = "ready", _("Ready")
+    FAILED = "failed", _("Failed")
 
 
 class DocumentVersionQuerySet(models.QuerySet):

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.db.models.expressions import RawSQL
+from django.utils.translation import gettext
 from pgvector import Vector
 
 from checking.languages import fulltext_form
@@ -277,7 +278,7 @@ def chunks_search_many(
         vector_hits = _vector_hits(given, evidence=evidence, limit=depth, floor=floor)
     except EmbeddingError as exc:
         logger.warning("vector search skipped: %s", exc)
-        warnings.append(f"Vector search unavailable ({exc}); showing full-text matches only.")
+        warnings.append(gettext("Vector search unavailable (%(error)s); showing full-text matches only.") % {"error": exc})
 
     fused = [_fused(ids, hits, k=k) for ids, hits in zip(fulltext, vector_hits, strict=True)]
     chunks = _hit_chunks({chunk_id for best in fused for chunk_id, _ in best})

@@ -15,6 +15,8 @@ from django.db import connection, transaction
 from django.db.models import F, Q, QuerySet, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from checking.languages import detect_language, document_terms, fulltext_form, language_for
 from console import roles
@@ -83,27 +85,29 @@ def markdown_decode_upload(*, raw: bytes, filename: str) -> str:
     """The uploaded file's text, or UploadError saying exactly what is wrong with it."""
     suffix = PurePath(filename).suffix.lower()
     if suffix not in MARKDOWN_EXTENSIONS:
-        raise UploadError(f"“{filename}” is not a Markdown file: upload a .md or .markdown file.")
+        raise UploadError(_("“%(name)s” is not a Markdown file: upload a .md or .markdown file.") % {"name": filename})
     limit = settings.KB_MAX_UPLOAD_BYTES
     if len(raw) > limit:
-        raise UploadError(f"“{filename}” is {_human_size(len(raw))}; the limit is {_human_size(limit)}.")
+        raise UploadError(_("“%(name)s” is %(size)s; the limit is %(limit)s.") % {
+            "name": filename, "size": _human_size(len(raw)), "limit": _human_size(limit)})
     if b"\x00" in raw:
-        raise UploadError(f"“{filename}” looks like a binary file, not Markdown text.")
+        raise UploadError(_("“%(name)s” looks like a binary file, not Markdown text.") % {"name": filename})
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise UploadError(
-            f"“{filename}” is not valid UTF-8 (byte 0x{raw[exc.start]:02x} at position {exc.start}). "
-            "Save it as UTF-8 and upload it again."
+            _("“%(name)s” is not valid UTF-8 (byte 0x%(byte)s at position %(position)s). "
+              "Save it as UTF-8 and upload it again.")
+            % {"name": filename, "byte": f"{raw[exc.start]:02x}", "position": exc.start}
         ) from None
     if not text.strip():
-        raise UploadError(f"“{filename}” is empty.")
+        raise UploadError(_("“%(name)s” is empty.") % {"name": filename})
     return text
 
 
 def _check_dates(*, effective_from: datetime, expires_at: datetime | None) -> None:
     if expires_at is not None and expires_at <= effective_from:
-        raise UploadError("The expiry date must be after the effective date.")
+        raise UploadError(_("The expiry date must be after the effective date."))
 
 
 def _status_snapshot(version: DocumentVersion) -> dict[str, str]:
@@ -113,8 +117,10 @@ def _status_snapshot(version: DocumentVersion) -> dict[str, str]:
 def _require_clearance(*, user: User, level: str) -> None:
     """Nobody writes a document they could not open afterwards."""
     if level not in SecurityLevel.up_to(user.clearance):
-        raise UploadError(f"{user.username} has {user.clearance} clearance and cannot add to a {level} document "
-                          "(it could not be opened afterwards).")
+        raise UploadError(_("%(user)s has %(clearance)s clearance and cannot add to a %(level)s document "
+                            "(it could not be opened afterwards).") % {
+            "user": user.username, "clearance": SecurityLevel(user.clearance).label.lower(),
+            "level": SecurityLevel(level).label.lower()})
 
 
 @transaction.atomic
@@ -124,7 +130,8 @@ def document_create(
 ) -> Document:
     _require_clearance(user=created_by, level=security_level)
     if Document.objects.filter(key=key).exists():
-        raise UploadError(f"A document with the key “{key}” already exists: upload a new version of it instead.")
+        raise UploadError(_("A document with the key “%(key)s” already exists: upload a new version of it instead.")
+                          % {"key": key})
     document = Document.objects.create(
         key=key, title=title, owner=owner, security_level=security_level, source_type=source_type
     )
@@ -146,14 +153,14 @@ def version_upload(
     effective_from = effective_from or timezone.now()
     _check_dates(effective_from=effective_from, expires_at=expires_at)
     if document.is_retired:
-        raise UploadError(f"“{document.title}” is retired; it takes no new versions.")
+        raise UploadError(_("“%(title)s” is retired; it takes no new versions.") % {"title": document.title})
 
     _evidence_lock(document_id=document.pk)
     document = Document.objects.select_for_update().get(pk=document.pk)  # serialise version numbering
     latest = document.versions.order_by("-number").first()
     sha256 = hashlib.sha256(text.encode("utf-8")).hexdigest()
     if latest is not None and latest.sha256 == sha256 and latest.status != VersionStatus.REJECTED:
-        raise UploadError(f"This file is identical to version {latest.number}; nothing to upload.")
+        raise UploadError(_("This file is identical to version %(number)s; nothing to upload.") % {"number": latest.number})
 
     version = DocumentVersion.objects.create(
         document=document,
@@ -189,6 +196,14 @@ def document_create_with_version(
     return version_upload(document=document, raw=raw, filename=filename, uploaded_by=uploaded_by, **upload_options)
 
 
+# What a refused transition would have done, as the message to the person says it ("it cannot be approved").
+TRANSITION_DONE = {
+    "version.submit": gettext_lazy("submitted"), "version.approve": gettext_lazy("approved"),
+    "version.reject": gettext_lazy("rejected"), "version.retire": gettext_lazy("retired"),
+    "version.supersede": gettext_lazy("superseded"), "version.expire": gettext_lazy("expired"),
+}
+
+
 def _transition(
     *, version: DocumentVersion, allowed_from: set[str], to: str, verb: str, actor: User | None,
     actor_label: str = "", note: str = "", **fields,
@@ -196,9 +211,9 @@ def _transition(
     _evidence_lock(document_id=version.document_id)
     locked = DocumentVersion.objects.select_for_update().get(pk=version.pk)
     if locked.status not in allowed_from:
-        raise TransitionError(
-            f"Version {locked.number} is {locked.get_status_display().lower()}; it cannot be {verb.split('.')[-1]}d."
-        )
+        raise TransitionError(_("Version %(number)s is %(status)s; it cannot be %(action)s.") % {
+            "number": locked.number, "status": locked.get_status_display().lower(),
+            "action": TRANSITION_DONE.get(verb, verb.split(".")[-1])})
     before = _status_snapshot(locked)
     locked.status = to
     for name, value in fields.items():
@@ -223,11 +238,12 @@ def version_approve(
 ) -> DocumentVersion:
     """Four-eyes: nobody approves a version they uploaded. `via` names a non-web channel (kb_import)."""
     if not approver.has_role(roles.APPROVER):
-        raise PermissionDenied("Only approvers can approve versions.")
+        raise PermissionDenied(_("Only approvers can approve versions."))
     if version.submitted_by_id == approver.pk:
-        raise PermissionDenied("Four-eyes rule: you cannot approve a version you uploaded.")
+        raise PermissionDenied(_("Four-eyes rule: you cannot approve a version you uploaded."))
     if version.document.security_level not in SecurityLevel.up_to(approver.clearance):
-        raise PermissionDenied(f"This is a {version.document.security_level} document, above your clearance.")
+        raise PermissionDenied(_("This is a %(level)s document, above your clearance.") % {
+            "level": version.document.get_security_level_display().lower()})
     approved = _transition(
         version=version, allowed_from={VersionStatus.PENDING_APPROVAL}, to=VersionStatus.APPROVED,
         verb="version.approve", actor=approver, actor_label=via, note=note,
@@ -243,9 +259,9 @@ def version_approve(
 @transaction.atomic
 def version_reject(*, version: DocumentVersion, approver: User, reason: str) -> DocumentVersion:
     if not approver.has_role(roles.APPROVER):
-        raise PermissionDenied("Only approvers can reject versions.")
+        raise PermissionDenied(_("Only approvers can reject versions."))
     if not reason.strip():
-        raise TransitionError("Say why the version is rejected; the uploader will read it.")
+        raise TransitionError(_("Say why the version is rejected; the uploader will read it."))
     return _transition(version=version, allowed_from={VersionStatus.PENDING_APPROVAL}, to=VersionStatus.REJECTED,
                        verb="version.reject", actor=approver, note=reason, decision_reason=reason)
 
@@ -528,5 +544,4 @@ def embeddings_cached(*, texts: list[str], model_id: str, terms: set[str] = froz
 
 def chunk_units_drop(*, version: DocumentVersion) -> int:
     """A version that can never be evidence again keeps its chunks but not the checker's units of them."""
-    deleted, _ = ChunkUnit.objects.filter(chunk__version=version).delete()
-    return deleted
+    return ChunkUnit.objects.filter(chunk__version=version).delete()[0]

@@ -6,6 +6,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ask import selectors as ask_selectors
@@ -68,7 +69,8 @@ def document_create(request: HttpRequest) -> HttpResponse:
         except services.UploadError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, f"Uploaded {version.document.title} v{version.number}; indexing has started.")
+            messages.success(request, _("Uploaded %(title)s v%(number)s; indexing has started.") % {
+                "title": version.document.title, "number": version.number})
             return redirect(version)
     form.ask_for_file_again(request.FILES)
     return render(request, "kb/upload.html", {"form": form, "document": None}, status=400 if form.errors else 200)
@@ -87,7 +89,7 @@ def version_upload(request: HttpRequest, key: str) -> HttpResponse:
         except services.UploadError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, f"Uploaded version {version.number}; indexing has started.")
+            messages.success(request, _("Uploaded version %(number)s; indexing has started.") % {"number": version.number})
             return redirect(version)
     form.ask_for_file_again(request.FILES)
     return render(request, "kb/upload.html", {"form": form, "document": document, "previous": previous},
@@ -178,14 +180,15 @@ def _decide(request: HttpRequest, key: str, number: int, action) -> HttpResponse
     version = selectors.get_version_for_user(user=request.user, key=key, number=number)
     form = DecisionForm(request.POST)
     if not form.is_valid():  # e.g. a NUL in the reason: say so rather than decide without the reason
-        messages.error(request, "The reason was not taken: " + " ".join(form.errors.get("reason", [])))
+        messages.error(request, _("The reason was not taken: %(errors)s") % {"errors": " ".join(form.errors.get("reason", []))})
         return redirect(version)
     try:
         result = action(version=version, user=request.user, reason=form.cleaned_data["reason"])
     except services.TransitionError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, f"Version {version.number} is now {result.get_status_display().lower()}.")
+        messages.success(request, _("Version %(number)s is now %(status)s.") % {
+            "number": version.number, "status": result.get_status_display().lower()})
     return redirect(version)
 
 
@@ -221,7 +224,7 @@ def version_retire(request: HttpRequest, key: str, number: int) -> HttpResponse:
 def version_index_retry(request: HttpRequest, key: str, number: int) -> HttpResponse:
     version = selectors.get_version_for_user(user=request.user, key=key, number=number)
     services.version_index_retry(version=version, user=request.user)
-    messages.info(request, f"Version {version.number} is queued for indexing again.")
+    messages.info(request, _("Version %(number)s is queued for indexing again.") % {"number": version.number})
     return redirect(version)
 
 
@@ -232,7 +235,8 @@ def document_retire(request: HttpRequest, key: str) -> HttpResponse:
     form = DecisionForm(request.POST)
     services.document_retire(document=document, user=request.user,
                              reason=form.cleaned_data["reason"] if form.is_valid() else "")
-    messages.success(request, f"{document.title} is retired; none of its versions is evidence any more.")
+    messages.success(request, _("%(title)s is retired; none of its versions is evidence any more.") % {
+        "title": document.title})
     return redirect(document)
 
 

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext
+
 if TYPE_CHECKING:
     from kb.models import DocumentVersion
     from review.models import Claim, Evidence, SourceCorrection
@@ -102,9 +104,12 @@ def quote_difference(*, first: str, second: str) -> QuoteDifference:
 def disagreement_sentence(*, first_source: str, second_source: str, difference: QuoteDifference) -> str:
     """'Approved sources disagree: FAQ v1 says 30 days, Refund policy v2 says 45 days.'"""
     if difference.first_says and difference.second_says:
-        return (f"Approved sources disagree: {first_source} says {difference.first_says}, "
-                f"{second_source} says {difference.second_says}.")
-    return f"Approved sources disagree: {first_source} and {second_source} say different things about this claim."
+        return gettext(
+            "Approved sources disagree: %(first)s says %(first_says)s, %(second)s says %(second_says)s.") % {
+            "first": first_source, "first_says": difference.first_says,
+            "second": second_source, "second_says": difference.second_says}
+    return gettext("Approved sources disagree: %(first)s and %(second)s say different things about this claim.") % {
+        "first": first_source, "second": second_source}
 
 
 def version_label(version: DocumentVersion) -> str:
@@ -131,9 +136,9 @@ class ConflictPair:
     @property
     def right_label(self) -> str:
         if self.right == NEITHER:
-            return "Neither / can't tell"
+            return gettext("Neither / can't tell")
         chosen = self.supporting if self.right == SUPPORTING_RIGHT else self.conflicting
-        return f"{version_label(chosen.chunk.version)} is right" if self.right else ""
+        return gettext("%(source)s is right") % {"source": version_label(chosen.chunk.version)} if self.right else ""
 
 
 def conflict_pairs(claim: Claim) -> list[ConflictPair]:

@@ -6,9 +6,10 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from console import roles
-from console.audit import audit_record
+from console.audit import audit_label, audit_record
 from review.conflicts import CONFLICTING_RIGHT, NEITHER, RIGHT_CHOICES, SUPPORTING_RIGHT, version_label
 from review.models import Answer, Claim, Evidence, SourceCorrection
 # The same lease rules as marking a claim: only the reviewer holding the answer writes about it.
@@ -25,7 +26,7 @@ def _audit_after(correction: SourceCorrection) -> dict[str, str]:
         "wrong": version_label(correction.wrong_version),
         "right": version_label(correction.right_version) if correction.right_version else "neither / can't tell",
         "claim": correction.claim.text[:160],
-        "status": correction.get_status_display(),
+        "status": audit_label(correction, "status"),
     }
 
 
@@ -39,11 +40,11 @@ def source_conflict_settle(
     answer = Answer.objects.select_for_update().get(pk=claim.answer_id)
     answer_require_lease(answer, reviewer)
     if right not in RIGHT_CHOICES:
-        raise DecisionInvalid("Say which source is right: the supporting one, the conflicting one, or neither.")
+        raise DecisionInvalid(_("Say which source is right: the supporting one, the conflicting one, or neither."))
     supporting = claim.evidence.select_related("chunk__version__document").order_by("rank").first()
     if (conflicting.claim_id != claim.pk or not conflicting.is_conflicting or conflicting.chunk is None
             or supporting is None or supporting.chunk is None or supporting.pk == conflicting.pk):
-        raise DecisionInvalid("That source does not conflict with this claim's source.")
+        raise DecisionInvalid(_("That source does not conflict with this claim's source."))
     first, second = supporting.chunk.version, conflicting.chunk.version
     earlier = list(SourceCorrection.objects.select_for_update().filter(
         claim=claim, status=SourceCorrection.Status.OPEN, wrong_version__in=[first, second],
@@ -61,7 +62,7 @@ def source_conflict_settle(
         correction.resolved_by, correction.resolved_at = reviewer, timezone.now()
         correction.save(update_fields=["status", "resolved_by", "resolved_at"])
         audit_record(verb="source_correction.withdraw", obj=correction, actor=reviewer,
-                     before={"status": "To fix"}, after={"status": correction.get_status_display()})
+                     before={"status": "To fix"}, after={"status": audit_label(correction, "status")})
     quotes = {supporting.chunk.version_id: supporting.quote, conflicting.chunk.version_id: conflicting.quote}
     created = []
     for wrong, other, right_version in wanted:
@@ -85,18 +86,18 @@ def source_correction_may_resolve(*, correction: SourceCorrection, user) -> bool
 def source_correction_resolve(*, correction: SourceCorrection, user, status: str, note: str = "") -> SourceCorrection:
     """Close an entry: fixed (a new version says it right) or dismissed (the source was right; the note says why)."""
     if not source_correction_may_resolve(correction=correction, user=user):
-        raise PermissionDenied("Only the document's owner or a curator can close this entry.")
+        raise PermissionDenied(_("Only the document's owner or a curator can close this entry."))
     if status not in (SourceCorrection.Status.FIXED, SourceCorrection.Status.DISMISSED):
-        raise DecisionInvalid("Mark the entry fixed or dismissed.")
+        raise DecisionInvalid(_("Mark the entry fixed or dismissed."))
     if status == SourceCorrection.Status.DISMISSED and not note:
-        raise DecisionInvalid("Say why you dismiss it: the reviewer will read it in the audit log.")
+        raise DecisionInvalid(_("Say why you dismiss it: the reviewer will read it in the audit log."))
     locked = SourceCorrection.objects.select_for_update(of=("self",)).select_related(
         "wrong_version__document", "answer__client").get(pk=correction.pk)
     if locked.status != SourceCorrection.Status.OPEN:
-        raise CorrectionClosed(f"This entry is {locked.get_status_display().lower()} already.")
+        raise CorrectionClosed(_("This entry is %(status)s already.") % {"status": locked.get_status_display().lower()})
     locked.status = status
     locked.resolved_by, locked.resolved_at, locked.resolution_note = user, timezone.now(), note
     locked.save(update_fields=["status", "resolved_by", "resolved_at", "resolution_note"])
     audit_record(verb=f"source_correction.{status}", obj=locked, actor=user, note=note,
-                 before={"status": "To fix"}, after={"status": locked.get_status_display()})
+                 before={"status": "To fix"}, after={"status": audit_label(locked, "status")})
     return locked

@@ -1,5 +1,8 @@
 from django import forms
 from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.utils.translation import pgettext_lazy
 
 from console.models import SecurityLevel
 from kb.models import Document
@@ -8,47 +11,55 @@ from review.models import ApiClient, Decision, Risk
 
 
 class QueueFilterForm(forms.Form):
-    STATUS_CHOICES = [("pending", "Waiting for review"), ("escalated", "Escalated"), ("approved", "Approved"),
-                      ("rejected", "Rejected"), ("released", "Released automatically"), ("all", "All")]
-    SORT_CHOICES = [("risk", "Highest risk, likeliest wrong first"), ("oldest", "Oldest first"),
-                    ("newest", "Newest first"), ("score", "Lowest score first")]
+    STATUS_CHOICES = [("pending", gettext_lazy("Waiting for review")), ("escalated", gettext_lazy("Escalated")),
+                      ("approved", gettext_lazy("Approved")), ("rejected", gettext_lazy("Rejected")),
+                      ("released", gettext_lazy("Released automatically")), ("all", gettext_lazy("All"))]
+    SORT_CHOICES = [("risk", gettext_lazy("Highest risk, likeliest wrong first")),
+                    ("oldest", gettext_lazy("Oldest first")),
+                    ("newest", gettext_lazy("Newest first")), ("score", gettext_lazy("Lowest score first"))]
 
-    q = forms.CharField(required=False, max_length=200, label="Question contains",
-                        widget=forms.TextInput(attrs={"type": "search", "placeholder": "Search questions"}))
-    status = forms.ChoiceField(choices=STATUS_CHOICES, required=False, initial="pending")
-    risk = forms.ChoiceField(choices=[("", "Any risk"), *Risk.choices], required=False)
+    q = forms.CharField(required=False, max_length=200, label=gettext_lazy("Question contains"),
+                        widget=forms.TextInput(attrs={"type": "search",
+                                                      "placeholder": gettext_lazy("Search questions")}))
+    status = forms.ChoiceField(choices=STATUS_CHOICES, required=False, initial="pending", label=gettext_lazy("Status"))
+    risk = forms.ChoiceField(choices=[("", gettext_lazy("Any risk")), *Risk.choices], required=False,
+                             label=gettext_lazy("Risk"))
     client = forms.ModelChoiceField(queryset=ApiClient.objects.order_by("name"), required=False,
-                                    empty_label="Any client")
-    document = forms.ChoiceField(required=False, label="Source document")
-    received_from = forms.DateField(required=False, label="Received from",
+                                    empty_label=gettext_lazy("Any client"), label=gettext_lazy("Client"))
+    document = forms.ChoiceField(required=False, label=gettext_lazy("Source document"))
+    received_from = forms.DateField(required=False, label=gettext_lazy("Received from"),
                                     widget=forms.DateInput(attrs={"type": "date"}))
-    received_to = forms.DateField(required=False, label="to", widget=forms.DateInput(attrs={"type": "date"}))
-    overdue = forms.BooleanField(required=False)
-    mine = forms.BooleanField(required=False, label="Mine")
-    sort = forms.ChoiceField(choices=SORT_CHOICES, required=False, initial="risk")
+    received_to = forms.DateField(required=False, label=pgettext_lazy("date range", "to"),
+                                  widget=forms.DateInput(attrs={"type": "date"}))
+    overdue = forms.BooleanField(required=False, label=gettext_lazy("Overdue"))
+    mine = forms.BooleanField(required=False, label=gettext_lazy("Mine"))
+    sort = forms.ChoiceField(choices=SORT_CHOICES, required=False, initial="risk", label=gettext_lazy("Sort"))
 
     def __init__(self, *args, user, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         # Only documents the reviewer may read are offered: a title can say too much.
         readable = Document.objects.filter(security_level__in=SecurityLevel.up_to(user.clearance)).order_by("title")
-        self.fields["document"].choices = [("", "Any document"), *readable.values_list("key", "title")]
+        self.fields["document"].choices = [("", _("Any document")), *readable.values_list("key", "title")]
 
 
 class EditedTextForm(forms.Form):
-    edited_text = forms.CharField(required=False, max_length=50_000, widget=forms.Textarea(attrs={"rows": 6}))
+    edited_text = forms.CharField(required=False, max_length=50_000, widget=forms.Textarea(attrs={"rows": 6}),
+                                  label=gettext_lazy("Edited answer"))
 
     def clean_edited_text(self) -> str:
         """The edit is re-checked on a worker while the reviewer waits: the API's claim cap applies."""
         text = self.cleaned_data["edited_text"]
         claims = len(split_claims(text))
         if claims > settings.API_MAX_CLAIMS:
-            raise forms.ValidationError(f"The edited answer has {claims} claims; the limit is "
-                                        f"{settings.API_MAX_CLAIMS}. Shorten it.")
+            raise forms.ValidationError(
+                _("The edited answer has %(claims)s claims; the limit is %(limit)s. Shorten it.")
+                % {"claims": claims, "limit": settings.API_MAX_CLAIMS})
         return text
 
 
 class DecisionForm(EditedTextForm):
-    action = forms.ChoiceField(choices=Decision.Action.choices)
-    reason = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
+    action = forms.ChoiceField(choices=Decision.Action.choices, label=gettext_lazy("Action"))
+    reason = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}),
+                             label=gettext_lazy("Reason"))
     field_order = ["action", "reason", "edited_text"]
 

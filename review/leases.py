@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from console import roles
 from console.audit import audit_record
@@ -65,8 +66,8 @@ def answer_lease_take(*, answer: Answer, reviewer) -> Answer:
     if locked.status != AnswerStatus.PENDING_REVIEW or not answer_may_decide(answer=locked, reviewer=reviewer):
         return locked  # nothing to lease: a reviewer who may not decide must not block the admin either
     if locked.lease_is_held_by_other(reviewer):
-        raise LeaseHeld(f"{locked.lease_holder} is reviewing this answer until "
-                        f"{timezone.localtime(locked.lease_expires_at):%H:%M}.")
+        raise LeaseHeld(_("%(who)s is reviewing this answer until %(until)s.") % {
+            "who": locked.lease_holder, "until": f"{timezone.localtime(locked.lease_expires_at):%H:%M}"})
     return answer_lease_hold(locked, reviewer)
 
 
@@ -83,9 +84,11 @@ def answer_may_decide(*, answer: Answer, reviewer) -> bool:
 def answer_require_lease(answer: Answer, reviewer) -> None:
     """Refuse to act on an answer that is decided, escalated past the reviewer, or leased by someone else."""
     if answer.status != AnswerStatus.PENDING_REVIEW:
-        raise DecisionConflict(f"This answer was already {answer.get_status_display().lower()}"
-                               + (f" by {answer.decided_by}" if answer.decided_by_id else "") + ".")
+        status = answer.get_status_display().lower()
+        raise DecisionConflict(
+            _("This answer was already %(status)s by %(who)s.") % {"status": status, "who": answer.decided_by}
+            if answer.decided_by_id else _("This answer was already %(status)s.") % {"status": status})
     if not answer_may_decide(answer=answer, reviewer=reviewer):
-        raise PermissionDenied("This answer was escalated to an admin: only an admin can decide it.")
+        raise PermissionDenied(_("This answer was escalated to an admin: only an admin can decide it."))
     if answer.lease_is_held_by_other(reviewer):
-        raise DecisionConflict(f"{answer.lease_holder} holds the lease on this answer.")
+        raise DecisionConflict(_("%(who)s holds the lease on this answer.") % {"who": answer.lease_holder})

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from checking.languages import LANGUAGE_CHOICES
 from console.models import SecurityLevel
@@ -39,27 +40,27 @@ class ApiClient(models.Model):
 
 
 class AnswerStatus(models.TextChoices):
-    SCORING = "scoring", "Scoring"
-    RELEASED = "released", "Released"
-    PENDING_REVIEW = "pending_review", "Pending review"
-    APPROVED = "approved", "Approved"
-    REJECTED = "rejected", "Rejected"
+    SCORING = "scoring", _("Scoring")
+    RELEASED = "released", _("Released")
+    PENDING_REVIEW = "pending_review", _("Pending review")
+    APPROVED = "approved", _("Approved")
+    REJECTED = "rejected", _("Rejected")
 
 
 class Risk(models.TextChoices):
-    LOW = "low", "Low"
-    MEDIUM = "medium", "Medium"
-    HIGH = "high", "High"
+    LOW = "low", _("Low")
+    MEDIUM = "medium", _("Medium")
+    HIGH = "high", _("High")
 
 
 RISK_ORDER = {Risk.HIGH: 0, Risk.MEDIUM: 1, Risk.LOW: 2}
 
 
 class WebhookState(models.TextChoices):
-    NONE = "", "No callback"
-    PENDING = "pending", "Pending"
-    DELIVERED = "delivered", "Delivered"
-    FAILED = "failed", "Failed"
+    NONE = "", _("No callback")
+    PENDING = "pending", _("Pending")
+    DELIVERED = "delivered", _("Delivered")
+    FAILED = "failed", _("Failed")
 
 
 class Answer(models.Model):
@@ -153,18 +154,18 @@ class Answer(models.Model):
 
 
 class Verdict(models.TextChoices):
-    SUPPORTED = "supported", "Supported"
-    UNCERTAIN = "uncertain", "Uncertain"
-    CONTRADICTED = "contradicted", "Contradicted"
-    NOT_FOUND = "not_found", "Not found"  # no approved source supports it, and none states otherwise
+    SUPPORTED = "supported", _("Supported")
+    UNCERTAIN = "uncertain", _("Uncertain")
+    CONTRADICTED = "contradicted", _("Contradicted")
+    NOT_FOUND = "not_found", _("Not found")  # no approved source supports it, and none states otherwise
 
 
 class ClaimReview(models.TextChoices):
     """What the reviewer said about a claim, in the words the page offers them."""
 
-    OPEN = "open", "Not marked yet"
-    CONFIRMED = "confirmed", "Claim is correct"
-    REJECTED = "rejected", "Claim is wrong"
+    OPEN = "open", _("Not marked yet")
+    CONFIRMED = "confirmed", _("Claim is correct")
+    REJECTED = "rejected", _("Claim is wrong")
 
 
 # Verdicts a reviewer contradicts by marking the claim correct: a note is required and it counts as an override.
@@ -300,10 +301,10 @@ class Evidence(models.Model):
 
 class Decision(models.Model):
     class Action(models.TextChoices):
-        APPROVE = "approve", "Approve & send"
-        EDIT = "edit", "Edit & send"
-        REJECT = "reject", "Reject"
-        ESCALATE = "escalate", "Escalate"
+        APPROVE = "approve", _("Approve & send")
+        EDIT = "edit", _("Edit & send")
+        REJECT = "reject", _("Reject")
+        ESCALATE = "escalate", _("Escalate")
 
     answer = models.ForeignKey(Answer, on_delete=models.PROTECT, related_name="decisions")
     reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -363,10 +364,10 @@ class SourceCorrection(models.Model):
     can't tell" (then each of the two versions gets its own entry)."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "To fix"
-        FIXED = "fixed", "Fixed"
-        DISMISSED = "dismissed", "Dismissed"
-        WITHDRAWN = "withdrawn", "Withdrawn by the reviewer"  # replaced by their later choice for the same claim
+        OPEN = "open", _("To fix")
+        FIXED = "fixed", _("Fixed")
+        DISMISSED = "dismissed", _("Dismissed")
+        WITHDRAWN = "withdrawn", _("Withdrawn by the reviewer")  # replaced by their later choice for the same claim
 
     answer = models.ForeignKey(Answer, on_delete=models.PROTECT, related_name="source_corrections")
     claim = models.ForeignKey(Claim, on_delete=models.PROTECT, related_name="source_corrections")
@@ -413,9 +414,9 @@ class SourceCorrection(models.Model):
 
 
 class LabelSource(models.TextChoices):
-    REVIEW = "review", "Review"
-    AUDIT_SAMPLE = "audit_sample", "Audit sample"
-    OVERRIDE = "override", "Override"
+    REVIEW = "review", _("Review")
+    AUDIT_SAMPLE = "audit_sample", _("Audit sample")
+    OVERRIDE = "override", _("Override")
 
 
 class ReviewLabel(models.Model):
@@ -462,8 +463,8 @@ class CheckerModel(models.Model):
     read. `replaced` is the model this one took over from: what a rollback restores."""
 
     class Origin(models.TextChoices):
-        SHIPPED = "shipped", "Shipped with the console"
-        LEARNING_JOB = "learning_job", "Learning job"
+        SHIPPED = "shipped", _("Shipped with the console")
+        LEARNING_JOB = "learning_job", _("Learning job")
         COMMAND = "command", "train_checker --from-reviews"
 
     origin = models.CharField(max_length=16, choices=Origin.choices)
@@ -513,9 +514,9 @@ class LeakEstimate(models.Model):
     the curve (the dashboard's chart)."""
 
     class Status(models.TextChoices):
-        PROVEN = "proven", "Within the budget"
-        INSUFFICIENT = "insufficient", "Too few samples to prove the budget"
-        EXCEEDED = "exceeded", "Budget exceeded at every threshold"
+        PROVEN = "proven", _("Within the budget")
+        INSUFFICIENT = "insufficient", _("Too few samples to prove the budget")
+        EXCEEDED = "exceeded", _("Budget exceeded at every threshold")
 
     checker_model = models.ForeignKey(CheckerModel, on_delete=models.PROTECT, related_name="leak_estimates")
     status = models.CharField(max_length=16, choices=Status.choices)

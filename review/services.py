@@ -18,9 +18,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from checking.languages import detect_language
-from console.audit import audit_record
+from console.audit import audit_label, audit_record
 from console.dispatch import broker_unreachable, enqueue, enqueue_on_commit
 from console.redaction import redact
 from kb.models import Chunk, DocumentVersion
@@ -394,9 +395,9 @@ def claim_review(*, claim: Claim, reviewer, state: str, note: str = "") -> Claim
     claim.answer = answer  # the locked row: the audit record reads its level from it, not from a query of its own
     overrides = state == ClaimReview.CONFIRMED and claim.correct_needs_note
     if overrides and not note:
-        raise DecisionInvalid(f"The checker found claim {claim.ordinal + 1} {claim.get_verdict_display().lower()}: "
-                              "say in the note why it is correct.")
-    before = {"review": claim.get_review_state_display(), "note": claim.review_note}
+        raise DecisionInvalid(_("The checker found claim %(number)s %(verdict)s: say in the note why it is correct.")
+                              % {"number": claim.ordinal + 1, "verdict": claim.get_verdict_display().lower()})
+    before = {"review": audit_label(claim, "review_state"), "note": claim.review_note}
     reopened = state == ClaimReview.OPEN
     claim.review_state = state
     claim.review_note = "" if reopened else note
@@ -405,7 +406,7 @@ def claim_review(*, claim: Claim, reviewer, state: str, note: str = "") -> Claim
     claim.reviewed_at = None if reopened else timezone.now()
     claim.save(update_fields=["review_state", "review_note", "overrides_checker", "reviewed_by", "reviewed_at"])
     audit_record(verb=f"claim.{state}", obj=claim, actor=reviewer, before=before, note=claim.review_note,
-                 after={"review": claim.get_review_state_display(), "overrides_checker": overrides})
+                 after={"review": audit_label(claim, "review_state"), "overrides_checker": overrides})
     answer_lease_hold(answer, reviewer)  # activity keeps the lease alive
     return claim
 
@@ -420,19 +421,21 @@ def decision_blockers(*, answer: Answer, claims: list[Claim], action: str) -> st
 
     open_flagged = [c for c in claims if c.is_flagged and c.review_state == ClaimReview.OPEN]
     if action == Decision.Action.EDIT:
-        return (f"Mark each flagged claim correct or wrong before editing (still open: claim {numbers(open_flagged)})."
-                if open_flagged else "")
+        return (_("Mark each flagged claim correct or wrong before editing (still open: claim %(numbers)s).")
+                % {"numbers": numbers(open_flagged)} if open_flagged else "")
     if action != Decision.Action.APPROVE:
         return ""
     wrong = [c for c in claims if c.review_state == ClaimReview.REJECTED]
     if wrong:
-        return f"Claim {numbers(wrong)} is marked wrong: edit the answer or reject it."
+        return _("Claim %(numbers)s is marked wrong: edit the answer or reject it.") % {"numbers": numbers(wrong)}
     if answer.risk == Risk.HIGH:
         still_open = [c for c in claims if c.review_state != ClaimReview.CONFIRMED]
         if still_open:
-            return f"High risk: mark every claim correct before approving (still open: claim {numbers(still_open)})."
+            return (_("High risk: mark every claim correct before approving (still open: claim %(numbers)s).")
+                    % {"numbers": numbers(still_open)})
     if open_flagged:
-        return f"Mark each flagged claim correct or wrong before approving (still open: claim {numbers(open_flagged)})."
+        return (_("Mark each flagged claim correct or wrong before approving (still open: claim %(numbers)s).")
+                % {"numbers": numbers(open_flagged)})
     return ""
 
 
@@ -482,18 +485,18 @@ def answer_decide(
     if problem := decision_blockers(answer=locked, claims=claims, action=action):
         raise DecisionInvalid(problem)
     if action == Decision.Action.EDIT and (not edited_text.strip() or edited_check is None):
-        raise DecisionInvalid("The edited answer is empty." if not edited_text.strip()
-                              else "The edited answer must be re-checked before it is sent.")
+        raise DecisionInvalid(_("The edited answer is empty.") if not edited_text.strip()
+                              else _("The edited answer must be re-checked before it is sent."))
     edited_risk = edited_check["risk"] if edited_check else None
     overrides = _overrides_checker(action, claims, edited_risk)
     if overrides and action != Decision.Action.APPROVE and not reason:
-        raise DecisionInvalid("This decision goes against the checker: say why in the reason field.")
+        raise DecisionInvalid(_("This decision goes against the checker: say why in the reason field."))
     if action == Decision.Action.APPROVE and overrides:
         reason = "; ".join(filter(None, [reason, _claim_notes(claims)]))
     if action == Decision.Action.ESCALATE and locked.escalated:
-        raise DecisionInvalid("This answer is escalated already: approve, edit or reject it.")
+        raise DecisionInvalid(_("This answer is escalated already: approve, edit or reject it."))
     if action == Decision.Action.ESCALATE and not reason:
-        raise DecisionInvalid("Say why you escalate, so the admin knows what to look at.")
+        raise DecisionInvalid(_("Say why you escalate, so the admin knows what to look at."))
 
     Decision.objects.create(answer=locked, reviewer=reviewer, action=action, reason=reason,
                             overrides_checker=overrides, text=edited_text if action == Decision.Action.EDIT else "")

@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from console import roles
@@ -65,9 +66,10 @@ def _lease_next_or_queue(request: HttpRequest) -> HttpResponse:
         return redirect(answer)
     if skipped:
         request.session[SKIPPED] = []  # they come round again next time
-        messages.info(request, f"Nothing else is waiting apart from the {len(skipped)} you skipped.")
+        messages.info(request, _("Nothing else is waiting apart from the %(count)s you skipped.") % {
+            "count": len(skipped)})
     else:
-        messages.info(request, "Nothing is waiting for review. Well done.")
+        messages.info(request, _("Nothing is waiting for review. Well done."))
     return redirect("review:queue")
 
 
@@ -123,7 +125,7 @@ def review_start(request: HttpRequest, answer_id: int) -> HttpResponse:
     try:
         leases.answer_lease_take(answer=answer, reviewer=request.user)
     except leases.LeaseHeld as exc:
-        messages.warning(request, f"{exc} You can read it, but not decide.")
+        messages.warning(request, _("%(reason)s You can read it, but not decide.") % {"reason": exc})
     return redirect(answer)
 
 
@@ -146,7 +148,7 @@ def lease_release(request: HttpRequest, answer_id: int) -> HttpResponse:
     leases.answer_lease_release(answer=answer, reviewer=request.user)
     if request.POST.get("quiet"):
         return HttpResponse(status=204)
-    messages.info(request, f"Released answer {answer.pk} back to the queue.")
+    messages.info(request, _("Released answer %(number)s back to the queue.") % {"number": answer.pk})
     return redirect("review:queue")
 
 
@@ -157,7 +159,7 @@ def answer_skip(request: HttpRequest, answer_id: int) -> HttpResponse:
     answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
     leases.answer_lease_release(answer=answer, reviewer=request.user)
     request.session[SKIPPED] = [*request.session.get(SKIPPED, []), answer.pk][-500:]
-    messages.info(request, f"Skipped answer {answer.pk}.")
+    messages.info(request, _("Skipped answer %(number)s.") % {"number": answer.pk})
     return _lease_next_or_queue(request)
 
 
@@ -198,7 +200,7 @@ def claim_review(request: HttpRequest, claim_id: int) -> HttpResponse:
         return HttpResponse("state must be confirmed, rejected or open", status=400)
     note = request.POST.get("note", "").strip()[:2000]
     if problem := text_problem(note):
-        return HttpResponse(f"The note {problem}.", status=400)
+        return HttpResponse(_("The note %(problem)s.") % {"problem": problem}, status=400)
     return _claim_acted(request, claim, lambda: services.claim_review(
         claim=claim, reviewer=request.user, state=state, note=note))
 
@@ -215,7 +217,7 @@ def claim_conflict_settle(request: HttpRequest, claim_id: int) -> HttpResponse:
         return HttpResponse("conflicting must name a conflicting source of this claim", status=400)
     note = request.POST.get("note", "").strip()[:2000]
     if problem := text_problem(note):
-        return HttpResponse(f"The note {problem}.", status=400)
+        return HttpResponse(_("The note %(problem)s.") % {"problem": problem}, status=400)
     return _claim_acted(request, claim, lambda: corrections.source_conflict_settle(
         claim=claim, reviewer=request.user, conflicting=conflicting, right=request.POST.get("right", ""), note=note))
 
@@ -232,13 +234,13 @@ def answer_recheck(request: HttpRequest, answer_id: int) -> HttpResponse:
     answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
     form = EditedTextForm(request.POST)
     if not form.is_valid() or not form.cleaned_data["edited_text"].strip():
-        error = " ".join(form.errors.get("edited_text", [])) or "The edited answer is empty."
+        error = " ".join(form.errors.get("edited_text", [])) or _("The edited answer is empty.")
         return render(request, "review/_recheck.html", {"error": error}, status=400)
     try:
         check = _recheck(answer, form.cleaned_data["edited_text"])
     except services.CheckUnavailable:
         return render(request, "review/_recheck.html",
-                      {"error": "The edited answer could not be re-checked (no worker answered). Try again."},
+                      {"error": _("The edited answer could not be re-checked (no worker answered). Try again.")},
                       status=503)
     return render(request, "review/_recheck.html", {"check": selectors.recheck_rows(check=check)})
 
@@ -248,7 +250,7 @@ def answer_recheck(request: HttpRequest, answer_id: int) -> HttpResponse:
 def answer_decide(request: HttpRequest, answer_id: int) -> HttpResponse:
     answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
     if not leases.answer_may_decide(answer=answer, reviewer=request.user):  # before re-checking an edit
-        raise PermissionDenied("This answer was escalated to an admin: only an admin can decide it.")
+        raise PermissionDenied(_("This answer was escalated to an admin: only an admin can decide it."))
     form = DecisionForm(request.POST)
     if not form.is_valid():
         return _answer_page(request, answer, form=form, status=400)
@@ -261,15 +263,18 @@ def answer_decide(request: HttpRequest, answer_id: int) -> HttpResponse:
         try:
             edited_check = _recheck(answer, form.cleaned_data["edited_text"])
         except services.CheckUnavailable:  # refuse rather than send unchecked text
-            form.add_error(None, "The edited answer could not be re-checked (no worker answered). Try again.")
+            form.add_error(None, _("The edited answer could not be re-checked (no worker answered). Try again."))
             return _answer_page(request, answer, form=form, status=503)
         if edited_check["risk"] == Risk.HIGH and not form.cleaned_data["reason"]:
             rows = selectors.recheck_rows(check=edited_check)
             flagged = [f"{row.text} ({row.verdict_label}{'; ' + row.source if row.source else ''})"
                        for row in rows.claims if row.verdict != "supported"]
-            form.add_error(None, "The edited answer is still high risk: " + "; ".join(edited_check["reasons"])
-                           + (" — flagged: " + " | ".join(flagged) if flagged else "")
-                           + ". Fix it, or give a reason to send it anyway.")
+            reasons = "; ".join(edited_check["reasons"])
+            form.add_error(None, (
+                _("The edited answer is still high risk: %(reasons)s — flagged: %(flagged)s. Fix it, or give a reason "
+                  "to send it anyway.") if flagged else
+                _("The edited answer is still high risk: %(reasons)s. Fix it, or give a reason to send it anyway.")
+            ) % {"reasons": reasons, "flagged": " | ".join(flagged)})
             return _answer_page(request, answer, form=form, status=400)
     try:
         services.answer_decide(answer=answer, reviewer=request.user, action=action,
@@ -280,9 +285,9 @@ def answer_decide(request: HttpRequest, answer_id: int) -> HttpResponse:
     except services.DecisionInvalid as exc:
         form.add_error(None, str(exc))
         return _answer_page(request, answer, form=form, status=400)
-    verb = {"approve": "approved and sent", "edit": "edited and sent", "reject": "rejected",
-            "escalate": "escalated to an admin"}[action]
-    messages.success(request, f"Answer {answer.pk} {verb}.")
+    done = {"approve": _("Answer %(number)s approved and sent."), "edit": _("Answer %(number)s edited and sent."),
+            "reject": _("Answer %(number)s rejected."), "escalate": _("Answer %(number)s escalated to an admin.")}
+    messages.success(request, done[action] % {"number": answer.pk})
     if request.POST.get("then") == "next":
         return review_next(request)
     return redirect("review:queue")
@@ -294,13 +299,15 @@ def audit_samples_approve(request: HttpRequest) -> HttpResponse:
     """Bulk approve for low-risk answers sampled for audit (the queue's checkboxes)."""
     ids = [int(value) for value in request.POST.getlist("answers") if value.isdigit()]
     if not ids:
-        messages.error(request, "Tick the audit samples to approve first.")
+        messages.error(request, _("Tick the audit samples to approve first."))
         return _queue_page(request, status=400)
     approved, left = services.answers_approve_audit_samples(
         answer_ids=ids, reviewer=request.user, queryset=selectors.answers_visible_to(request.user))
-    messages.success(request, f"Approved and sent {approved} audit sample(s)."
-                     + (f" {left} left for one-by-one review (not a waiting low-risk sample, or someone holds it)."
-                        if left else ""))
+    sent = _("Approved and sent %(count)s audit sample(s).") % {"count": approved}
+    if left:
+        sent += " " + _("%(count)s left for one-by-one review (not a waiting low-risk sample, or someone "
+                        "holds it).") % {"count": left}
+    messages.success(request, sent)
     return redirect(f"{reverse('review:queue')}?{request.POST.get('query', '')}")
 
 
@@ -351,18 +358,19 @@ def _sources_to_fix_page(request: HttpRequest, *, error: str = "", error_for: in
 @require_GET
 def sources_to_fix(request: HttpRequest) -> HttpResponse:
     if not selectors.sources_to_fix_may_view(request.user):
-        raise PermissionDenied("Sources to fix are for curators, approvers and document owners.")
+        raise PermissionDenied(_("Sources to fix are for curators, approvers and document owners."))
     return _sources_to_fix_page(request)
 
 
 @require_POST
 def source_correction_resolve(request: HttpRequest, correction_id: int) -> HttpResponse:
     if not selectors.sources_to_fix_may_view(request.user):
-        raise PermissionDenied("Sources to fix are for curators, approvers and document owners.")
+        raise PermissionDenied(_("Sources to fix are for curators, approvers and document owners."))
     correction = get_object_or_404(selectors.source_corrections_visible_to(request.user), pk=correction_id)
     note = request.POST.get("note", "").strip()[:2000]
     if problem := text_problem(note):
-        return _sources_to_fix_page(request, error=f"The note {problem}.", error_for=correction.pk, status=400)
+        return _sources_to_fix_page(request, error=_("The note %(problem)s.") % {"problem": problem},
+                                    error_for=correction.pk, status=400)
     try:
         resolved = corrections.source_correction_resolve(correction=correction, user=request.user,
                                                          status=request.POST.get("status", ""), note=note)
@@ -370,5 +378,6 @@ def source_correction_resolve(request: HttpRequest, correction_id: int) -> HttpR
         return _sources_to_fix_page(request, error=str(exc), error_for=correction.pk, status=409)
     except services.DecisionInvalid as exc:
         return _sources_to_fix_page(request, error=str(exc), error_for=correction.pk, status=400)
-    messages.success(request, f"{resolved}: {resolved.get_status_display().lower()}.")
+    messages.success(request, _("%(entry)s: %(status)s.") % {
+        "entry": resolved, "status": resolved.get_status_display().lower()})
     return redirect(f"{reverse('review:sources_to_fix')}?{request.GET.urlencode()}")

@@ -1,6 +1,7 @@
 """Readable labels for stored status values ("pending_approval" → "Pending approval") in templates."""
 
 from django import template
+from django.utils.translation import pgettext_lazy
 
 from kb.models import IndexState, VersionStatus
 
@@ -18,3 +19,12 @@ def version_status(value: str) -> str:
 @register.filter
 def index_state(value: str) -> str:
     return INDEX_STATE_LABELS.get(value, value)
+
+
+# How a search hit was found (kb.search.SearchHit.matched_by): the codes read as words in the person's language.
+MATCH_LABELS = {"full text": pgettext_lazy("search match", "full text"), "vector": pgettext_lazy("search match", "vector")}
+
+
+@register.filter
+def match_kind(value: str) -> str:
+    return MATCH_LABELS.get(value, value)

@@ -118,3 +118,67 @@ def test_decision_buttons_are_in_view_at_1024_by_768(page, login, admin_user, pa
 
     for box in (approve, reject):
         assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 768
+
+
+# One phrase of the page's own Chinese per path (the header's are checked on every page): the page was translated,
+# not only the layout around it.
+CHINESE_ON = {
+    "/": "放行决策", "/kb/": "检索试验场", "/kb/new/": "上传文档", "/kb/expense-policy/v1/": "标题路径",
+    "/kb/expense-policy/v2/": "驳回时必填", "/kb/expense-policy/upload/": "的新版本",
+    "/kb/expense-policy/diff/?from=1&to=2": "修改的词语", "/kb/search/?q=per+diem": "命中测试", "/review/": "审核队列",
+    "/review/sources/expense-policy/v1/": "依赖了它的回答", "/audit/": "审计日志", "/review/sources-to-fix/": "待修正来源",
+    "/ask/sets/": "保存问题集", "/account/language/": "与浏览器相同",
+}
+CJK = "[\u4e00-\u9fff]"
+# CONSOLE_SCREENSHOTS=docs/screenshots/zh keeps these pages' pictures (README "Languages"); otherwise none are kept.
+SCREENSHOTS = {"/": "dashboard", "/review/": "review-queue", "/kb/expense-policy/v1/": "kb-version"}
+
+
+@pytest.fixture
+def chinese_page(browser, live_server):
+    """A browser whose language is Chinese (it sends Accept-Language: zh-CN, as a Chinese Chromium does)."""
+    context = browser.new_context(base_url=live_server.url, locale="zh-CN")
+    context.set_default_timeout(15_000)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1440, 900)])
+def test_every_page_in_chinese_fits_and_shows_chinese(chinese_page, admin_user, pages, width, height):
+    import os
+    import re
+    from pathlib import Path
+
+    from tests.conftest import PASSWORD
+
+    answer, paths = pages
+    page = chinese_page
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto("/login/")
+    assert page.locator("h1").inner_text() == "有据回答审核控制台"
+    page.fill("#id_username", admin_user.username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(lambda url: "/login/" not in url)
+    shots = os.environ.get("CONSOLE_SCREENSHOTS")
+
+    for path in [*paths, "/account/language/"]:
+        response = page.goto(path)
+        assert response.status == 200, path
+        assert page.evaluate("document.documentElement.lang") == "zh-hans", path
+        header = page.locator("header.topbar").text_content()
+        assert "仪表盘" in header and "退出登录" in header, path
+        main = page.locator("main").inner_text()
+        assert len(re.findall(CJK, main)) >= 10, f"{path}: little Chinese in {main[:200]!r}"
+        if path in CHINESE_ON:
+            assert CHINESE_ON[path] in main, f"{path} at {width}: no “{CHINESE_ON[path]}”"
+        _no_sideways_scroll(page, f"{path} in Chinese at {width}")
+        if shots and path in SCREENSHOTS:
+            Path(shots).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=f"{shots}/{SCREENSHOTS[path]}-{width}.png", full_page=True)
+
+    page.goto(answer.get_absolute_url())  # the review page's own words, beside the English answer it reviews
+    main = page.locator("main").inner_text()
+    assert "为何在此" in main and "第 1 条论断" in main
+    if shots:
+        page.screenshot(path=f"{shots}/review-answer-{width}.png", full_page=True)
