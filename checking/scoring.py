@@ -8,9 +8,10 @@ A fitted model may replace the table; ``CheckOutcome.signals`` keeps the soft me
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
 from collections.abc import Mapping
 from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
 
 from checking.base import CheckOutcome
 from checking.findings import KIND_EFFECTS, Effect, Finding, FindingKind

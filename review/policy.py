@@ -13,7 +13,6 @@ High-risk answers are *held by rule*: no score threshold releases them. Medium a
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -21,8 +20,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from checking.verdicts import supported_at
+from review.labels import EVIDENCE_FLAG_LABELS
 from review.models import Risk, Verdict
 
 if TYPE_CHECKING:
@@ -77,7 +78,7 @@ def risk_assess(
             for flag in best.flags:
                 if flag in _FLAGS_HOLDING:
                     high.append(_("flagged source: claim %(number)s relies on a %(flag)s source (%(version)s)")
-                                % {"number": number, "flag": flag, "version": best.candidate.chunk.version})
+                                % {"number": number, "flag": EVIDENCE_FLAG_LABELS.get(flag, flag), "version": best.candidate.chunk.version})
         if (index := number - 1) in marked_wrong_before:
             high.append(_("marked wrong before: a reviewer marked claim %(number)s wrong on an identical earlier "
                           "answer (#%(answer)s)") % {"number": number, "answer": marked_wrong_before[index]})

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 
+from django.utils.translation import gettext_lazy
+
 LANGUAGE_CODES = ("en", "zh")
-LANGUAGE_CHOICES = [("en", "English"), ("zh", "Chinese (Simplified)")]
+LANGUAGE_CHOICES = [("en", gettext_lazy("English")), ("zh", gettext_lazy("Chinese (Simplified)"))]
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
 # A Han character carries about as much as a short English word: compare characters with words' letters / 4.

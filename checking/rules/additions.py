@@ -4,9 +4,10 @@ comparison, a content word found nowhere."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+
 from checking.analysis import Claim, Polar, pretty, stem_span
-from checking.languages import zh as _chinese
 from checking.findings import Finding, FindingKind
+from checking.languages import zh as _chinese
 from checking.rules.context import RuleContext, claim_span
 from checking.text import COORDINATORS, LIGHT_STEMS, Token, is_content
 from checking.windows import Window, stem_found

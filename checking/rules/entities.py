@@ -3,8 +3,9 @@ another name), and pairs of words must be paired as the evidence pairs them."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
 import itertools
+
+from django.utils.translation import gettext as _
 
 from checking.analysis import (
     Claim,

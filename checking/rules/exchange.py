@@ -12,8 +12,9 @@ by A" / "A pays B"), whose joining words differ, is not one.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
 from difflib import SequenceMatcher
+
+from django.utils.translation import gettext as _
 
 from checking.analysis import Slot
 from checking.findings import Finding, FindingKind

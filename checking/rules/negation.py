@@ -4,8 +4,9 @@ in one slot: the antonym rule judges them."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
 from collections.abc import Iterable
+
+from django.utils.translation import gettext as _
 
 from checking.analysis import Claim, Clause, Unit, pretty, stem_span
 from checking.findings import Finding, FindingKind

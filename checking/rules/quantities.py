@@ -3,10 +3,11 @@ the most similar wording; another value there contradicts, none at all is a miss
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 import itertools
 import math
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from checking.analysis import EVIDENCE_DECAY, Candidate, Claim, Unit, context_skip_tokens, cosine, word_context
 from checking.findings import Finding, FindingKind

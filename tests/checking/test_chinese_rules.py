@@ -28,7 +28,7 @@ def test_a_changed_number_is_contradicted_naming_both_values():
 
     assert FindingKind.QUANTITY_MISMATCH in kinds and outcome.score <= 0.2
     [mismatch] = [f for f in outcome.findings if f.kind is FindingKind.QUANTITY_MISMATCH]
-    assert mismatch.message == "claim says 六百元; evidence says 五百元"
+    assert mismatch.message == "论断为六百元；证据为五百元"  # a Chinese claim's reasons are written in Chinese
 
 
 def test_a_negation_the_claim_drops_is_contradicted():
@@ -67,7 +67,7 @@ def _against(claim: str, evidence: str) -> list[str]:
 def test_a_bound_turned_around_is_a_direction_without_a_number():
     """不少于 / 不超过 are single words to the segmenter, whose dictionary cuts 不少于 into 不少 + 于."""
     assert _against("年假可以分次休，每次不超过半天。", "年假可以分次休，每次不少于半天。") == [
-        "claim says '不超过'; evidence says '不少于'"]
+        "论断说“不超过”；证据说“不少于”"]
 
 
 def test_before_and_after_a_word_are_opposite():
@@ -109,7 +109,7 @@ def test_a_clause_appended_to_a_stated_sentence_is_an_addition():
                           candidates=[EvidenceCandidate(evidence)])
 
     assert [f.message for f in outcome.findings if f.kind is FindingKind.UNSUPPORTED_ADDITION] == [
-        "'且 按 各自 的 协议 执行' not in evidence"]
+        "证据中没有“且 按 各自 的 协议 执行”"]
 
 
 def test_two_stated_sentences_joined_are_no_addition():
@@ -118,3 +118,13 @@ def test_two_stated_sentences_joined_are_no_addition():
                           candidates=[EvidenceCandidate(evidence)])
 
     assert not any(f.kind is FindingKind.UNSUPPORTED_ADDITION for f in outcome.findings)
+
+
+def test_an_english_claim_keeps_english_reasons_whatever_the_active_language():
+    from django.utils import translation
+
+    with translation.override("zh-hans"):
+        outcome = rules_check(claim="The hotel cap is 600 yuan per night.",
+                              candidates=[EvidenceCandidate("The hotel cap is 500 yuan per night.")])
+
+    assert "claim says 600 yuan; evidence says 500 yuan" in [f.message for f in outcome.findings]

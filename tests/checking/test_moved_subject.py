@@ -17,7 +17,7 @@ def _moved(claim: str, evidence: str) -> list[str]:
 def test_a_sentence_said_of_another_subject_is_caught():
     [message] = _moved("婚假最长为六个月，到期未续期的自动停用。", "外包人员账号的有效期最长为六个月，到期未续期的自动停用。")
 
-    assert message.startswith("claim says '婚假'")
+    assert message.startswith("论断说的是“婚假”")
 
 
 def test_the_sentence_itself_is_no_moved_subject():
