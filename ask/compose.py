@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from ask.gate import KeyTerm
-from kb.embeddings import EmbeddingError, get_provider
+from kb.embeddings import EmbeddingError, Role, get_provider
 from kb.models import Chunk
 from kb.search import SearchHit
 from kb.sentences import sentence_spans, strip_span
@@ -139,13 +139,17 @@ def _closeness(question: str, units: list[_Unit]) -> list[float]:
     """1 + cosine similarity of each unit to the question (1 for all when no embeddings can be had)."""
     from review.pipeline import _CachedEmbedder
 
+    if not units:
+        return []
     texts = [" ".join(u.chunk.version.text[u.start:u.end].split()) for u in units]
     try:
-        vectors = _CachedEmbedder(model_id=get_provider().model_id)([question, *texts])
+        embed = _CachedEmbedder(model_id=get_provider().model_id)
+        question_vector = embed.vectors_for([question], role=Role.QUERY)[0]
+        vectors = embed.vectors_for(texts, role=Role.PASSAGE)
     except EmbeddingError as exc:
         logger.warning("composer: ranking by key terms only: %s", exc)
         return [1.0] * len(units)
-    return [1.0 + max(0.0, float(value)) for value in vectors[1:] @ vectors[0]]
+    return [1.0 + max(0.0, float(value)) for value in vectors @ question_vector]
 
 
 def _gain(unit: _Unit, weights: dict[str, float], covered: set[str]) -> float:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from django.conf import settings
 
-from kb.embeddings import EmbeddingError, get_provider
+from kb.embeddings import EmbeddingError, Role, get_provider
 from kb.search import SearchHit
 from checking.text import ANTONYMS, LIGHT_STEMS, asks, is_content, prefix_negates, tokenize
 from checking.windows import stem_found
@@ -121,7 +121,7 @@ def _paraphrased(missing: list[tuple[KeyTerm, list[dict[str, str]]]], *, at: flo
                              if len(word) > 2 and stem not in LIGHT_STEMS and not _opposite(term, stem, word)})
         if not vocabulary:
             continue
-        vectors = embed([term.word, *vocabulary])
+        vectors = embed.vectors_for([term.word, *vocabulary], role=Role.QUERY)  # words against words
         if float(np.max(vectors[1:] @ vectors[0])) >= at:
             paraphrased.add(term.stem)
     return paraphrased

@@ -18,7 +18,7 @@ from django.db.models.expressions import RawSQL
 from pgvector import Vector
 
 from checking.languages import fulltext_form
-from kb.embeddings import EmbeddingError, embed_texts
+from kb.embeddings import EmbeddingError, Role, embed_texts, get_provider
 from kb.models import Chunk, DocumentVersion, EvidenceSpan
 
 logger = logging.getLogger(__name__)
@@ -27,6 +27,7 @@ RRF_K = 60  # the usual reciprocal-rank-fusion constant: dampens the weight of t
 # Most rows the full-text side ranks per step: ts_rank reads each tsvector, so this bounds its cost at any size.
 FULLTEXT_RANK_CAP = 4000
 _CHUNKS = Chunk._meta.db_table
+_VERSIONS = DocumentVersion._meta.db_table
 
 
 @dataclass
@@ -203,9 +204,11 @@ def fulltext_ids(*, query: str, clearance: str, limit: int, rank_cap: int = FULL
     return ids
 
 
-def _vector_hits(vectors: Sequence[list[float]], *, evidence: _Evidence, limit: int,
-                 floor: float) -> list[list[tuple[int, float]]]:
-    """Each vector's nearest chunks (at least `floor` similar), all in one statement."""
+def _vector_hits(vectors: Sequence[list[float]], *, evidence: _Evidence, limit: int, floor: float,
+                 model_id: str) -> list[list[tuple[int, float]]]:
+    """Each vector's nearest chunks (at least `floor` similar) among the versions embedded by `model_id`, all in
+    one statement: another model's vectors are not comparable with these (a version embedded before the model
+    changed is found by full text until the housekeeping sweep has embedded it again)."""
     found: list[list[tuple[int, float]]] = [[] for _ in vectors]
     with transaction.atomic(), connection.cursor() as cursor:
         # Filtered HNSW scans may stop early; let pgvector keep scanning until enough rows pass the filter.
@@ -218,12 +221,13 @@ def _vector_hits(vectors: Sequence[list[float]], *, evidence: _Evidence, limit: 
             CROSS JOIN LATERAL (
                 SELECT c.id, c.embedding <=> q.embedding AS distance FROM {_CHUNKS} c
                 WHERE c.version_id IN ({evidence.sql})
+                  AND c.version_id IN (SELECT v.id FROM {_VERSIONS} v WHERE v.embedding_model = %s)
                 ORDER BY distance
                 LIMIT %s
             ) h
             ORDER BY q.ordinal, h.distance, h.id
             """,
-            [[Vector._to_db(vector) for vector in vectors], *evidence.params, limit],
+            [[Vector._to_db(vector) for vector in vectors], *evidence.params, model_id, limit],
         )
         for ordinal, chunk_id, distance in cursor.fetchall():
             if 1 - distance >= floor:
@@ -270,9 +274,11 @@ def chunks_search_many(
     given = list(vectors) if vectors is not None else [None] * len(queries)
     try:
         missing = [i for i, vector in enumerate(given) if vector is None]
-        for i, vector in zip(missing, embed_texts([queries[i] for i in missing]) if missing else [], strict=True):
+        for i, vector in zip(missing, embed_texts([queries[i] for i in missing], role=Role.QUERY) if missing else [],
+                             strict=True):
             given[i] = vector
-        vector_hits = _vector_hits(given, evidence=evidence, limit=depth, floor=floor)
+        vector_hits = _vector_hits(given, evidence=evidence, limit=depth, floor=floor,
+                                   model_id=get_provider().model_id)
     except EmbeddingError as exc:
         logger.warning("vector search skipped: %s", exc)
         warnings.append(f"Vector search unavailable ({exc}); showing full-text matches only.")
