@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from ask.gate import KeyTerm
-from kb.embeddings import EmbeddingError, Role, get_provider
+from kb.embeddings import EmbeddingError, Role
 from kb.models import Chunk
 from kb.search import SearchHit
 from kb.sentences import sentence_spans, strip_span
+from checking.languages import detect_language
 from checking.text import tokenize
 from checking.windows import stem_found
 
@@ -139,11 +140,9 @@ def _closeness(question: str, units: list[_Unit]) -> list[float]:
     """1 + cosine similarity of each unit to the question (1 for all when no embeddings can be had)."""
     from review.pipeline import _CachedEmbedder
 
-    if not units:
-        return []
     texts = [" ".join(u.chunk.version.text[u.start:u.end].split()) for u in units]
     try:
-        embed = _CachedEmbedder(model_id=get_provider().model_id)
+        embed = _CachedEmbedder(language=detect_language(question))
         question_vector = embed.vectors_for([question], role=Role.QUERY)[0]
         vectors = embed.vectors_for(texts, role=Role.PASSAGE)
     except EmbeddingError as exc:

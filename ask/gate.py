@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from django.conf import settings
 
-from kb.embeddings import EmbeddingError, Role, get_provider
+from kb.embeddings import EmbeddingError, Role
 from kb.search import SearchHit
+from checking.languages import detect_language
 from checking.text import ANTONYMS, LIGHT_STEMS, asks, is_content, prefix_negates, tokenize
 from checking.windows import stem_found
 
@@ -108,13 +109,13 @@ def _uncovered(terms: list[KeyTerm], passages: list[dict[str, str]]) -> list[tup
     return missing
 
 
-def _paraphrased(missing: list[tuple[KeyTerm, list[dict[str, str]]]], *, at: float) -> set[str]:
+def _paraphrased(missing: list[tuple[KeyTerm, list[dict[str, str]]]], *, at: float, language: str) -> set[str]:
     """Stems of missing terms that a word of their passages paraphrases (cosine of word embeddings >= `at`):
     "biggest" by "larger", "mileage" by "mile". A known opposite ("highest" / "lowest") never does, however
     close its vector."""
     from review.pipeline import _CachedEmbedder
 
-    embed = _CachedEmbedder(model_id=get_provider().model_id)
+    embed = _CachedEmbedder(language=language)
     paraphrased = set()
     for term, passages in missing:
         vocabulary = sorted({word for words in passages for stem, word in words.items()
@@ -145,7 +146,7 @@ def gate_decide(
     warnings: list[str] = []
     if missing and qualified and term_similarity > 0:
         try:
-            paraphrased = _paraphrased(missing, at=term_similarity)
+            paraphrased = _paraphrased(missing, at=term_similarity, language=detect_language(question))
             missing = [(term, passages) for term, passages in missing if term.stem not in paraphrased]
         except EmbeddingError as exc:
             logger.warning("gate: word similarity unavailable: %s", exc)

@@ -373,9 +373,9 @@ def in_process_run(answers: Sequence[BenchAnswer], *, text_cache: bool) -> InPro
     sent: list[int] = []
     embed = embeddings.embed_texts
 
-    def counting(texts: list[str], *, role: Role) -> list[list[float]]:
+    def counting(texts: list[str], *, role: Role, language: str) -> list[list[float]]:
         sent.append(len(texts))
-        return embed(texts, role=role)
+        return embed(texts, role=role, language=language)
 
     for answer in answers[:4]:  # warm: model loaded, claims of the timed answers not yet cached
         answer_check(question="", answer_text=answer.text, clearance=CLEARANCE)

@@ -199,7 +199,7 @@ def worker_warm(worker: subprocess.Popen, *, processes: int, timeout: float) -> 
 
     started = time.perf_counter()
     worker_wait(worker, timeout=timeout)
-    for result in [embed_texts_task.delay([f"warm-up {k}"], "query") for k in range(2 * processes)]:
+    for result in [embed_texts_task.delay([f"warm-up {k}"], "query", "en") for k in range(2 * processes)]:
         result.get(timeout=timeout)
     return time.perf_counter() - started
 
@@ -461,7 +461,7 @@ def search_rows(*, seed: int, count: int, clearance: str, k: int, warmup: int) -
     from kb.search import evidence_chunks
 
     queries = search_queries(seed=seed, count=count, clearance=clearance)
-    vectors = embed_texts([query.text for query in queries], role=Role.QUERY)
+    vectors = embed_texts([query.text for query in queries], role=Role.QUERY, language="en")
     search_latencies(queries[:warmup], clearance=clearance, k=k)  # model, connections, buffer cache
     with_embedding, found = search_latencies(queries, clearance=clearance, k=k)
     database_only, _ = search_latencies(queries, clearance=clearance, k=k, vectors=vectors)

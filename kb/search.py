@@ -17,7 +17,7 @@ from django.db.models import QuerySet
 from django.db.models.expressions import RawSQL
 from pgvector import Vector
 
-from checking.languages import fulltext_form
+from checking.languages import detect_language, fulltext_form
 from kb.embeddings import EmbeddingError, Role, embed_texts, get_provider
 from kb.models import Chunk, DocumentVersion, EvidenceSpan
 
@@ -259,10 +259,12 @@ def _hit_chunks(chunk_ids: set[int]) -> dict[int, Chunk]:
 
 def chunks_search_many(
     *, queries: Sequence[str], clearance: str, k: int = 5, depth: int = 50, similarity_floor: float | None = None,
-    vectors: Sequence[list[float] | None] | None = None,
+    vectors: Sequence[list[float] | None] | None = None, language: str | None = None,
 ) -> list[SearchResult]:
-    """Top-k chunks of usable versions for each query; each hit says which index found it. `vectors`, where
-    given, are the queries' embeddings (the others are embedded here, together)."""
+    """Top-k chunks of usable versions for each query; each hit says which index found it. A query is embedded by
+    the model of its `language` (detected from the query when not given), and its vector compared only with the
+    versions that model embedded (kb.embeddings: other versions are found by full text). `vectors`, where given, are
+    the queries' query vectors by that model (the others are embedded here, together)."""
     if not queries:
         return []
     floor = settings.KB_SIMILARITY_FLOOR if similarity_floor is None else similarity_floor
@@ -272,13 +274,19 @@ def chunks_search_many(
     warnings: list[str] = []
     vector_hits: list[list[tuple[int, float]]] = [[] for _ in queries]
     given = list(vectors) if vectors is not None else [None] * len(queries)
+    by_language: dict[str, list[int]] = {}
+    for i, query in enumerate(queries):
+        by_language.setdefault(language or detect_language(query), []).append(i)
     try:
-        missing = [i for i, vector in enumerate(given) if vector is None]
-        for i, vector in zip(missing, embed_texts([queries[i] for i in missing], role=Role.QUERY) if missing else [],
-                             strict=True):
-            given[i] = vector
-        vector_hits = _vector_hits(given, evidence=evidence, limit=depth, floor=floor,
-                                   model_id=get_provider().model_id)
+        for code, indexes in by_language.items():
+            missing = [i for i in indexes if given[i] is None]
+            for i, vector in zip(missing, embed_texts([queries[i] for i in missing], role=Role.QUERY, language=code)
+                                 if missing else [], strict=True):
+                given[i] = vector
+            found = _vector_hits([given[i] for i in indexes], evidence=evidence, limit=depth, floor=floor,
+                                 model_id=get_provider(code).model_id)
+            for i, hits in zip(indexes, found, strict=True):
+                vector_hits[i] = hits
     except EmbeddingError as exc:
         logger.warning("vector search skipped: %s", exc)
         warnings.append(f"Vector search unavailable ({exc}); showing full-text matches only.")
@@ -295,9 +303,9 @@ def chunks_search_many(
 
 def chunks_search(
     *, query: str, clearance: str, k: int = 5, depth: int = 50, similarity_floor: float | None = None,
-    vector: list[float] | None = None,
+    vector: list[float] | None = None, language: str | None = None,
 ) -> SearchResult:
     """Top-k chunks of usable versions for `query`; each hit says which index found it."""
     (result,) = chunks_search_many(queries=[query], clearance=clearance, k=k, depth=depth,
-                                   similarity_floor=similarity_floor, vectors=[vector])
+                                   similarity_floor=similarity_floor, vectors=[vector], language=language)
     return result

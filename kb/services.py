@@ -406,7 +406,7 @@ def version_index_run(*, version_id: int, task_id: str = "") -> None:
     """
     version = DocumentVersion.objects.get(pk=version_id)
     drafts = chunk_markdown(version.text, target_chars=settings.KB_CHUNK_TARGET_CHARS)
-    provider = get_provider()
+    provider = get_provider(version.language)
     with transaction.atomic():
         if not _claimed(version_id, task_id).update(index_total=len(drafts), embedding_model=provider.model_id):
             raise IndexClaimLost(f"{version} is no longer claimed by this task")
@@ -417,7 +417,7 @@ def version_index_run(*, version_id: int, task_id: str = "") -> None:
         batch = drafts[start : start + EMBED_BATCH]
         inputs = [embedding_input(d.heading_path, d.text) for d in batch]
         per_chunk = [evidence_units_cut(d.text) if keeps_units else [] for d in batch]
-        chunk_vectors, unit_vectors = chunks_embed(inputs=inputs, per_chunk=per_chunk, model_id=provider.model_id)
+        chunk_vectors, unit_vectors = chunks_embed(inputs=inputs, per_chunk=per_chunk, language=version.language)
         with transaction.atomic():
             if not _claimed(version_id, task_id).update(
                 index_done=F("index_done") + len(batch), index_heartbeat_at=timezone.now()
@@ -486,11 +486,11 @@ def embedding_input(heading_path: str, text: str) -> str:
 
 
 def chunks_embed(*, inputs: list[str], per_chunk: list[list[EvidenceUnit]],
-                 model_id: str) -> tuple[list[list[float]], list[list[float]]]:
-    """Vectors of chunks (their embedding inputs) and of their units, in order; the units' new words go to
-    TermEmbedding. One embedding call for the chunks and units (and one for the words, embedded in another role):
+                 language: str) -> tuple[list[list[float]], list[list[float]]]:
+    """Vectors of chunks (their embedding inputs) and of their units, in order, by the model of their version's
+    `language`; the units' new words go to TermEmbedding. One embedding call for the chunks and units (and one for the words, embedded in another role):
     the model sorts them by length into full batches, where a call each left part-filled ones."""
-    vectors = embeddings_cached(texts=inputs + [u.text for units in per_chunk for u in units], model_id=model_id,
+    vectors = embeddings_cached(texts=inputs + [u.text for units in per_chunk for u in units], language=language,
                                 terms={w for units in per_chunk for u in units for w in u.words})
     return vectors[: len(inputs)], vectors[len(inputs) :]
 
@@ -504,10 +504,11 @@ def chunk_unit_rows(*, chunks: list[Chunk], per_chunk: list[list[EvidenceUnit]],
             for chunk, units in zip(chunks, per_chunk, strict=True) for k, u in enumerate(units)]
 
 
-def embeddings_cached(*, texts: list[str], model_id: str, terms: set[str] = frozenset()) -> list[list[float]]:
-    """Passage vectors for `texts` (chunks and units: the cache holds passages only), computing only those not
-    already cached for this model. The `terms` (the checker's evidence words) not yet in TermEmbedding are embedded
+def embeddings_cached(*, texts: list[str], language: str, terms: set[str] = frozenset()) -> list[list[float]]:
+    """Passage vectors for `texts` (chunks and units: the cache holds passages only) by the model of `language`,
+    computing only those not already cached for that model. The `terms` (the checker's evidence words) not yet in TermEmbedding are embedded
     too, as queries (words are compared with words), and stored there."""
+    model_id = get_provider(language).model_id
     hashes = [content_hash(text) for text in texts]
     cached = {
         row.content_hash: row.embedding
@@ -519,8 +520,8 @@ def embeddings_cached(*, texts: list[str], model_id: str, terms: set[str] = froz
     missing_terms = sorted(terms - known_terms)
     if not missing and not missing_terms:
         return [list(cached[h]) for h in hashes]
-    fresh_texts = embed_texts(list(missing.values()), role=Role.PASSAGE) if missing else []
-    fresh_terms = embed_texts(missing_terms, role=Role.QUERY) if missing_terms else []
+    fresh_texts = embed_texts(list(missing.values()), role=Role.PASSAGE, language=language) if missing else []
+    fresh_terms = embed_texts(missing_terms, role=Role.QUERY, language=language) if missing_terms else []
     EmbeddingCache.objects.bulk_create(
         [EmbeddingCache(content_hash=h, model_id=model_id, embedding=v)
          for h, v in zip(missing, fresh_texts, strict=True)],

@@ -32,9 +32,9 @@ def version_index(self, version_id: int) -> None:
 
 
 @shared_task
-def embed_texts_task(texts: list[str], role: str) -> list[list[float]]:
+def embed_texts_task(texts: list[str], role: str, language: str) -> list[list[float]]:
     """Query embeddings for processes that must not load the model themselves (the web server)."""
-    return get_provider().embed(texts, role=Role(role))
+    return get_provider(language).embed(texts, role=Role(role))
 
 
 @shared_task(ignore_result=True)

@@ -25,6 +25,7 @@ from checking.builtin import BuiltinChecker, differing_values
 from checking.claims import ClaimSpan, split_claims
 from checking.external import configured_checkers
 from checking.findings import Finding, about_another_subject
+from checking.languages import detect_language
 from checking.model import ScoringModel
 from checking.scoring import HOLDS_AGAINST_EXTERNAL, beside_verdict
 from checking.verdicts import supported_at, uncertain_at, verdict_for
@@ -130,12 +131,14 @@ class _CachedEmbedder:
     texts, the indexed vocabulary (TermEmbedding), and only then the model. Each distinct text once per answer and
     role: a claim and an evidence unit of the same words are different inputs to e5 (kb.embeddings.Role)."""
 
-    def __init__(self, *, model_id: str) -> None:
-        self.model_id = model_id
+    def __init__(self, *, language: str) -> None:
+        self.language = language  # the text's: its model embeds everything compared with it (kb.embeddings)
+        self.model_id = get_provider(language).model_id
         self.vectors: dict[tuple[Role, str], np.ndarray] = {}
 
     def stored_units_load(self, *, chunk_ids: set[int]) -> None:
-        """The units indexing embedded for these chunks with the current model: no need to embed them now."""
+        """The units indexing embedded for these chunks with this model: no need to embed them now (another model's
+        vectors are not comparable: those units are embedded at check time)."""
         rows = ChunkUnit.objects.filter(chunk_id__in=chunk_ids, chunk__version__embedding_model=self.model_id)
         for text, vector in rows.values_list("text", "embedding"):
             self.vectors.setdefault((Role.PASSAGE, text), np.frombuffer(vector, dtype=np.float32))
@@ -158,7 +161,7 @@ class _CachedEmbedder:
                     vector, dtype=np.float32)
             missing = [t for t in missing if (role, t) not in self.vectors]
         if missing:
-            for text, vector in zip(missing, embed_texts(missing, role=role), strict=True):
+            for text, vector in zip(missing, embed_texts(missing, role=role, language=self.language), strict=True):
                 self.vectors[role, text] = _TEXT_VECTORS[self.model_id, role, text] = np.asarray(vector,
                                                                                                  dtype=np.float32)
         _trim(_TEXT_VECTORS, settings.REVIEW_TEXT_CACHE_SIZE)
@@ -292,15 +295,17 @@ def claim_check(
 
 def answer_check(
     *, question: str, answer_text: str, clearance: str, contexts: Sequence[str] = (),
-    cited_chunks: Sequence[Chunk] = (), retrieve: bool = True,
+    cited_chunks: Sequence[Chunk] = (), retrieve: bool = True, language: str | None = None,
 ) -> CheckReport:
+    """`language`: the answer's (Answer.language); detected from the question and the answer when not given."""
+    language = language or detect_language(f"{question}\n{answer_text}")
     spans = split_claims(answer_text)
     adopted = adopted_checker()
     warnings: list[str] = []
     embedder: _CachedEmbedder | None = None
     vectors: list[list[float] | None] = [None] * len(spans)
     try:
-        embedder = _CachedEmbedder(model_id=get_provider().model_id)
+        embedder = _CachedEmbedder(language=language)
         vectors = [vector.tolist() for vector in embedder.vectors_for([s.text for s in spans], role=Role.QUERY)]
     except EmbeddingError as exc:
         warnings.append(redact(f"semantic similarity unavailable: {exc}"))
@@ -309,7 +314,8 @@ def answer_check(
     # Every claim's retrieval in one pass (one evidence filter, shared statements).
     hits: list[list[SearchHit]] = [
         search.hits for search in chunks_search_many(queries=[s.text for s in spans], clearance=clearance,
-                                                     k=settings.REVIEW_RETRIEVAL_K, vectors=vectors)
+                                                     k=settings.REVIEW_RETRIEVAL_K, vectors=vectors,
+                                                     language=language)
     ] if retrieve else [[] for _ in spans]
     candidates = [_candidates_for(hits=found, cited=list(cited_chunks), contexts=list(contexts)) for found in hits]
     if embedder is not None:
