@@ -358,8 +358,8 @@ def search_rows(queries: Sequence[KnownQuery], *, clearance: str, k: int, warmup
     from kb.models import Chunk
     from kb.search import chunks_search, evidence_chunks, fulltext_ids
 
-    vectors = dict(zip((q.text for q in queries), embed_texts([q.text for q in queries], role=Role.QUERY, language="en"),
-                       strict=True))
+    vectors = dict(zip((q.text for q in queries),
+                       embed_texts([q.text for q in queries], role=Role.QUERY, language="en"), strict=True))
 
     def hybrid(query: KnownQuery, *, vector: list[float] | None = None) -> set[str]:
         result = chunks_search(query=query.text, clearance=clearance, k=k, vector=vector)

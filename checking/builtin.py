@@ -256,7 +256,8 @@ def _subject_coverage(claim: Claim, window: Window, candidate: Candidate) -> flo
 
 def _attach_embeddings(claim: Claim, all_windows: list[Window], embed: Embedder) -> None:
     """One embed call: the claim and the words needed for word-level paraphrase credit (as queries), and the units
-    of the lexically best windows (as passages). Windows left out score as dissimilar; they share too few words to matter.
+    of the lexically best windows (as passages). Windows left out score as dissimilar; they share too few words to
+    matter.
 
     A window of several units is not embedded as one text: its vector is its units' vectors weighted by their
     length, the mean over tokens the model itself pools, so a check embeds no evidence that indexing stored

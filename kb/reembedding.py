@@ -3,9 +3,9 @@ KB_EMBEDDING_MODEL_ZH, the runtime) changes.
 
 Vectors of two models are not comparable, so search and the checker compare a version's stored vectors only with
 vectors of the same model (kb.search, review.pipeline filter on DocumentVersion.embedding_model); a version embedded
-by another model than its language's is found by full text alone until the housekeeping sweep has embedded it
-again. A version already on its language's model is never embedded again. Re-embedding changes vectors in place: the chunks keep their ids
-(answers' evidence points at them) and the version stays evidence throughout.
+by another model than its language's is found by full text alone until the housekeeping sweep has embedded it again.
+A version already on its language's model is never embedded again. Re-embedding changes vectors in place: the chunks
+keep their ids (answers' evidence points at them) and the version stays evidence throughout.
 """
 
 from __future__ import annotations

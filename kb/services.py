@@ -488,8 +488,9 @@ def embedding_input(heading_path: str, text: str) -> str:
 def chunks_embed(*, inputs: list[str], per_chunk: list[list[EvidenceUnit]],
                  language: str) -> tuple[list[list[float]], list[list[float]]]:
     """Vectors of chunks (their embedding inputs) and of their units, in order, by the model of their version's
-    `language`; the units' new words go to TermEmbedding. One embedding call for the chunks and units (and one for the words, embedded in another role):
-    the model sorts them by length into full batches, where a call each left part-filled ones."""
+    `language`; the units' new words go to TermEmbedding. One embedding call for the chunks and units (and one for
+    the words, embedded in another role): the model sorts them by length into full batches, where a call each left
+    part-filled ones."""
     vectors = embeddings_cached(texts=inputs + [u.text for units in per_chunk for u in units], language=language,
                                 terms={w for units in per_chunk for u in units for w in u.words})
     return vectors[: len(inputs)], vectors[len(inputs) :]
@@ -506,8 +507,8 @@ def chunk_unit_rows(*, chunks: list[Chunk], per_chunk: list[list[EvidenceUnit]],
 
 def embeddings_cached(*, texts: list[str], language: str, terms: set[str] = frozenset()) -> list[list[float]]:
     """Passage vectors for `texts` (chunks and units: the cache holds passages only) by the model of `language`,
-    computing only those not already cached for that model. The `terms` (the checker's evidence words) not yet in TermEmbedding are embedded
-    too, as queries (words are compared with words), and stored there."""
+    computing only those not already cached for that model. The `terms` (the checker's evidence words) not yet in
+    TermEmbedding are embedded too, as queries (words are compared with words), and stored there."""
     model_id = get_provider(language).model_id
     hashes = [content_hash(text) for text in texts]
     cached = {
