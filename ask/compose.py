@@ -23,9 +23,11 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from ask.gate import KeyTerm, compound_parts, key_terms, term_found
-from checking.languages import language_for
+from checking.languages import detect_language, language_for, zh
+from checking.quantities import find_quantities
+from checking.quantity_cues import unit_at
 from checking.text import ANTONYMS, asks, tokenize
-from kb.embeddings import EmbeddingError, get_provider
+from kb.embeddings import EmbeddingError, Role
 from kb.models import Chunk
 from kb.search import SearchHit
 from kb.sentences import sentence_spans, strip_span
@@ -35,6 +37,9 @@ _TABLE_RULE = re.compile(r"\|?\s*:?-{3,}")
 _PART_BREAK = re.compile(r"[,;，；]")
 _HEADING_WEIGHT = 0.5  # a term found only in the passage's heading path counts for half
 _JOIN_AT = 0.3  # a further unit joins only if it adds at least this share of the first unit's score
+# A unit stating a value in the measure the question asks in ("几天", "how many days") answers it: its score is
+# raised by this factor over a unit on the same terms stating none ("婚假十天" over "婚假……一年内一次性休完").
+_ASKED_MEASURE_GAIN = 1.5
 
 logger = logging.getLogger(__name__)
 
@@ -182,11 +187,35 @@ def _closeness(question: str, units: list[_Unit]) -> list[float]:
 
     texts = [" ".join(u.chunk.version.text[u.start:u.end].split()) for u in units]
     try:
-        vectors = _CachedEmbedder(model_id=get_provider().model_id)([question, *texts])
+        embed = _CachedEmbedder(language=detect_language(question))
+        question_vector = embed.vectors_for([question], role=Role.QUERY)[0]
+        vectors = embed.vectors_for(texts, role=Role.PASSAGE)
     except EmbeddingError as exc:
         logger.warning("composer: ranking by key terms only: %s", exc)
         return [1.0] * len(units)
-    return [1.0 + max(0.0, float(value)) for value in vectors[1:] @ vectors[0]]
+    return [1.0 + max(0.0, float(value)) for value in vectors @ question_vector]
+
+
+def asked_measures(question: str) -> set[tuple[str, float]]:
+    """The (kind, size) of the units a question asks its amount in: "how many days" and "几天" ask in days."""
+    tokens = tokenize(question, 0, len(question), table=False)
+    measures: set[tuple[str, float]] = set()
+    for k, tok in enumerate(tokens):
+        if not asks(tok.lower):
+            continue
+        unit = unit_at(tokens, k + 1)
+        inside = zh.asked_measure(tok.lower)
+        if unit is None and inside:
+            unit = unit_at(tokenize(inside, 0, len(inside), table=False), 0)
+        if unit is not None:
+            measures.add((unit[0], float(unit[1])))
+    return measures
+
+
+def _states_measure(unit: _Unit, measures: set[tuple[str, float]]) -> bool:
+    text = unit.chunk.version.text
+    tokens = tokenize(text, unit.start, unit.end, table=False)
+    return any((q.kind, float(q.scale)) in measures for q in find_quantities(text, tokens))
 
 
 def _gain(unit: _Unit, weights: dict[str, float], covered: set[str]) -> float:
@@ -243,6 +272,9 @@ def answer_compose(*, question: str, terms: list[KeyTerm], hits: list[SearchHit]
              if not _opposite_case(unit, terms)]
     weights = _weights(terms, units)
     closeness = dict(zip(units, _closeness(question, units), strict=True)) if units else {}
+    if measures := asked_measures(question):
+        closeness = {u: value * _ASKED_MEASURE_GAIN if _states_measure(u, measures) else value
+                     for u, value in closeness.items()}
     chosen = _per_part(question=question, terms=terms, units=units, closeness=closeness)[:max_sentences]
     covered = {stem for stem in weights if any(term_found(stem, u.stems | u.heading_stems) for u in chosen)}
     first = max((_gain(u, weights, set()) * closeness[u] for u in chosen), default=0.0)

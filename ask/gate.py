@@ -31,9 +31,9 @@ import numpy as np
 from django.conf import settings
 from django.utils.translation import gettext
 
-from kb.embeddings import EmbeddingError, get_provider
+from kb.embeddings import EmbeddingError, Role
 from kb.search import SearchHit
-from checking.languages import zh
+from checking.languages import detect_language, zh
 from checking.text import ANTONYMS, LIGHT_STEMS, Token, asks, is_content, prefix_negates, tokenize
 from checking.windows import stem_found
 
@@ -165,13 +165,13 @@ def _uncovered(terms: list[KeyTerm], passages: list[dict[str, str]]) -> list[tup
     return missing
 
 
-def _paraphrased(missing: list[tuple[KeyTerm, list[dict[str, str]]]], *, at: float) -> set[str]:
+def _paraphrased(missing: list[tuple[KeyTerm, list[dict[str, str]]]], *, at: float, language: str) -> set[str]:
     """Stems of missing terms that a word of their passages paraphrases (cosine of word embeddings >= `at`):
     "biggest" by "larger", "mileage" by "mile". A known opposite ("highest" / "lowest") never does, however
     close its vector."""
     from review.pipeline import _CachedEmbedder
 
-    embed = _CachedEmbedder(model_id=get_provider().model_id)
+    embed = _CachedEmbedder(language=language)
     paraphrased = set()
     for term, passages in missing:
         if ("zh" if _HAN.search(term.stem) else "en") not in settings.ASK_GATE_TERM_SIMILARITY_LANGUAGES:
@@ -181,7 +181,7 @@ def _paraphrased(missing: list[tuple[KeyTerm, list[dict[str, str]]]], *, at: flo
                              and not _opposite(term, stem, word)})
         if not vocabulary:
             continue
-        vectors = embed([term.word, *vocabulary])
+        vectors = embed.vectors_for([term.word, *vocabulary], role=Role.QUERY)  # words against words
         if float(np.max(vectors[1:] @ vectors[0])) >= at:
             paraphrased.add(term.stem)
     return paraphrased
@@ -205,7 +205,7 @@ def gate_decide(
     warnings: list[str] = []
     if missing and qualified and term_similarity > 0:
         try:
-            paraphrased = _paraphrased(missing, at=term_similarity)
+            paraphrased = _paraphrased(missing, at=term_similarity, language=detect_language(question))
             missing = [(term, passages) for term, passages in missing if term.stem not in paraphrased]
         except EmbeddingError as exc:
             logger.warning("gate: word similarity unavailable: %s", exc)

@@ -362,7 +362,7 @@ def in_process_run(answers: Sequence[BenchAnswer], *, text_cache: bool) -> InPro
     from django.conf import settings
 
     from kb import embeddings
-    from kb.embeddings import allow_local_model, get_provider
+    from kb.embeddings import Role, allow_local_model, get_provider
     from checking.claims import split_claims
     from review.pipeline import answer_check
 
@@ -373,9 +373,9 @@ def in_process_run(answers: Sequence[BenchAnswer], *, text_cache: bool) -> InPro
     sent: list[int] = []
     embed = embeddings.embed_texts
 
-    def counting(texts: list[str]) -> list[list[float]]:
+    def counting(texts: list[str], *, role: Role, language: str) -> list[list[float]]:
         sent.append(len(texts))
-        return embed(texts)
+        return embed(texts, role=role, language=language)
 
     for answer in answers[:4]:  # warm: model loaded, claims of the timed answers not yet cached
         answer_check(question="", answer_text=answer.text, clearance=CLEARANCE)
@@ -383,7 +383,7 @@ def in_process_run(answers: Sequence[BenchAnswer], *, text_cache: bool) -> InPro
     model_seconds = []
     for texts in claims:
         started = time.perf_counter()
-        provider.embed(texts)
+        provider.embed(texts, role=Role.QUERY)
         model_seconds.append(time.perf_counter() - started)
     from review import pipeline
 

@@ -132,14 +132,14 @@ def texts_to_embed(version_ids: Sequence[int]) -> list[str]:
 
     from kb.chunking import chunk_markdown
     from kb.models import DocumentVersion
-    from kb.services import _embedding_input
+    from kb.services import embedding_input
     from checking.units import evidence_units
 
     texts: dict[str, None] = {}
     words: set[str] = set()
     for text in DocumentVersion.objects.filter(pk__in=version_ids).order_by("pk").values_list("text", flat=True):
         for draft in chunk_markdown(text, target_chars=settings.KB_CHUNK_TARGET_CHARS):
-            texts[_embedding_input(draft.heading_path, draft.text)] = None
+            texts[embedding_input(draft.heading_path, draft.text)] = None
             for unit in evidence_units(draft.text):
                 texts[unit.text] = None
                 words.update(unit.words)
@@ -151,14 +151,14 @@ def raw_model_process(texts: list[str], ready: Queue, start: Event) -> None:
     import django
 
     django.setup()
-    from kb.embeddings import allow_local_model, get_provider
+    from kb.embeddings import Role, allow_local_model, get_provider
 
     allow_local_model()
     provider = get_provider()
-    provider.embed(["warm-up"])
+    provider.embed(["warm-up"], role=Role.PASSAGE)
     ready.put(os.getpid())
     start.wait()
-    provider.embed(texts)  # one call: sorted by length into full batches, the model's best case
+    provider.embed(texts, role=Role.PASSAGE)  # one call: sorted by length into full batches, the model's best case
 
 
 def raw_model_seconds(texts: Sequence[str], *, processes: int) -> float:
@@ -199,7 +199,7 @@ def worker_warm(worker: subprocess.Popen, *, processes: int, timeout: float) -> 
 
     started = time.perf_counter()
     worker_wait(worker, timeout=timeout)
-    for result in [embed_texts_task.delay([f"warm-up {k}"]) for k in range(2 * processes)]:
+    for result in [embed_texts_task.delay([f"warm-up {k}"], "query", "en") for k in range(2 * processes)]:
         result.get(timeout=timeout)
     return time.perf_counter() - started
 
@@ -456,12 +456,12 @@ def search_latencies(
 
 
 def search_rows(*, seed: int, count: int, clearance: str, k: int, warmup: int) -> list[tuple[str, str]]:
-    from kb.embeddings import embed_texts
+    from kb.embeddings import Role, embed_texts
     from kb.models import Chunk
     from kb.search import evidence_chunks
 
     queries = search_queries(seed=seed, count=count, clearance=clearance)
-    vectors = embed_texts([query.text for query in queries])
+    vectors = embed_texts([query.text for query in queries], role=Role.QUERY, language="en")
     search_latencies(queries[:warmup], clearance=clearance, k=k)  # model, connections, buffer cache
     with_embedding, found = search_latencies(queries, clearance=clearance, k=k)
     database_only, _ = search_latencies(queries, clearance=clearance, k=k, vectors=vectors)

@@ -208,6 +208,7 @@ def documents_insert(documents: Sequence[SourceDocument], vectors: dict[str, lis
     from django.db import connection, transaction
     from django.utils import timezone
 
+    from kb.embeddings import get_provider
     from kb.models import Chunk, Document, DocumentVersion, IndexState, VersionStatus
 
     curator, approver = bench_users()
@@ -224,7 +225,7 @@ def documents_insert(documents: Sequence[SourceDocument], vectors: dict[str, lis
                             status=VersionStatus.APPROVED, submitted_by=curator, submitted_at=now,
                             approved_by=approver, approved_at=now, index_state=IndexState.READY,
                             index_done=len(d.passages), index_total=len(d.passages),
-                            embedding_model="local:all-MiniLM-L6-v2")
+                            embedding_model=get_provider().model_id)
             for document, d in zip(created, documents, strict=True)
         )
         chunks = []
@@ -252,7 +253,7 @@ def table_build(*, target: int, embedded: int, seed: int) -> list[tuple[str, str
     import numpy as np
     from django.db import connection
 
-    from kb.embeddings import get_provider
+    from kb.embeddings import Role, get_provider
 
     kb_reset()
     started = time.perf_counter()
@@ -277,7 +278,8 @@ def table_build(*, target: int, embedded: int, seed: int) -> list[tuple[str, str
     progress(f"embedding {len(to_embed):,} texts with the real model ...")
     started = time.perf_counter()
     vectors = dict(zip((_hash(p) for p in to_embed),
-                       get_provider().embed([p.embedding_input for p in to_embed]), strict=True))
+                       get_provider().embed([p.embedding_input for p in to_embed], role=Role.PASSAGE),
+                       strict=True))
     embed_seconds = time.perf_counter() - started
     bases = [np.array(vectors[_hash(p)]) for p in to_embed[len(real_passages):]]
     noise = np.random.default_rng(seed)
@@ -352,11 +354,12 @@ def recall(found: dict[str, list[bool]]) -> str:
 
 
 def search_rows(queries: Sequence[KnownQuery], *, clearance: str, k: int, warmup: int) -> list[tuple[str, str]]:
-    from kb.embeddings import embed_texts
+    from kb.embeddings import Role, embed_texts
     from kb.models import Chunk
     from kb.search import chunks_search, evidence_chunks, fulltext_ids
 
-    vectors = dict(zip((q.text for q in queries), embed_texts([q.text for q in queries]), strict=True))
+    vectors = dict(zip((q.text for q in queries),
+                       embed_texts([q.text for q in queries], role=Role.QUERY, language="en"), strict=True))
 
     def hybrid(query: KnownQuery, *, vector: list[float] | None = None) -> set[str]:
         result = chunks_search(query=query.text, clearance=clearance, k=k, vector=vector)

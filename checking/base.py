@@ -15,7 +15,9 @@ from checking.findings import Finding
 if TYPE_CHECKING:
     import numpy
 
-Embedder = Callable[[list[str]], "numpy.ndarray"]  # returns L2-normalised rows
+# (queries, passages) -> their L2-normalised rows, in one call: the claim and single words are queries, evidence
+# units are passages (kb.embeddings.Role: e5 embeds the two sides of a comparison differently).
+Embedder = Callable[[list[str], list[str]], tuple["numpy.ndarray", "numpy.ndarray"]]
 
 
 class CheckerUnavailable(Exception):

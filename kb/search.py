@@ -18,8 +18,8 @@ from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext
 from pgvector import Vector
 
-from checking.languages import fulltext_form
-from kb.embeddings import EmbeddingError, embed_texts
+from checking.languages import detect_language, fulltext_form
+from kb.embeddings import EmbeddingError, Role, embed_texts, get_provider
 from kb.models import Chunk, DocumentVersion, EvidenceSpan
 from kb.terms import knowledge_terms_load
 
@@ -29,6 +29,7 @@ RRF_K = 60  # the usual reciprocal-rank-fusion constant: dampens the weight of t
 # Most rows the full-text side ranks per step: ts_rank reads each tsvector, so this bounds its cost at any size.
 FULLTEXT_RANK_CAP = 4000
 _CHUNKS = Chunk._meta.db_table
+_VERSIONS = DocumentVersion._meta.db_table
 
 
 @dataclass
@@ -205,9 +206,11 @@ def fulltext_ids(*, query: str, clearance: str, limit: int, rank_cap: int = FULL
     return ids
 
 
-def _vector_hits(vectors: Sequence[list[float]], *, evidence: _Evidence, limit: int,
-                 floor: float) -> list[list[tuple[int, float]]]:
-    """Each vector's nearest chunks (at least `floor` similar), all in one statement."""
+def _vector_hits(vectors: Sequence[list[float]], *, evidence: _Evidence, limit: int, floor: float,
+                 model_id: str) -> list[list[tuple[int, float]]]:
+    """Each vector's nearest chunks (at least `floor` similar) among the versions embedded by `model_id`, all in
+    one statement: another model's vectors are not comparable with these (a version embedded before the model
+    changed is found by full text until the housekeeping sweep has embedded it again)."""
     found: list[list[tuple[int, float]]] = [[] for _ in vectors]
     with transaction.atomic(), connection.cursor() as cursor:
         # Filtered HNSW scans may stop early; let pgvector keep scanning until enough rows pass the filter.
@@ -220,12 +223,13 @@ def _vector_hits(vectors: Sequence[list[float]], *, evidence: _Evidence, limit: 
             CROSS JOIN LATERAL (
                 SELECT c.id, c.embedding <=> q.embedding AS distance FROM {_CHUNKS} c
                 WHERE c.version_id IN ({evidence.sql})
+                  AND c.version_id IN (SELECT v.id FROM {_VERSIONS} v WHERE v.embedding_model = %s)
                 ORDER BY distance
                 LIMIT %s
             ) h
             ORDER BY q.ordinal, h.distance, h.id
             """,
-            [[Vector._to_db(vector) for vector in vectors], *evidence.params, limit],
+            [[Vector._to_db(vector) for vector in vectors], *evidence.params, model_id, limit],
         )
         for ordinal, chunk_id, distance in cursor.fetchall():
             if 1 - distance >= floor:
@@ -257,10 +261,12 @@ def _hit_chunks(chunk_ids: set[int]) -> dict[int, Chunk]:
 
 def chunks_search_many(
     *, queries: Sequence[str], clearance: str, k: int = 5, depth: int = 50, similarity_floor: float | None = None,
-    vectors: Sequence[list[float] | None] | None = None,
+    vectors: Sequence[list[float] | None] | None = None, language: str | None = None,
 ) -> list[SearchResult]:
-    """Top-k chunks of usable versions for each query; each hit says which index found it. `vectors`, where
-    given, are the queries' embeddings (the others are embedded here, together)."""
+    """Top-k chunks of usable versions for each query; each hit says which index found it. A query is embedded by
+    the model of its `language` (detected from the query when not given), and its vector compared only with the
+    versions that model embedded (kb.embeddings: other versions are found by full text). `vectors`, where given, are
+    the queries' query vectors by that model (the others are embedded here, together)."""
     if not queries:
         return []
     knowledge_terms_load()  # segment the queries as the passages were
@@ -271,11 +277,19 @@ def chunks_search_many(
     warnings: list[str] = []
     vector_hits: list[list[tuple[int, float]]] = [[] for _ in queries]
     given = list(vectors) if vectors is not None else [None] * len(queries)
+    by_language: dict[str, list[int]] = {}
+    for i, query in enumerate(queries):
+        by_language.setdefault(language or detect_language(query), []).append(i)
     try:
-        missing = [i for i, vector in enumerate(given) if vector is None]
-        for i, vector in zip(missing, embed_texts([queries[i] for i in missing]) if missing else [], strict=True):
-            given[i] = vector
-        vector_hits = _vector_hits(given, evidence=evidence, limit=depth, floor=floor)
+        for code, indexes in by_language.items():
+            missing = [i for i in indexes if given[i] is None]
+            for i, vector in zip(missing, embed_texts([queries[i] for i in missing], role=Role.QUERY, language=code)
+                                 if missing else [], strict=True):
+                given[i] = vector
+            found = _vector_hits([given[i] for i in indexes], evidence=evidence, limit=depth, floor=floor,
+                                 model_id=get_provider(code).model_id)
+            for i, hits in zip(indexes, found, strict=True):
+                vector_hits[i] = hits
     except EmbeddingError as exc:
         logger.warning("vector search skipped: %s", exc)
         warnings.append(gettext("Vector search unavailable (%(error)s); showing full-text matches only.") % {"error": exc})
@@ -292,9 +306,9 @@ def chunks_search_many(
 
 def chunks_search(
     *, query: str, clearance: str, k: int = 5, depth: int = 50, similarity_floor: float | None = None,
-    vector: list[float] | None = None,
+    vector: list[float] | None = None, language: str | None = None,
 ) -> SearchResult:
     """Top-k chunks of usable versions for `query`; each hit says which index found it."""
     (result,) = chunks_search_many(queries=[query], clearance=clearance, k=k, depth=depth,
-                                   similarity_floor=similarity_floor, vectors=[vector])
+                                   similarity_floor=similarity_floor, vectors=[vector], language=language)
     return result

@@ -25,7 +25,7 @@ from console.dispatch import enqueue, enqueue_on_commit
 from console.models import SecurityLevel, User
 from console.redaction import redact
 from kb.chunking import chunk_markdown
-from kb.embeddings import content_hash, embed_texts, get_provider
+from kb.embeddings import Role, content_hash, embed_texts, get_provider
 from kb.models import (
     Chunk,
     ChunkUnit,
@@ -37,7 +37,7 @@ from kb.models import (
     VersionStatus,
 )
 from kb.signals import evidence_changed_send
-from kb.units import evidence_units_cut
+from kb.units import EvidenceUnit, evidence_units_cut
 
 logger = logging.getLogger(__name__)
 
@@ -422,7 +422,7 @@ def version_index_run(*, version_id: int, task_id: str = "") -> None:
     """
     version = DocumentVersion.objects.get(pk=version_id)
     drafts = chunk_markdown(version.text, target_chars=settings.KB_CHUNK_TARGET_CHARS)
-    provider = get_provider()
+    provider = get_provider(version.language)
     with transaction.atomic():
         if not _claimed(version_id, task_id).update(index_total=len(drafts), embedding_model=provider.model_id):
             raise IndexClaimLost(f"{version} is no longer claimed by this task")
@@ -431,15 +431,9 @@ def version_index_run(*, version_id: int, task_id: str = "") -> None:
     keeps_units = version.status not in NEVER_EVIDENCE_AGAIN
     for start in range(0, len(drafts), EMBED_BATCH):
         batch = drafts[start : start + EMBED_BATCH]
-        inputs = [_embedding_input(d.heading_path, d.text) for d in batch]
+        inputs = [embedding_input(d.heading_path, d.text) for d in batch]
         per_chunk = [evidence_units_cut(d.text) if keeps_units else [] for d in batch]
-        # One embedding call for the batch's chunks, units and new words: the model sorts them by length
-        # into full batches, where three calls per batch left three part-filled ones.
-        vectors = embeddings_cached(
-            texts=inputs + [u.text for units in per_chunk for u in units], model_id=provider.model_id,
-            terms={w for units in per_chunk for u in units for w in u.words},
-        )
-        chunk_vectors, unit_vectors = vectors[: len(batch)], iter(vectors[len(batch) :])
+        chunk_vectors, unit_vectors = chunks_embed(inputs=inputs, per_chunk=per_chunk, language=version.language)
         with transaction.atomic():
             if not _claimed(version_id, task_id).update(
                 index_done=F("index_done") + len(batch), index_heartbeat_at=timezone.now()
@@ -453,12 +447,7 @@ def version_index_run(*, version_id: int, task_id: str = "") -> None:
                 )
                 for d, text, vector in zip(batch, inputs, chunk_vectors, strict=True)
             )
-            ChunkUnit.objects.bulk_create(
-                ChunkUnit(chunk=chunk, ordinal=k, text=u.text, char_start=d.char_start + u.start,
-                          char_end=d.char_start + u.end,
-                          embedding=np.asarray(next(unit_vectors), dtype=np.float32).tobytes())
-                for chunk, d, units in zip(chunks, batch, per_chunk, strict=True) for k, u in enumerate(units)
-            )
+            ChunkUnit.objects.bulk_create(chunk_unit_rows(chunks=chunks, per_chunk=per_chunk, vectors=unit_vectors))
 
     with transaction.atomic():
         _evidence_lock(document_id=version.document_id)
@@ -507,14 +496,36 @@ def version_index_release(*, version_id: int, task_id: str = "") -> None:
                                           index_requested_at=timezone.now())
 
 
-def _embedding_input(heading_path: str, text: str) -> str:
+def embedding_input(heading_path: str, text: str) -> str:
     # The heading path gives a short chunk its topic ("Refunds > Annual plans").
     return f"{heading_path}\n\n{text}" if heading_path else text
 
 
-def embeddings_cached(*, texts: list[str], model_id: str, terms: set[str] = frozenset()) -> list[list[float]]:
-    """Vectors for `texts`, computing only those not already cached for this model. The `terms` (the checker's
-    evidence words) not yet in TermEmbedding are embedded in the same call and stored there."""
+def chunks_embed(*, inputs: list[str], per_chunk: list[list[EvidenceUnit]],
+                 language: str) -> tuple[list[list[float]], list[list[float]]]:
+    """Vectors of chunks (their embedding inputs) and of their units, in order, by the model of their version's
+    `language`; the units' new words go to TermEmbedding. One embedding call for the chunks and units (and one for
+    the words, embedded in another role): the model sorts them by length into full batches, where a call each left
+    part-filled ones."""
+    vectors = embeddings_cached(texts=inputs + [u.text for units in per_chunk for u in units], language=language,
+                                terms={w for units in per_chunk for u in units for w in u.words})
+    return vectors[: len(inputs)], vectors[len(inputs) :]
+
+
+def chunk_unit_rows(*, chunks: list[Chunk], per_chunk: list[list[EvidenceUnit]],
+                    vectors: list[list[float]]) -> list[ChunkUnit]:
+    """The checker's units of saved chunks, with their vectors (in the order chunks_embed gave them)."""
+    rows = iter(vectors)
+    return [ChunkUnit(chunk=chunk, ordinal=k, text=u.text, char_start=chunk.char_start + u.start,
+                      char_end=chunk.char_start + u.end, embedding=np.asarray(next(rows), dtype=np.float32).tobytes())
+            for chunk, units in zip(chunks, per_chunk, strict=True) for k, u in enumerate(units)]
+
+
+def embeddings_cached(*, texts: list[str], language: str, terms: set[str] = frozenset()) -> list[list[float]]:
+    """Passage vectors for `texts` (chunks and units: the cache holds passages only) by the model of `language`,
+    computing only those not already cached for that model. The `terms` (the checker's evidence words) not yet in
+    TermEmbedding are embedded too, as queries (words are compared with words), and stored there."""
+    model_id = get_provider(language).model_id
     hashes = [content_hash(text) for text in texts]
     cached = {
         row.content_hash: row.embedding
@@ -526,8 +537,8 @@ def embeddings_cached(*, texts: list[str], model_id: str, terms: set[str] = froz
     missing_terms = sorted(terms - known_terms)
     if not missing and not missing_terms:
         return [list(cached[h]) for h in hashes]
-    fresh = embed_texts(list(missing.values()) + missing_terms)
-    fresh_texts, fresh_terms = fresh[: len(missing)], fresh[len(missing) :]
+    fresh_texts = embed_texts(list(missing.values()), role=Role.PASSAGE, language=language) if missing else []
+    fresh_terms = embed_texts(missing_terms, role=Role.QUERY, language=language) if missing_terms else []
     EmbeddingCache.objects.bulk_create(
         [EmbeddingCache(content_hash=h, model_id=model_id, embedding=v)
          for h, v in zip(missing, fresh_texts, strict=True)],

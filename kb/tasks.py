@@ -6,8 +6,8 @@ import logging
 
 from celery import shared_task
 
-from kb import services
-from kb.embeddings import EmbeddingError, get_provider
+from kb import reembedding, services
+from kb.embeddings import EmbeddingError, Role, get_provider
 
 logger = logging.getLogger(__name__)
 
@@ -32,9 +32,9 @@ def version_index(self, version_id: int) -> None:
 
 
 @shared_task
-def embed_texts_task(texts: list[str]) -> list[list[float]]:
+def embed_texts_task(texts: list[str], role: str, language: str) -> list[list[float]]:
     """Query embeddings for processes that must not load the model themselves (the web server)."""
-    return get_provider().embed(texts)
+    return get_provider(language).embed(texts, role=Role(role))
 
 
 @shared_task(ignore_result=True)
@@ -43,3 +43,4 @@ def versions_housekeeping() -> None:
     services.versions_expire_due()
     services.versions_requeue_stale()
     services.versions_resend_queued()
+    reembedding.versions_reembed_due()

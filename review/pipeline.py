@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from console.models import SecurityLevel
 from console.redaction import redact
-from kb.embeddings import EmbeddingError, embed_texts, get_provider
+from kb.embeddings import EmbeddingError, Role, embed_texts, get_provider
 from kb.models import Chunk, ChunkUnit, DocumentVersion, TermEmbedding, VersionStatus
 from kb.search import SearchHit, chunks_search_many
 from checking.base import CheckerUnavailable, EvidenceCandidate
@@ -26,7 +26,7 @@ from checking.builtin import BuiltinChecker, differing_values
 from checking.claims import ClaimSpan, split_claims
 from checking.external import configured_checkers
 from checking.findings import Finding, about_another_subject
-from checking.languages import reasons_in_language_of
+from checking.languages import detect_language, reasons_in
 from checking.model import ScoringModel
 from checking.scoring import HOLDS_AGAINST_EXTERNAL, beside_verdict
 from checking.verdicts import supported_at, uncertain_at, verdict_for
@@ -121,49 +121,61 @@ def _version_flags(version: DocumentVersion) -> list[str]:
 
 
 # What a check had to embed (claims, the units of contexts given with an answer, words no version has indexed)
-# recurs across answers: keep the vectors per process, keyed by the text (REVIEW_TEXT_CACHE_SIZE of them).
-_TEXT_VECTORS: OrderedDict[str, np.ndarray] = OrderedDict()
+# recurs across answers: keep the vectors per process, keyed by model, role and text (REVIEW_TEXT_CACHE_SIZE of
+# them).
+_TEXT_VECTORS: OrderedDict[tuple[str, Role, str], np.ndarray] = OrderedDict()
 
 
 class _CachedEmbedder:
     """What the checker embeds, from the cheapest source that has it: the vectors stored with the answer's evidence
     (its chunks' units, read once per answer: windows are composed of units), this process's recent
-    texts, the indexed vocabulary (TermEmbedding), and only then the model. Each distinct text once per answer."""
+    texts, the indexed vocabulary (TermEmbedding), and only then the model. Each distinct text once per answer and
+    role: a claim and an evidence unit of the same words are different inputs to e5 (kb.embeddings.Role)."""
 
-    def __init__(self, *, model_id: str) -> None:
-        self.model_id = model_id
-        self.vectors: dict[str, np.ndarray] = {}
+    def __init__(self, *, language: str) -> None:
+        self.language = language  # the text's: its model embeds everything compared with it (kb.embeddings)
+        self.model_id = get_provider(language).model_id
+        self.vectors: dict[tuple[Role, str], np.ndarray] = {}
 
     def stored_units_load(self, *, chunk_ids: set[int]) -> None:
-        """The units indexing embedded for these chunks with the current model: no need to embed them now."""
+        """The units indexing embedded for these chunks with this model: no need to embed them now (another model's
+        vectors are not comparable: those units are embedded at check time)."""
         rows = ChunkUnit.objects.filter(chunk_id__in=chunk_ids, chunk__version__embedding_model=self.model_id)
         for text, vector in rows.values_list("text", "embedding"):
-            self.vectors.setdefault(text, np.frombuffer(vector, dtype=np.float32))
+            self.vectors.setdefault((Role.PASSAGE, text), np.frombuffer(vector, dtype=np.float32))
 
-    def prime(self, texts: Sequence[str]) -> None:
+    def prime(self, texts: Sequence[str], *, role: Role) -> None:
         missing = []
         for text in dict.fromkeys(texts):
-            if text in self.vectors:
+            if (role, text) in self.vectors:
                 continue
-            if text in _TEXT_VECTORS:
-                _TEXT_VECTORS.move_to_end(text)
-                self.vectors[text] = _TEXT_VECTORS[text]
+            if (key := (self.model_id, role, text)) in _TEXT_VECTORS:
+                _TEXT_VECTORS.move_to_end(key)
+                self.vectors[role, text] = _TEXT_VECTORS[key]
             else:
                 missing.append(text)
-        words = [t for t in missing if " " not in t]
+        words = [t for t in missing if " " not in t] if role is Role.QUERY else []  # indexed words are queries
         if words:
             for term, vector in TermEmbedding.objects.filter(model_id=self.model_id, term__in=words).values_list(
                     "term", "embedding"):
-                self.vectors[term] = _TEXT_VECTORS[term] = np.frombuffer(vector, dtype=np.float32)
-            missing = [t for t in missing if t not in self.vectors]
+                self.vectors[role, term] = _TEXT_VECTORS[self.model_id, role, term] = np.frombuffer(
+                    vector, dtype=np.float32)
+            missing = [t for t in missing if (role, t) not in self.vectors]
         if missing:
-            for text, vector in zip(missing, embed_texts(missing), strict=True):
-                self.vectors[text] = _TEXT_VECTORS[text] = np.asarray(vector, dtype=np.float32)
+            for text, vector in zip(missing, embed_texts(missing, role=role, language=self.language), strict=True):
+                self.vectors[role, text] = _TEXT_VECTORS[self.model_id, role, text] = np.asarray(vector,
+                                                                                                 dtype=np.float32)
         _trim(_TEXT_VECTORS, settings.REVIEW_TEXT_CACHE_SIZE)
 
-    def __call__(self, texts: list[str]) -> np.ndarray:
-        self.prime(texts)
-        return np.stack([self.vectors[t] for t in texts])
+    def vectors_for(self, texts: list[str], *, role: Role) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        self.prime(texts, role=role)
+        return np.stack([self.vectors[role, t] for t in texts])
+
+    def __call__(self, queries: list[str], passages: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The checker's Embedder (checking.base): its claim and words as queries, its evidence as passages."""
+        return self.vectors_for(queries, role=Role.QUERY), self.vectors_for(passages, role=Role.PASSAGE)
 
 
 def _trim(cache: OrderedDict, size: int) -> None:
@@ -286,17 +298,19 @@ def claim_check(
 
 def answer_check(
     *, question: str, answer_text: str, clearance: str, contexts: Sequence[str] = (),
-    cited_chunks: Sequence[Chunk] = (), retrieve: bool = True,
+    cited_chunks: Sequence[Chunk] = (), retrieve: bool = True, language: str | None = None,
 ) -> CheckReport:
-    """Every reason in the answer's language (a Chinese answer's in Chinese), whoever asks."""
-    with reasons_in_language_of(answer_text):
+    """`language`: the answer's (Answer.language); detected from the question and the answer when not given. Every
+    reason is written in it (a Chinese answer's in Chinese), whoever asks."""
+    language = language or detect_language(f"{question}\n{answer_text}")
+    with reasons_in(language):
         return _answer_check(question=question, answer_text=answer_text, clearance=clearance, contexts=contexts,
-                             cited_chunks=cited_chunks, retrieve=retrieve)
+                             cited_chunks=cited_chunks, retrieve=retrieve, language=language)
 
 
 def _answer_check(
-    *, question: str, answer_text: str, clearance: str, contexts: Sequence[str],
-    cited_chunks: Sequence[Chunk], retrieve: bool,
+    *, question: str, answer_text: str, clearance: str, contexts: Sequence[str], cited_chunks: Sequence[Chunk],
+    retrieve: bool, language: str,
 ) -> CheckReport:
     spans = split_claims(answer_text)
     adopted = adopted_checker()
@@ -304,9 +318,8 @@ def _answer_check(
     embedder: _CachedEmbedder | None = None
     vectors: list[list[float] | None] = [None] * len(spans)
     try:
-        embedder = _CachedEmbedder(model_id=get_provider().model_id)
-        embedder.prime([s.text for s in spans])
-        vectors = [embedder.vectors[s.text].tolist() for s in spans]
+        embedder = _CachedEmbedder(language=language)
+        vectors = [vector.tolist() for vector in embedder.vectors_for([s.text for s in spans], role=Role.QUERY)]
     except EmbeddingError as exc:
         warnings.append(redact(f"semantic similarity unavailable: {exc}"))
         embedder = None
@@ -314,7 +327,8 @@ def _answer_check(
     # Every claim's retrieval in one pass (one evidence filter, shared statements).
     hits: list[list[SearchHit]] = [
         search.hits for search in chunks_search_many(queries=[s.text for s in spans], clearance=clearance,
-                                                     k=settings.REVIEW_RETRIEVAL_K, vectors=vectors)
+                                                     k=settings.REVIEW_RETRIEVAL_K, vectors=vectors,
+                                                     language=language)
     ] if retrieve else [[] for _ in spans]
     candidates = [_candidates_for(hits=found, cited=list(cited_chunks), contexts=list(contexts)) for found in hits]
     if embedder is not None:

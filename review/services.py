@@ -181,7 +181,7 @@ def answer_score_run(*, answer_id: int) -> Answer:
         .filter(pk__in=answer.citations)
     )
     report = answer_check(question=answer.question, answer_text=answer.text, clearance=answer.client.clearance,
-                          contexts=answer.contexts, cited_chunks=cited)
+                          contexts=answer.contexts, cited_chunks=cited, language=answer.language)
     return answer_store_report(answer=answer, report=report)
 
 

@@ -11,7 +11,7 @@ from checking.languages.base import Quantity, TextLanguage, Word
 from checking.languages.detect import LANGUAGE_CHOICES, LANGUAGE_CODES, detect_language
 
 __all__ = ["LANGUAGE_CHOICES", "LANGUAGE_CODES", "Quantity", "TextLanguage", "Word", "detect_language",
-           "document_terms", "fulltext_form", "language_for", "reasons_in_language_of"]
+           "document_terms", "fulltext_form", "language_for", "reasons_in", "reasons_in_language_of"]
 
 
 def language_for(code: str) -> TextLanguage:
@@ -24,12 +24,16 @@ def language_for(code: str) -> TextLanguage:
     return en.ENGLISH
 
 
-def reasons_in_language_of(text: str):
-    """A context in which the checker's reasons (gettext) are written in the language of ``text``: a Chinese
-    claim's reasons in Chinese, whatever the console's or the API client's language."""
+def reasons_in(code: str):
+    """A context in which the checker's reasons (gettext) are written in language ``code``: a Chinese claim's
+    reasons in Chinese, whatever the console's or the API client's language."""
     from django.utils import translation
 
-    return translation.override(language_for(detect_language(text)).locale)
+    return translation.override(language_for(code).locale)
+
+
+def reasons_in_language_of(text: str):
+    return reasons_in(detect_language(text))
 
 
 def document_terms(text: str, *, language: str) -> list[str]:

@@ -349,6 +349,14 @@ def asked_after(previous: str, word: str) -> bool:
         or previous + word in QUESTION_WORDS
 
 
+def asked_measure(word: str) -> str:
+    """The measure a one-word question asks in (天 of 几天, 元 of 多少元), or ""."""
+    for asker in sorted(_AMOUNT_ASKERS, key=len, reverse=True):
+        if word.startswith(asker) and len(word) > len(asker):
+            return word[len(asker):]
+    return ""
+
+
 def light(word: str) -> bool:
     return word in LIGHT_WORDS
 

@@ -82,7 +82,7 @@ def _moves(ops, words, other, mine, theirs) -> list[tuple[tuple[int, int], tuple
     and moves the rest around it. The claim's A M [E] against the evidence's [E] M A (or the mirror image), M
     joined alike on both sides (one side may have a word or two more in it: "高铁" / "高铁、动车")."""
     found = []
-    for (op1, i1, i2, j1, j2), (op2, k1, k2, _, _), (op3, m1, m2, n1, n2) in zip(ops, ops[1:], ops[2:]):
+    for (op1, i1, i2, j1, j2), (op2, k1, k2, _j1, _j2), (op3, m1, m2, n1, n2) in zip(ops, ops[1:], ops[2:]):
         if op2 != "equal":
             continue
         if op1 == "delete" and op3 == "insert":  # claim: A M E; evidence: E M A

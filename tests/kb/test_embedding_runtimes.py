@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from kb import onnx_model
-from kb.embeddings import OnnxProvider, TorchProvider, length_batches
+from kb.embeddings import OnnxProvider, Role, TorchProvider, length_batches
 
 TEXTS = [
     "Refunds for annual plans are prorated to the day.",
@@ -26,8 +26,8 @@ def onnx_cache(tmp_path_factory):
 def test_onnx_runtime_matches_torch(settings, onnx_cache, precision, min_cosine):
     settings.KB_ONNX_CACHE_DIR = onnx_cache
     onnx = OnnxProvider(precision=precision)
-    onnx_vectors = np.array(onnx.embed(TEXTS))
-    torch_vectors = np.array(TorchProvider().embed(TEXTS))
+    onnx_vectors = np.array(onnx.embed(TEXTS, role=Role.PASSAGE))
+    torch_vectors = np.array(TorchProvider().embed(TEXTS, role=Role.PASSAGE))
 
     assert onnx_vectors.shape == torch_vectors.shape == (len(TEXTS), 384)
     assert np.allclose(np.linalg.norm(onnx_vectors, axis=1), 1.0, atol=1e-4)
@@ -57,8 +57,8 @@ def test_onnx_vectors_do_not_depend_on_the_other_texts_in_the_call(settings, onn
     """Padding is masked out: a text embedded alone or beside a long one gets the same vector."""
     settings.KB_ONNX_CACHE_DIR = onnx_cache
     provider = OnnxProvider(precision="int8")  # the quantised graph pads like the float one
-    alone = np.array(provider.embed([TEXTS[0]]))[0]
-    together = np.array(provider.embed(TEXTS))[0]
+    alone = np.array(provider.embed([TEXTS[0]], role=Role.PASSAGE))[0]
+    together = np.array(provider.embed(TEXTS, role=Role.PASSAGE))[0]
 
     assert float(alone @ together) > 0.9999
 

@@ -16,8 +16,13 @@ WORDS = ["the", "rate", "rose", "fell", "to", "by", "percent", "per", "month", "
          "March", "2023", "employees", "must", "report", "lost", "laptops", "in", "2", "hours", "and", ",", "."]
 
 
-def bag_of_words_embed(texts: list[str]) -> np.ndarray:
-    """A deterministic stand-in for a sentence model: hashed word counts, L2-normalised."""
+def bag_of_words_embed(queries: list[str], passages: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """A deterministic stand-in for a sentence model (checking.base.Embedder): hashed word counts, L2-normalised;
+    queries and passages alike."""
+    return _bag_of_words(queries), _bag_of_words(passages)
+
+
+def _bag_of_words(texts: list[str]) -> np.ndarray:
     rows = np.zeros((len(texts), 512))
     for i, text in enumerate(texts):
         for word in re.findall(r"[a-z0-9]+", text.lower()):

@@ -35,9 +35,9 @@ POLICY = (
 )
 
 
-def identical_embed(texts: list[str]) -> np.ndarray:
+def identical_embed(queries: list[str], passages: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """Says every text means exactly the same thing."""
-    return np.full((len(texts), 4), 0.5)
+    return np.full((len(queries), 4), 0.5), np.full((len(passages), 4), 0.5)
 
 
 def check(claim: str, *evidence: str, embed=bag_of_words_embed) -> CheckOutcome:
@@ -290,9 +290,9 @@ def test_best_candidate_is_pinned_and_quote_offsets_slice_the_text():
 def test_embedder_is_called_once_per_claim():
     calls: list[int] = []
 
-    def counting_embed(texts: list[str]) -> np.ndarray:
-        calls.append(len(texts))
-        return bag_of_words_embed(texts)
+    def counting_embed(queries: list[str], passages: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        calls.append(len(queries) + len(passages))
+        return bag_of_words_embed(queries, passages)
 
     check("The unemployment rate was 3.5 percent.", REPORT, PLANS, POLICY, embed=counting_embed)
     assert len(calls) == 1

@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from kb import services
-from kb.embeddings import get_provider, local_provider
+from kb.embeddings import Role, get_provider, local_provider
 from kb.models import ChunkUnit
 from review import pipeline
 from checking.analysis import analyze_claim
@@ -55,7 +55,7 @@ class _EmbeddingEndpoint:
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 endpoint.texts += body["input"]
-                vectors = model.embed(body["input"])
+                vectors = model.embed(body["input"], role=Role.PASSAGE)  # the API has no roles
                 payload = json.dumps({"data": [{"index": k, "embedding": v} for k, v in enumerate(vectors)]}).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")

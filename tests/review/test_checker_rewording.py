@@ -9,6 +9,7 @@ import pytest
 from checking.base import EvidenceCandidate
 from checking.builtin import check_claim
 from checking.verdicts import uncertain_at, verdict_for
+from kb.embeddings import Role
 
 # The BLS release of March 2023 (shared corpus), its opening and the household survey's first paragraph: two
 # chunks, so the checker must pick the one that says what the claim says.
@@ -32,8 +33,9 @@ def _provider():
     return local_provider()
 
 
-def embed(texts: list[str]) -> np.ndarray:
-    return np.asarray(_provider().embed(texts), dtype=np.float32)
+def embed(queries: list[str], passages: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    return (np.asarray(_provider().embed(queries, role=Role.QUERY), dtype=np.float32),
+            np.asarray(_provider().embed(passages, role=Role.PASSAGE), dtype=np.float32))
 
 
 @pytest.fixture(autouse=True)
