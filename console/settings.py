@@ -274,6 +274,11 @@ API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024, minimum=1024)
 API_MAX_ANSWER_CHARS = env_int("API_MAX_ANSWER_CHARS", 20_000, minimum=100)
 API_MAX_CLAIMS = env_int("API_MAX_CLAIMS", 50, minimum=1)  # checking time grows with the claims of an answer
 API_ALIGNSCORE_ENABLED = env_bool("API_ALIGNSCORE_ENABLED", False)
+# Who may call them (NeMo's AlignScore action sends no token): "loopback" (a bot on this machine, or any caller
+# with an API client's bearer token), "token" (a bearer token always), "open" (anyone who reaches the console).
+API_ALIGNSCORE_ACCESS = env_str("API_ALIGNSCORE_ACCESS", "loopback").strip().lower()
+if API_ALIGNSCORE_ACCESS not in {"loopback", "token", "open"}:
+    raise ImproperlyConfigured("API_ALIGNSCORE_ACCESS must be loopback, token or open")
 API_CHECK_TIMEOUT = env_float("API_CHECK_TIMEOUT", 30.0)
 API_RETRY_AFTER_SECONDS = env_int("API_RETRY_AFTER_SECONDS", 30, minimum=1)  # Retry-After on 503 (workers unreachable)
 # A deactivated API client (or a changed clearance) takes effect within this many seconds; 0 looks up every request.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import time
 
@@ -65,8 +66,9 @@ class BearerToken(HttpBearer):
         return client
 
 
+bearer = BearerToken()
 api = NinjaAPI(title="Grounded-answer review console", version="1", urls_namespace="api",
-               docs_url="/docs", openapi_url="/openapi.json", auth=BearerToken())
+               docs_url="/docs", openapi_url="/openapi.json", auth=bearer)
 
 
 def _error(request: HttpRequest, status: int, detail: str) -> HttpResponse:
@@ -166,6 +168,31 @@ def search(request: HttpRequest, q: Text = Query(..., min_length=1, max_length=1
     } for hit in result.hits], "warnings": result.warnings}
 
 
+def _from_loopback(request: HttpRequest) -> bool:
+    try:
+        return ipaddress.ip_address(request.META.get("REMOTE_ADDR", "")).is_loopback
+    except ValueError:  # no address (a Unix socket): nothing says the caller is on this machine
+        return False
+
+
+def _alignscore_refusal(request: HttpRequest) -> JsonResponse | None:
+    """NeMo's AlignScore action sends no token, so a token is optional unless API_ALIGNSCORE_ACCESS=token; without
+    one, "loopback" admits only a caller on this machine. A token given must be valid whatever the setting."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if token.strip() and scheme.lower() == "bearer":
+        if bearer.authenticate(request, token.strip()) is None:
+            return JsonResponse({"error": "unauthorized", "detail": "invalid bearer token"}, status=401)
+        return None
+    access = settings.API_ALIGNSCORE_ACCESS
+    if access == "token":
+        return JsonResponse({"error": "unauthorized",
+                             "detail": "a bearer token is required (API_ALIGNSCORE_ACCESS=token)"}, status=401)
+    if access == "loopback" and not _from_loopback(request):
+        return JsonResponse({"error": "forbidden", "detail": "without a bearer token only callers on this machine "
+                             "are served (API_ALIGNSCORE_ACCESS=loopback)"}, status=403)
+    return None
+
+
 @csrf_exempt
 @login_not_required
 @require_POST
@@ -174,20 +201,22 @@ def alignscore(request: HttpRequest) -> HttpResponse:
     checker, so a NeMo fact-checking rail can point its endpoint here. Off unless API_ALIGNSCORE_ENABLED."""
     if not settings.API_ALIGNSCORE_ENABLED:
         return JsonResponse({"error": "not_found", "detail": "the AlignScore endpoint is disabled"}, status=404)
+    refusal = _alignscore_refusal(request)
+    if refusal is not None:
+        return refusal
     try:
         body = AlignScoreIn.model_validate_json(request.body)
     except PydanticValidationError as exc:
-        error = exc.errors()[0]
-        field = ".".join(str(part) for part in error["loc"]) or "body"
-        return JsonResponse({"error": "bad_request", "detail": f"{field}: {error['msg']}"}, status=400)
+        detail = "; ".join(f"{'.'.join(str(part) for part in error['loc']) or 'body'}: {error['msg']}"
+                           for error in exc.errors())
+        return JsonResponse({"error": "bad_request", "detail": detail}, status=400)
     try:
-        report = services.answer_check_on_worker(answer_text=body.claim, contexts=[body.evidence],
+        report = services.answer_check_on_worker(answer_text=body.claim, contexts=body.evidence,
                                                  clearance=SecurityLevel.PUBLIC, retrieve=False)
     except services.CheckUnavailable as exc:
         return JsonResponse({"error": "unavailable", "detail": str(exc)}, status=503,
                             headers={"Retry-After": str(settings.API_RETRY_AFTER_SECONDS)})
     return JsonResponse({"alignscore": report["score"] or 0.0})
-
 
 
 # Last: ask.api builds on this API's schemas and handlers (its route shares tokens, errors and the OpenAPI document).

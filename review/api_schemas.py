@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from django.conf import settings
 from ninja import Field, Schema
-from pydantic import AfterValidator, HttpUrl
+from pydantic import AfterValidator, HttpUrl, PlainValidator
 from pydantic_core import PydanticCustomError
 
 from console.text import text_problem
@@ -90,8 +90,34 @@ class CheckIn(Schema):
     contexts: list[Text] = Field(default_factory=list, max_length=50)
 
 
+EVIDENCE_MAX_CHARS = 50_000  # per context of an AlignScore request
+EVIDENCE_MAX_CONTEXTS = 50  # as many as /api/v1/check takes
+
+
+def _evidence_text(text: str, *, item: int | None = None) -> str:
+    problem = text_problem(text) or (
+        f"is longer than {EVIDENCE_MAX_CHARS} characters" if len(text) > EVIDENCE_MAX_CHARS else None)
+    if problem:
+        raise ValueError(problem if item is None else f"item {item} {problem}")
+    return text
+
+
+def _evidence_contexts(value: object) -> list[str]:
+    """NeMo's AlignScore contract: evidence is one string or, from NeMo's retrieval, a list of chunks; each is
+    one context, as `contexts` are on /api/v1/check. One plain error for a wrong shape, where a union type would
+    report each of its branches."""
+    if isinstance(value, str):
+        return [_evidence_text(value)]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise PydanticCustomError("evidence_type", "Input should be a string or a list of strings")
+    if not value or len(value) > EVIDENCE_MAX_CONTEXTS:
+        raise PydanticCustomError("evidence_count", "List should have 1 to {limit} items",
+                                  {"limit": EVIDENCE_MAX_CONTEXTS})
+    return [_evidence_text(text, item=i) for i, text in enumerate(value)]
+
+
 class AlignScoreIn(Schema):
-    evidence: Text = Field(max_length=50_000)
+    evidence: Annotated[list[str], PlainValidator(_evidence_contexts)]
     claim: AnswerText = Field(min_length=1, max_length=5_000)
 
 

@@ -119,3 +119,75 @@ def test_alignscore_endpoint_rejects_malformed_json(client, settings):
     response = client.post("/alignscore_base", data=b"{nope", content_type="application/json")
 
     assert response.status_code == 400
+
+
+def test_alignscore_takes_a_list_of_evidence_each_member_one_context(client, celery_worker, settings):
+    """NeMo's retrieval hands over its chunks as a list: the claim is checked against each, as `contexts` are."""
+    settings.API_ALIGNSCORE_ENABLED = True
+    evidence = ["Shipping is free for orders over 50 euros.", "Passwords must be at least 14 characters long."]
+
+    def score(claim: str, given) -> float:
+        response = client.post("/alignscore_large", data=json.dumps({"evidence": given, "claim": claim}),
+                               content_type="application/json")
+        assert response.status_code == 200, response.content
+        return response.json()["alignscore"]
+
+    assert score("Passwords need 14 or more characters.", evidence) >= 0.6
+    assert score("Passwords need 8 characters.", evidence) < 0.4
+    assert score("Passwords need 14 or more characters.", evidence[:1]) < 0.6  # the one context that says it
+
+
+@pytest.mark.parametrize(("evidence", "detail"), [
+    (5, "evidence: Input should be a string or a list of strings"),
+    (["a", 3], "evidence: Input should be a string or a list of strings"),
+    ([], "evidence: List should have 1 to 50 items"),
+    (["a"] * 51, "evidence: List should have 1 to 50 items"),
+    (["fine", "x\u0000"], "evidence: Value error, item 1 contains a control character (U+0000) at position 1"),
+])
+def test_alignscore_names_what_is_wrong_with_the_evidence(client, settings, evidence, detail):
+    settings.API_ALIGNSCORE_ENABLED = True
+
+    response = client.post("/alignscore_base", data=json.dumps({"evidence": evidence, "claim": "A is 1."}),
+                           content_type="application/json")
+
+    assert response.status_code == 400
+    assert response.json() == {"error": "bad_request", "detail": detail}
+
+
+def test_alignscore_without_a_token_serves_only_this_machine_by_default(client, settings):
+    settings.API_ALIGNSCORE_ENABLED = True
+    body = json.dumps({"evidence": "x\u0000", "claim": "A is 1."})  # invalid: a 400 proves the request got through
+
+    local = client.post("/alignscore_base", data=body, content_type="application/json")
+    remote = client.post("/alignscore_base", data=body, content_type="application/json", REMOTE_ADDR="203.0.113.9")
+
+    assert local.status_code == 400
+    assert remote.status_code == 403
+    assert remote.json()["detail"] == ("without a bearer token only callers on this machine are served "
+                                       "(API_ALIGNSCORE_ACCESS=loopback)")
+
+
+def test_alignscore_with_a_valid_token_serves_any_address(client, settings, api_token):
+    settings.API_ALIGNSCORE_ENABLED = True
+    settings.API_ALIGNSCORE_ACCESS = "token"
+    _, token = api_token
+    body = json.dumps({"evidence": "x\u0000", "claim": "A is 1."})
+
+    def post(**headers):
+        return client.post("/alignscore_base", data=body, content_type="application/json", headers=headers,
+                           REMOTE_ADDR="203.0.113.9")
+
+    assert post(Authorization=f"Bearer {token}").status_code == 400
+    assert post().json() == {"error": "unauthorized",
+                             "detail": "a bearer token is required (API_ALIGNSCORE_ACCESS=token)"}
+    assert post(Authorization="Bearer not-a-token").status_code == 401
+
+
+def test_alignscore_open_to_anyone_when_so_configured(client, settings):
+    settings.API_ALIGNSCORE_ENABLED = True
+    settings.API_ALIGNSCORE_ACCESS = "open"
+
+    response = client.post("/alignscore_base", data=json.dumps({"evidence": "x\u0000", "claim": "A is 1."}),
+                           content_type="application/json", REMOTE_ADDR="203.0.113.9")
+
+    assert response.status_code == 400
