@@ -163,7 +163,8 @@ def search(request: HttpRequest, q: Text = Query(..., min_length=1, max_length=1
     result = chunks_search(query=q, clearance=request.auth.clearance, k=k)
     return {"results": [{
         "chunk_id": hit.chunk.pk, "document_key": hit.chunk.version.document.key,
-        "version": hit.chunk.version.number, "heading": hit.chunk.heading_path, "text": hit.chunk.text,
+        "title": hit.chunk.version.document.title, "version": hit.chunk.version.number,
+        "owner": hit.chunk.version.document.owner.username, "heading": hit.chunk.heading_path, "text": hit.chunk.text,
         "char_start": hit.chunk.char_start, "char_end": hit.chunk.char_end, "score": round(hit.score, 6),
     } for hit in result.hits], "warnings": result.warnings}
 

@@ -184,7 +184,9 @@ class CheckOut(Schema):
 class SearchHitOut(Schema):
     chunk_id: int
     document_key: str
+    title: str
     version: int
+    owner: str = Field(description="the username of the document's owner")
     heading: str
     text: str
     char_start: int

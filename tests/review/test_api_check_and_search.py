@@ -70,6 +70,7 @@ def test_search_returns_offsets_into_the_source(api, celery_worker, sources):
 
     assert hit["document_key"] == "security-handbook"
     assert HANDBOOK[hit["char_start"]:hit["char_end"]] == hit["text"]
+    assert (hit["title"], hit["owner"]) == ("Security Handbook", "cora")
 
 
 @pytest.mark.parametrize("query", ["?q=", "?q=x&k=0", "?q=x&k=51", "?k=3"])
