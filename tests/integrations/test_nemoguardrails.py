@@ -139,3 +139,13 @@ def test_a_contradicted_answer_is_blocked_by_the_fact_check_and_never_queued(
     assert "review_console_check" not in executed
     assert "400" not in response.response[0]["content"]
     assert not Answer.objects.exists()
+
+
+def test_the_readme_shows_the_example_bots_lines_as_the_tests_use_them():
+    readme = (EXAMPLE.parents[2] / "README.md").read_text()
+    config = (EXAMPLE / "config.yml").read_text()
+    begin, end = "# --- review console: begin ---", "# --- review console: end ---"
+
+    assert config[config.index(begin):config.index(end) + len(end)] in readme
+    assert (EXAMPLE / "config.py").read_text().strip() in readme
+    assert (EXAMPLE / "rails.co").read_text().strip() in readme
