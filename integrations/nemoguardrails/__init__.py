@@ -6,16 +6,21 @@ A bot's config.py imports `init`; NeMo calls it with the LLMRails being built.""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from nemoguardrails.rails.llm.config import Document
 
 from integrations.nemoguardrails.actions import review_console_check
 from integrations.nemoguardrails.console import Console, ConsoleError
 from integrations.nemoguardrails.index import PLACEHOLDER_DOCUMENT, ReviewConsoleIndex
 
+if TYPE_CHECKING:
+    from nemoguardrails import LLMRails
+
 __all__ = ["Console", "ConsoleError", "ReviewConsoleIndex", "init", "review_console_check"]
 
 
-def init(app) -> None:
+def init(app: LLMRails) -> None:
     """Register the provider and the action with an LLMRails (NeMo calls a config.py's `init` before it builds
     the knowledge base)."""
     app.register_embedding_search_provider("review_console", ReviewConsoleIndex)

@@ -13,6 +13,7 @@ import httpx
 URL_ENV = "REVIEW_CONSOLE_URL"
 TOKEN_ENV = "REVIEW_CONSOLE_TOKEN"
 CALLBACK_URL_ENV = "REVIEW_CONSOLE_CALLBACK_URL"
+PARAMETERS = {"url", "token", "timeout", "callback_url", "review_wait_seconds"}
 
 
 class ConsoleError(Exception):
@@ -33,10 +34,13 @@ class Console:
     review_wait_seconds: float = 15.0  # how long the review action waits for the console's risk
 
     @classmethod
-    def configured(cls, parameters: dict[str, Any] | None = None) -> Console:
+    def configured(cls, *, parameters: dict[str, Any] | None = None) -> Console:
         """From a bot's config.yml parameters, else from REVIEW_CONSOLE_URL / REVIEW_CONSOLE_TOKEN /
         REVIEW_CONSOLE_CALLBACK_URL (a token is better kept out of a config file)."""
         parameters = parameters or {}
+        unknown = sorted(set(parameters) - PARAMETERS)
+        if unknown:  # a misspelt one would otherwise be dropped without a word
+            raise ConsoleError(f"unknown parameter(s) {', '.join(unknown)}; known: {', '.join(sorted(PARAMETERS))}")
         url = parameters.get("url") or os.environ.get(URL_ENV, "")
         token = parameters.get("token") or os.environ.get(TOKEN_ENV, "")
         if not url or not token:

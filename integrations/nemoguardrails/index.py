@@ -30,7 +30,7 @@ class ReviewConsoleIndex(EmbeddingsIndex):
     MEMO_SIZE = 256
 
     def __init__(self, **parameters: Any) -> None:
-        self.console = Console.configured(parameters)
+        self.console = Console.configured(parameters=parameters)
         self._memo: dict[tuple[str, int], tuple[float, list[IndexItem]]] = {}
 
     @property

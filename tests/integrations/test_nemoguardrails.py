@@ -13,7 +13,7 @@ from nemoguardrails import LLMRails, RailsConfig
 from nemoguardrails.library.factchecking.align_score.request import alignscore_request
 from nemoguardrails.rails.llm.options import GenerationOptions
 
-from integrations.nemoguardrails import ReviewConsoleIndex
+from integrations.nemoguardrails import ConsoleError, ReviewConsoleIndex
 from review import services
 from review.models import Answer
 
@@ -149,3 +149,24 @@ def test_the_readme_shows_the_example_bots_lines_as_the_tests_use_them():
     assert config[config.index(begin):config.index(end) + len(end)] in readme
     assert (EXAMPLE / "config.py").read_text().strip() in readme
     assert (EXAMPLE / "rails.co").read_text().strip() in readme
+
+
+def test_an_answer_the_console_refuses_is_not_given_and_the_user_is_told(
+        console, celery_worker, publish, receiver, settings):
+    """The console takes at most API_MAX_CLAIMS claims: both its endpoints refuse this answer, NeMo's AlignScore
+    action lets a failed request pass, and the review action must not."""
+    publish(TRAVEL, key="travel-policy", title="Travel policy")
+    settings.API_MAX_CLAIMS = 1
+    receiver.respond(200, _chat_reply("The nightly hotel cap in London is 250 pounds. Breakfast is included."))
+    bot = _example_bot(console_url=console, llm_url=receiver.url + "/v1")
+
+    response = bot.generate(messages=[{"role": "user", "content": "How much may I spend on a London hotel?"}])
+
+    assert response["content"] == ("I can't check this answer right now, so I won't give it. "
+                                   "Please try again shortly.")
+    assert not Answer.objects.exists()
+
+
+def test_a_misspelt_provider_parameter_is_named():
+    with pytest.raises(ConsoleError, match="unknown parameter.* tokn; known: callback_url, review_wait_seconds"):
+        ReviewConsoleIndex(url="http://localhost:8000", tokn="x")
