@@ -16,7 +16,6 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer
 from pydantic import ValidationError as PydanticValidationError
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
 
 from console.models import SecurityLevel
 from kb.models import Chunk
@@ -196,12 +195,14 @@ def _alignscore_refusal(request: HttpRequest) -> JsonResponse | None:
 
 @csrf_exempt
 @login_not_required
-@require_POST
 def alignscore(request: HttpRequest) -> HttpResponse:
     """NeMo Guardrails' AlignScore contract (`/alignscore_base`, `/alignscore_large`), backed by the built-in
     checker, so a NeMo fact-checking rail can point its endpoint here. Off unless API_ALIGNSCORE_ENABLED."""
     if not settings.API_ALIGNSCORE_ENABLED:
         return JsonResponse({"error": "not_found", "detail": "the AlignScore endpoint is disabled"}, status=404)
+    if request.method != "POST":  # JSON like every other error here (require_POST answers an empty 405)
+        return JsonResponse({"error": "method_not_allowed", "detail": "use POST"}, status=405,
+                            headers={"Allow": "POST"})
     refusal = _alignscore_refusal(request)
     if refusal is not None:
         return refusal

@@ -99,8 +99,9 @@ def _example_bot(*, console_url: str, llm_url: str) -> LLMRails:
 
 
 def test_a_turn_retrieves_from_the_console_fact_checks_through_it_and_holds_a_doubtful_answer(
-        console, celery_worker, publish, receiver):
+        console, celery_worker, publish, receiver, monkeypatch):
     publish(TRAVEL, key="travel-policy", title="Travel policy")
+    monkeypatch.setenv("REVIEW_CONSOLE_CALLBACK_URL", receiver.url + "/decided")  # where the decision will go
     receiver.respond(200, _chat_reply("The nightly hotel cap in London is 250 pounds."))
     bot = _example_bot(console_url=console, llm_url=receiver.url + "/v1")
 
@@ -121,6 +122,7 @@ def test_a_turn_retrieves_from_the_console_fact_checks_through_it_and_holds_a_do
     assert answer.question == "How much may I spend on a London hotel?"
     assert [claim.text for claim in answer.claims.all()] == ["The nightly hotel cap in London is 250 pounds."]
     assert answer.citations  # the chunks the bot answered from
+    assert answer.callback_url == receiver.url + "/decided"
     assert "fastembed" not in sys.modules  # nothing embedded in the bot's process, so no model fetched
 
 

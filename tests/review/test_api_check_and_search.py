@@ -192,3 +192,13 @@ def test_alignscore_open_to_anyone_when_so_configured(client, settings):
                            content_type="application/json", REMOTE_ADDR="203.0.113.9")
 
     assert response.status_code == 400
+
+
+def test_alignscore_answers_a_wrong_method_in_json(client, settings):
+    settings.API_ALIGNSCORE_ENABLED = True
+
+    response = client.get("/alignscore_large")
+
+    assert response.status_code == 405
+    assert response["Allow"] == "POST"
+    assert response.json() == {"error": "method_not_allowed", "detail": "use POST"}
