@@ -4,6 +4,7 @@ model is a local fake OpenAI-compatible server."""
 
 import asyncio
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
 
@@ -38,6 +39,16 @@ The board books the London hotel for the Globex merger talks at 900 pounds a nig
 """
 
 
+QUESTION = "How much may I spend on a London hotel?"
+
+
+def _off_loop(call):
+    """NeMo runs an event loop of its own (asyncio.run, or `generate`'s): in a thread of its own, so that a loop
+    another test left running in this one (Playwright's sync API keeps one while its browser lives) is no matter."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(call).result()
+
+
 @pytest.fixture
 def console(live_server, api_token, monkeypatch, settings):
     """The console's URL and an internal client's token, where the provider and the action look for them."""
@@ -51,8 +62,8 @@ def test_nemos_alignscore_request_gets_the_consoles_score_for_string_and_list_ev
     claim = "Passwords need 14 or more characters."
     chunks = ["Shipping is free for orders over 50 euros.", "Passwords must be at least 14 characters long."]
 
-    as_string = asyncio.run(alignscore_request(console + "/alignscore_large", chunks[1], claim))
-    as_list = asyncio.run(alignscore_request(console + "/alignscore_base", chunks, claim))
+    as_string = _off_loop(lambda: asyncio.run(alignscore_request(console + "/alignscore_large", chunks[1], claim)))
+    as_list = _off_loop(lambda: asyncio.run(alignscore_request(console + "/alignscore_base", chunks, claim)))
 
     assert as_string == services.answer_check_on_worker(answer_text=claim, contexts=chunks[1:], clearance="public",
                                                         retrieve=False)["score"]
@@ -69,7 +80,7 @@ def test_the_provider_returns_only_approved_effective_chunks_within_the_clients_
     publish(TRAVEL.replace("250", "180"), key="old-travel", effective_from=now - timedelta(days=30),
             expires_at=now - timedelta(days=1))
 
-    items = asyncio.run(ReviewConsoleIndex().search("London hotel cap per night", max_results=10))
+    items = _off_loop(lambda: asyncio.run(ReviewConsoleIndex().search("London hotel cap per night", max_results=10)))
 
     assert {item.meta["document_key"] for item in items} == {"travel-policy"}
     hotels = next(item for item in items if "250 pounds" in item.text)
@@ -105,8 +116,8 @@ def test_a_turn_retrieves_from_the_console_fact_checks_through_it_and_holds_a_do
     receiver.respond(200, _chat_reply("The nightly hotel cap in London is 250 pounds."))
     bot = _example_bot(console_url=console, llm_url=receiver.url + "/v1")
 
-    response = bot.generate(messages=[{"role": "user", "content": "How much may I spend on a London hotel?"}],
-                            options=GenerationOptions(log={"activated_rails": True}))
+    response = _off_loop(lambda: bot.generate(messages=[{"role": "user", "content": QUESTION}],
+                                              options=GenerationOptions(log={"activated_rails": True})))
 
     prompt = str(receiver.requests[0]["body"])
     assert "250 pounds, breakfast included" in prompt  # the console's chunk was in the model's prompt
@@ -132,8 +143,8 @@ def test_a_contradicted_answer_is_blocked_by_the_fact_check_and_never_queued(
     receiver.respond(200, _chat_reply("The nightly hotel cap in London is 400 pounds."))
     bot = _example_bot(console_url=console, llm_url=receiver.url + "/v1")
 
-    response = bot.generate(messages=[{"role": "user", "content": "How much may I spend on a London hotel?"}],
-                            options=GenerationOptions(log={"activated_rails": True}))
+    response = _off_loop(lambda: bot.generate(messages=[{"role": "user", "content": QUESTION}],
+                                              options=GenerationOptions(log={"activated_rails": True})))
 
     executed = {action.action_name: action.return_value for rail in response.log.activated_rails
                 for action in rail.executed_actions}
@@ -162,7 +173,7 @@ def test_an_answer_the_console_refuses_is_not_given_and_the_user_is_told(
     receiver.respond(200, _chat_reply("The nightly hotel cap in London is 250 pounds. Breakfast is included."))
     bot = _example_bot(console_url=console, llm_url=receiver.url + "/v1")
 
-    response = bot.generate(messages=[{"role": "user", "content": "How much may I spend on a London hotel?"}])
+    response = _off_loop(lambda: bot.generate(messages=[{"role": "user", "content": QUESTION}]))
 
     assert response["content"] == ("I can't check this answer right now, so I won't give it. "
                                    "Please try again shortly.")
