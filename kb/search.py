@@ -306,9 +306,9 @@ def chunks_search_many(
 
 def chunks_search(
     *, query: str, clearance: str, k: int = 5, depth: int = 50, similarity_floor: float | None = None,
-    vector: list[float] | None = None, language: str | None = None,
+    vector: list[float] | None = None,
 ) -> SearchResult:
     """Top-k chunks of usable versions for `query`; each hit says which index found it."""
     (result,) = chunks_search_many(queries=[query], clearance=clearance, k=k, depth=depth,
-                                   similarity_floor=similarity_floor, vectors=[vector], language=language)
+                                   similarity_floor=similarity_floor, vectors=[vector])
     return result
