@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -340,6 +341,8 @@ class Claim:
     words: dict[str, str]  # lower-case content word -> stem, for word-level similarity
     slots: list[Slot] = field(default_factory=list)  # content words with their joints, for slot_swaps
     word_vectors: dict[str, numpy.ndarray] = field(default_factory=dict)  # lower-case word -> unit embedding
+    # two word vectors' likeness on the scale the thresholds were set on (builtin._attach_embeddings sets it)
+    word_similarity: Callable[[numpy.ndarray, numpy.ndarray], float] = lambda a, b: float(a @ b)
 
 
 @lru_cache(maxsize=16)  # a claim is checked against its evidence, then against each other candidate alone

@@ -280,15 +280,18 @@ def _attach_embeddings(claim: Claim, all_windows: list[Window], embed: Embedder)
     vocabulary = vocabulary[:_MAX_VOCABULARY] if unmatched else []
     unit_texts = list(dict.fromkeys(u.embed_text for win in windows for u in win.units))
     vectors, passages = embed([" ".join(MARKUP.sub("", claim.text).split())] + unmatched + vocabulary, unit_texts)
+    # A model other than the one the thresholds were set on says how its cosines map onto that one's scale.
+    comparable = getattr(embed, "comparable", lambda similarity: similarity)
     unit_vectors = dict(zip(unit_texts, passages))
     for window in windows:
         composed = sum(len(u.tokens) * unit_vectors[u.embed_text] for u in window.units)
         norm = float(numpy.linalg.norm(composed))
-        window.similarity = float(composed @ vectors[0]) / norm if norm else 0.0
+        window.similarity = float(comparable(float(composed @ vectors[0]) / norm)) if norm else 0.0
     if not unmatched or not vocabulary:
         return
     claim.word_vectors = dict(zip(unmatched + vocabulary, vectors[1:]))
-    word_sims = vectors[1 : 1 + len(unmatched)] @ vectors[1 + len(unmatched) :].T
+    claim.word_similarity = lambda a, b: float(comparable(float(a @ b)))
+    word_sims = comparable(vectors[1 : 1 + len(unmatched)] @ vectors[1 + len(unmatched) :].T)
     column = {w: k for k, w in enumerate(vocabulary)}
     for window in windows:
         columns = [column[w] for u in window.units for w in u.words if w in column]

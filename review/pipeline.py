@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from console.models import SecurityLevel
 from console.redaction import redact
-from kb.embeddings import EmbeddingError, Role, embed_texts, get_provider
+from kb.embeddings import EmbeddingError, Role, embed_texts, get_provider, on_reference_scale
 from kb.models import Chunk, ChunkUnit, DocumentVersion, TermEmbedding, VersionStatus
 from kb.search import SearchHit, chunks_search_many
 from checking.base import CheckerUnavailable, EvidenceCandidate
@@ -134,7 +134,9 @@ class _CachedEmbedder:
 
     def __init__(self, *, language: str) -> None:
         self.language = language  # the text's: its model embeds everything compared with it (kb.embeddings)
-        self.model_id = get_provider(language).model_id
+        provider = get_provider(language)
+        self.model_id = provider.model_id
+        self.similarity_scale = provider.similarity_scale
         self.vectors: dict[tuple[Role, str], np.ndarray] = {}
 
     def stored_units_load(self, *, chunk_ids: set[int]) -> None:
@@ -172,6 +174,10 @@ class _CachedEmbedder:
             return np.zeros((0, 0), dtype=np.float32)
         self.prime(texts, role=role)
         return np.stack([self.vectors[role, t] for t in texts])
+
+    def comparable(self, similarity):
+        """Cosines of this model on the scale the checker's thresholds were set on (kb.embeddings.REFERENCE_SCALE)."""
+        return on_reference_scale(similarity, self.similarity_scale)
 
     def __call__(self, queries: list[str], passages: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """The checker's Embedder (checking.base): its claim and words as queries, its evidence as passages."""
@@ -338,7 +344,8 @@ def _answer_check(
 
     scores = [c.score if c.score is not None else 0.0 for c in claims]
     assessment = risk_assess(
-        question=question, answer_text=answer_text, claims=claims, release_threshold=adopted.release_threshold,
+        question=question, answer_text=answer_text, claims=claims,
+        release_threshold=adopted.release_threshold_for(language),
         marked_wrong_before=claims_marked_wrong_before(answer_text=answer_text, claim_texts=[c.text for c in claims]),
     )
     levels = [e.candidate.chunk.version.document.security_level for c in claims for e in c.evidence if e.candidate.chunk]

@@ -7,6 +7,7 @@ import re
 from django.utils.translation import gettext_lazy
 
 LANGUAGE_CODES = ("en", "zh")
+DEFAULT_LANGUAGE = "en"  # what a text without enough Han characters is read as
 LANGUAGE_CHOICES = [("en", gettext_lazy("English")), ("zh", gettext_lazy("Chinese (Simplified)"))]
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -20,4 +21,4 @@ def detect_language(text: str) -> str:
     latin = len(_LATIN.findall(text)) / _LETTERS_PER_HAN
     if han and han / (han + latin) >= _HAN_SHARE:
         return "zh"
-    return "en"
+    return DEFAULT_LANGUAGE

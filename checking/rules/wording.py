@@ -158,7 +158,7 @@ def _reworded(claim: Claim, mine: list[Slot], theirs: list[Slot]) -> bool:
     for a in mine:
         for b in theirs:
             va, vb = claim.word_vectors.get(a.tok.lower), claim.word_vectors.get(b.tok.lower)
-            if va is not None and vb is not None and float(va @ vb) >= SLOT_PARAPHRASE_AT:
+            if va is not None and vb is not None and claim.word_similarity(va, vb) >= SLOT_PARAPHRASE_AT:
                 return True
     return False
 

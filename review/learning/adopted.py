@@ -15,9 +15,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from console.audit import audit_record
+from checking.languages.detect import DEFAULT_LANGUAGE
 from checking.model import MODEL_PATH, ScoringModel
 from checking.verdicts import supported_at
-from review.learning.leak import EXCEEDED, NOTHING_RELEASED
+from review.learning.leak import EXCEEDED, NOTHING_RELEASED, PROVEN
 from review.models import CheckerModel
 
 _PARSED: dict[int, ScoringModel] = {}
@@ -28,6 +29,19 @@ class AdoptedChecker:
     model_id: int
     model: ScoringModel
     release_threshold: float
+    is_shipped: bool = False
+
+    def release_threshold_for(self, language: str) -> float:
+        """The threshold for answers in ``language``. The model's own (``release_threshold``: proven for the default
+        language's rows when shipped, moved by the learning loop as audits come in) except, for the shipped model,
+        in another language it was trained on: the threshold proven on that language's own rows by train_checker,
+        or nothing released where they could not prove the budget (too few rows: Chinese's 438) until reviews teach
+        a model. A model refitted on reviews proves one threshold on the deployment's labels, whatever language."""
+        by_language = self.model.about.get("release_by_language", {}) if self.is_shipped else {}
+        if language == DEFAULT_LANGUAGE or language not in by_language:
+            return self.release_threshold
+        release = by_language[language]
+        return float(release["threshold"]) if release.get("status") == PROVEN else NOTHING_RELEASED
 
 
 @cache
@@ -45,21 +59,24 @@ def shipped_digest() -> str:
 
 
 def adopted_checker() -> AdoptedChecker:
-    row = CheckerModel.objects.filter(is_current=True).values_list("pk", "release_threshold", "shipped_digest").first()
+    row = CheckerModel.objects.filter(is_current=True).values_list(
+        "pk", "release_threshold", "shipped_digest", "origin").first()
     if row is None or row[2] != shipped_digest():
         current = shipped_model_adopt()
-        row = (current.pk, current.release_threshold, current.shipped_digest)
-    model_id, threshold, _ = row
+        row = (current.pk, current.release_threshold, current.shipped_digest, current.origin)
+    model_id, threshold, _, origin = row
     if model_id not in _PARSED:
         _PARSED[model_id] = ScoringModel.from_json(CheckerModel.objects.values_list("model_json", flat=True)
                                                    .get(pk=model_id))
-    return AdoptedChecker(model_id=model_id, model=_PARSED[model_id], release_threshold=threshold)
+    return AdoptedChecker(model_id=model_id, model=_PARSED[model_id], release_threshold=threshold,
+                          is_shipped=origin == CheckerModel.Origin.SHIPPED)
 
 
 def shipped_release_threshold(about: dict) -> float:
-    """Where the shipped model starts releasing: proven on its training rows by `train_checker` (nothing released
+    """Where the shipped model starts releasing: proven on its training rows in the default language by
+    `train_checker` (on all of them for a model fitted before thresholds were proven per language; nothing released
     when no threshold was within the budget there), the supported band if it was fitted without that."""
-    release = about.get("release") or {}
+    release = about.get("release_by_language", {}).get(DEFAULT_LANGUAGE) or about.get("release") or {}
     if release.get("status") == EXCEEDED:
         return NOTHING_RELEASED
     return float(release.get("threshold") or supported_at())

@@ -103,3 +103,33 @@ def test_the_queue_shows_the_likeliest_wrong_first_within_a_tier(client, reviewe
     assert leased.status_code == 302 and leased.url.endswith(f"/review/answers/{high.pk}/")
     client.post(f"/review/answers/{high.pk}/decide/", {"action": "reject", "reason": "test"})
     assert client.post("/review/next/").url.endswith(f"/review/answers/{likelier.pk}/")
+
+
+LEAVE_ZH = """# 员工休假制度
+
+## 婚假
+
+依法登记结婚的员工享受婚假十天，婚假期间工资照常发放。
+"""
+
+
+def test_a_language_whose_rows_could_not_prove_the_budget_releases_nothing_until_reviews_teach(
+        api, celery_worker, publish, settings, release_at):
+    """The shipped model proves a threshold per language (train_checker): its 438 Chinese rows cannot prove a 1 %
+    leak budget, so a Chinese answer is held however well supported, while an English one is released at the
+    model's threshold."""
+    settings.REVIEW_HIGH_RISK_TOPICS = []
+    settings.REVIEW_AUDIT_SAMPLE_RATE = 0
+    publish(POLICY, key="expense-policy")
+    publish(LEAVE_ZH, key="leave-policy", title="员工休假制度")
+    release_at(0.6)
+
+    english = api.post("/api/v1/answers", {"question": "What is the hotel cap?",
+                                           "answer": "The nightly hotel cap is $325 in New York."}).json()["id"]
+    chinese = api.post("/api/v1/answers", {"question": "婚假有几天？", "answer": "员工享受婚假十天。"}).json()["id"]
+
+    assert wait_scored(english).risk == "low"
+    held = wait_scored(chinese)
+    assert (held.status, held.risk) == ("pending_review", "medium")
+    assert held.claims.get().verdict == "supported"
+    assert held.routing_reasons[0].startswith("低于放行阈值")  # below the release threshold, in the answer's language
