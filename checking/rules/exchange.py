@@ -5,9 +5,9 @@ and similarity call it supported; only the order says otherwise.
 
 The claim's content words are aligned with each evidence sentence's, in order (difflib). Where the sentence holds
 most of the claim's words, two replaced runs that hold each other's words are an exchange (numbers take part in
-the alignment, so two clauses in the other order are no exchange). The words around each run must
-be joined alike on both sides (the same small words lead to the word after it), so a passive rewording ("B is paid
-by A" / "A pays B"), whose joining words differ, is not one.
+the alignment, so two clauses in the other order are no exchange). The words around each run must be joined alike
+on both sides (the same small words lead to the word after it), so a passive rewording ("B is paid by A" / "A pays
+B"), whose joining words differ, is not one; nor is a list in another order.
 """
 
 from __future__ import annotations
@@ -65,8 +65,8 @@ def _exchange(mine: list[Slot], theirs: list[Slot],
 
 
 def _replaced_pairs(ops, words, other, mine, theirs) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """Two replaced runs holding each other's words: A ... B against B ... A, where the shared words between
-    are shorter than either."""
+    """Two replaced runs holding each other's words, A … B against B … A, each followed by the same small words
+    on both sides."""
     replaced = [(i1, i2, j1, j2) for op, i1, i2, j1, j2 in ops if op == "replace"]
     found = []
     for n, (i1, i2, j1, j2) in enumerate(replaced):
