@@ -12,12 +12,14 @@ from nemoguardrails.rails.llm.config import Document
 
 from integrations.nemoguardrails.actions import review_console_check
 from integrations.nemoguardrails.console import Console, ConsoleError
+from integrations.nemoguardrails.delivery import Decision, decision_from_webhook, decision_poll
 from integrations.nemoguardrails.index import PLACEHOLDER_DOCUMENT, ReviewConsoleIndex
 
 if TYPE_CHECKING:
     from nemoguardrails import LLMRails
 
-__all__ = ["Console", "ConsoleError", "ReviewConsoleIndex", "init", "review_console_check"]
+__all__ = ["Console", "ConsoleError", "Decision", "ReviewConsoleIndex", "decision_from_webhook", "decision_poll", "init",
+           "review_console_check"]
 
 
 def init(app: LLMRails) -> None:

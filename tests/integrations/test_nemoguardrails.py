@@ -4,6 +4,7 @@ model is a local fake OpenAI-compatible server."""
 
 import asyncio
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
@@ -14,7 +15,8 @@ from nemoguardrails import LLMRails, RailsConfig
 from nemoguardrails.library.factchecking.align_score.request import alignscore_request
 from nemoguardrails.rails.llm.options import GenerationOptions
 
-from integrations.nemoguardrails import ConsoleError, ReviewConsoleIndex
+from integrations.nemoguardrails import Console, ConsoleError, ReviewConsoleIndex
+from integrations.nemoguardrails.delivery import decision_from_webhook, decision_poll
 from review import services
 from review.models import Answer
 
@@ -183,3 +185,36 @@ def test_an_answer_the_console_refuses_is_not_given_and_the_user_is_told(
 def test_a_misspelt_provider_parameter_is_named():
     with pytest.raises(ConsoleError, match="unknown parameter.* tokn; known: callback_url, review_wait_seconds"):
         ReviewConsoleIndex(url="http://localhost:8000", tokn="x")
+
+
+def test_a_held_answer_once_approved_reaches_the_bot_by_its_signed_webhook_and_by_a_poll(
+        console, celery_worker, publish, receiver, monkeypatch, api_token, reviewer):
+    """What the bot gives the user after "a person is checking this answer": the released text, from the webhook
+    the console signs with the API client's secret (a tampered body is refused), or from a poll."""
+    publish(TRAVEL, key="travel-policy", title="Travel policy")
+    monkeypatch.setenv("REVIEW_CONSOLE_CALLBACK_URL", receiver.url + "/decided")
+    receiver.respond(200, _chat_reply("The nightly hotel cap in London is 250 pounds."))
+    bot = _example_bot(console_url=console, llm_url=receiver.url + "/v1")
+    response = _off_loop(lambda: bot.generate(messages=[{"role": "user", "content": QUESTION}],
+                                              options=GenerationOptions(log={"activated_rails": True})))
+    answer_id = next(action.return_value for rail in response.log.activated_rails for action in rail.executed_actions
+                     if action.action_name == "review_console_check")["answer_id"]
+    answer = Answer.objects.get(pk=answer_id)
+    assert _off_loop(lambda: asyncio.run(decision_poll(Console.configured(), answer_id=answer_id))) is None
+
+    for claim in answer.claims.all():
+        services.claim_review(claim=claim, reviewer=reviewer, state="confirmed")
+    services.answer_decide(answer=answer, reviewer=reviewer, action="approve", reason="checked against the policy")
+
+    deadline = time.monotonic() + 30
+    while not (hooks := [r for r in receiver.requests if r["path"] == "/decided"]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    body, signature = hooks[0]["body"], hooks[0]["headers"]["X-Signature"]
+    decision = decision_from_webhook(body=body, signature=signature, secret=api_token[0].webhook_secret)
+    assert (decision.answer_id, decision.status) == (answer_id, "approved")
+    assert decision.released_text == "The nightly hotel cap in London is 250 pounds."
+    polled = _off_loop(lambda: asyncio.run(decision_poll(Console.configured(), answer_id=answer_id)))
+    assert polled == decision
+    with pytest.raises(ConsoleError, match="signature"):
+        decision_from_webhook(body=body.replace(b"250", b"950"), signature=signature,
+                              secret=api_token[0].webhook_secret)
