@@ -5,7 +5,7 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -58,10 +58,26 @@ def _queue_page(request: HttpRequest, *, status: int = 200) -> HttpResponse:
 SKIPPED = "review_skipped"  # session key: answers this reviewer skipped, passed over by "next"
 
 
+NEXT_FILTERS = "review_next_filters"  # session key: the queue filters "next" was last pressed under
+
+
+def _next_candidates(request: HttpRequest):
+    """What "next" may hand out: the queue as the reviewer filtered it when pressing "next" there (kept for the
+    "then next" of the decisions that follow), else everything visible to them."""
+    if "queue" in request.GET:  # pressed on the queue page: its filters as they are now (none, too)
+        filters = request.GET.copy()
+        filters.pop("queue")
+        request.session[NEXT_FILTERS] = filters.urlencode()
+    form = QueueFilterForm(QueryDict(request.session.get(NEXT_FILTERS, "")), user=request.user)
+    filters = {k: v for k, v in form.cleaned_data.items() if v} if form.is_valid() else {}
+    if not filters:
+        return selectors.answers_visible_to(request.user)
+    return selectors.review_queue(user=request.user, **filters)
+
+
 def _lease_next_or_queue(request: HttpRequest) -> HttpResponse:
     skipped = frozenset(request.session.get(SKIPPED, []))
-    answer = leases.answer_lease_next(reviewer=request.user, queryset=selectors.answers_visible_to(request.user),
-                                        skipped=skipped)
+    answer = leases.answer_lease_next(reviewer=request.user, queryset=_next_candidates(request), skipped=skipped)
     if answer is not None:
         return redirect(answer)
     if skipped:

@@ -70,7 +70,24 @@
   }
 
   document.addEventListener("keydown", function (event) {
-    if (typing(event) || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (typing(event)) {
+      // Inside a text box only two keys act: Esc leaves it (to the selected card), Ctrl/Cmd+Enter submits it;
+      // every other key is text, so a shortcut letter can never act on what is being written.
+      if (event.key === "Escape") {
+        event.target.blur();
+        var current = selected() || cards()[0];
+        if (current) select(current);
+        event.preventDefault();
+      } else if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && event.target.form) {
+        // The box's own button (the edit box sends the edit), and only when it may be pressed.
+        var button = event.target.form.querySelector("[data-submit-default]");
+        if (!button) event.target.form.requestSubmit();
+        else if (!button.disabled) event.target.form.requestSubmit(button);
+        event.preventDefault();
+      }
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.key === "n" && document.querySelector("[data-shortcut='next']")) {
       click("[data-shortcut='next']");
       event.preventDefault();
@@ -99,10 +116,12 @@
   // Leaving the page by one of its own forms (decide, skip, start, release) settles the lease itself.
   var leavingByForm = false;
 
-  // A form with data-confirm asks first (instead of an inline onsubmit, which the CSP forbids).
+  // A form or a button with data-confirm asks first (instead of an inline onsubmit, which the CSP forbids).
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    var message = form.getAttribute && form.getAttribute("data-confirm");
+    // The button that submitted it may ask first (Reject), or the form itself.
+    var message = (event.submitter && event.submitter.getAttribute("data-confirm")) ||
+      (form.getAttribute && form.getAttribute("data-confirm"));
     if (message && !window.confirm(message)) { event.preventDefault(); return; }
     if (!form.hasAttribute("hx-post")) leavingByForm = true;
   });

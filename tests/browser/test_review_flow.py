@@ -78,6 +78,10 @@ def test_reviewer_rejects_a_wrong_number_while_a_colleague_is_told_it_is_leased(
     wrong.locator("button:has-text('Claim is wrong')").click()
     page.wait_for_selector(".claim-card.verdict-contradicted.review-rejected")
     page.fill("#id_reason", "deadline is 30 days")
+    page.once("dialog", lambda dialog: dialog.dismiss())  # Reject asks once: cancelled, nothing happens
+    page.locator("button[data-shortcut='reject-answer']").click()
+    assert Answer.objects.get(pk=answer.pk).status == "pending_review"
+    page.once("dialog", lambda dialog: dialog.accept())
     page.locator("button[data-shortcut='reject-answer']").click()
     page.wait_for_selector(".msg-success:has-text('rejected')")
 
@@ -175,6 +179,11 @@ def test_edit_and_send_after_marking_a_claim_wrong_keeps_the_edit_and_names_sour
     page.keyboard.press("e")
     assert page.evaluate("document.activeElement.id") == "id_edited_text"
     page.fill("#id_edited_text", fixed)
+    page.keyboard.type("r")  # a shortcut letter in the box is text: nothing is rejected
+    assert page.input_value("#id_edited_text") == fixed + "r"
+    page.keyboard.press("Escape")  # leaves the box for the cards
+    assert page.evaluate("document.activeElement.id") != "id_edited_text"
+    page.fill("#id_edited_text", fixed)
     assert page.locator("#edit-send-button").is_disabled()  # the flagged claim is not marked yet
 
     page.locator(".claim-card.verdict-contradicted button:has-text('Claim is wrong')").click()
@@ -195,7 +204,9 @@ def test_edit_and_send_after_marking_a_claim_wrong_keeps_the_edit_and_names_sour
     assert "Expense Policy (expense-policy v1)" in rows.nth(1).inner_text()
     assert answer.decisions.count() == 0  # nothing is sent by a re-check
 
-    page.click("#edit-send-button")
+    page.once("dialog", lambda dialog: dialog.accept())  # sending an edit asks once
+    page.focus("#id_edited_text")
+    page.keyboard.press("Control+Enter")  # the box's own button: send the edit
     page.wait_for_selector(".msg-success:has-text('edited and sent')")
     answer.refresh_from_db()
     assert (answer.status, answer.released_text) == ("approved", fixed)

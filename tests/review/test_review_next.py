@@ -1,0 +1,33 @@
+"""`n` (Review next) hands out the next answer of the queue as the reviewer filtered it, not one filtered away."""
+
+import pytest
+
+from review.models import Answer
+
+pytestmark = pytest.mark.django_db
+
+
+def test_next_from_a_filtered_queue_leases_an_answer_the_filter_shows(client, reviewer, make_answer):
+    make_answer(question="High question?", risk="high")  # first in the queue's order
+    medium = make_answer(question="Medium question?", risk="medium")
+    client.force_login(reviewer)
+    page = client.get("/review/?risk=medium").content.decode()
+    assert 'action="/review/next/?queue=1&amp;risk=medium"' in page
+
+    response = client.post("/review/next/?queue=1&risk=medium")
+
+    assert response.status_code == 302 and response["Location"] == medium.get_absolute_url()
+    assert Answer.objects.get(pk=medium.pk).lease_holder == reviewer
+
+
+def test_the_filter_holds_for_the_next_after_a_decision_and_clearing_it_on_the_queue_drops_it(
+        client, reviewer, make_answer):
+    high = make_answer(question="High question?", risk="high")
+    medium = make_answer(question="Medium question?", risk="medium")
+    client.force_login(reviewer)
+    client.post("/review/next/?queue=1&risk=medium")
+    Answer.objects.filter(pk=medium.pk).update(status="approved")  # decided meanwhile
+
+    assert client.post("/review/next/")["Location"] == "/review/"  # no medium answer left: back to the queue
+
+    assert client.post("/review/next/?queue=1")["Location"] == high.get_absolute_url()  # unfiltered from the queue
