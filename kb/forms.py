@@ -43,11 +43,12 @@ class VersionUploadForm(forms.Form):
 
 
 def version_upload_initial(*, previous: DocumentVersion | None) -> dict:
-    """A new version starts from the one before it: its expiry (if still ahead) and its note, ready to edit.
-    Without this an expiry not typed again silently became "never expires"."""
+    """A new version starts from the one before it: its dates (the expiry if still ahead). Without this an expiry
+    not typed again silently became "never expires". Not its note: a note says what changed in *that* version, and a
+    copied one became the new version's untouched (the page shows it beside the empty field instead)."""
     if previous is None:
         return {}
-    initial = {"note": previous.note}
+    initial = {}
     if previous.expires_at and previous.expires_at > timezone.now():
         initial["expires_at"] = timezone.localtime(previous.expires_at)
     if previous.effective_from > timezone.now():

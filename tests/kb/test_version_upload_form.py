@@ -20,7 +20,8 @@ def document(curator):
                                     created_by=curator)
 
 
-def test_new_version_form_starts_from_the_previous_versions_expiry_and_note(client, curator, document):
+def test_new_version_form_starts_from_the_previous_versions_expiry_and_shows_its_note_beside_an_empty_one(
+        client, curator, document):
     expires = timezone.localtime(timezone.now() + timedelta(days=200)).replace(second=0, microsecond=0)
     services.version_upload(document=document, raw=GUIDE.encode(), filename="guide.md", uploaded_by=curator,
                             expires_at=expires, note="Refund window confirmed by finance")
@@ -29,8 +30,9 @@ def test_new_version_form_starts_from_the_previous_versions_expiry_and_note(clie
     page = client.get("/kb/guide/upload/").content.decode()
 
     assert f'name="expires_at" value="{expires:%Y-%m-%dT%H:%M}"' in page
-    assert 'value="Refund window confirmed by finance"' in page
+    assert 'value="Refund window confirmed by finance"' not in page  # what changed in v2 is the curator's to say
     assert 'id="prefill-note"' in page and "start from v1" in page
+    assert "v1's note: “Refund window confirmed by finance”" in page
 
 
 def test_an_expired_previous_version_leaves_the_expiry_to_the_curator(client, curator, document):
