@@ -404,6 +404,49 @@ def _section_subject(heading: str) -> str | None:
     return heading if 1 <= len(heading.split()) <= 4 and heading[0].isalpha() else None
 
 
+Pool = object  # a language's names, as its name_pool reads them
+Swap = Callable[[str, random.Random, Pool], str]
+
+
+@dataclass(frozen=True)
+class Variants:
+    """One language's reading of a document and its ways to vary a sentence into each kind of claim: the one
+    synthesiser (`synthesize`) makes every language's claims with the same kinds, seeds and limits."""
+
+    sections_of: Callable[[str], list[Section]]
+    name_pool: Callable[[Sequence[str]], Pool]
+    word_count: Callable[[str], int]
+    max_words: int  # two sentences joined stay under this many words
+    written_together: Callable[[str, str], str]  # two sentences as the document writes them one after the other
+    join: Callable[[str, str, Pool], str]
+    clause_drop: Callable[[str], str]
+    reorder: Callable[[str], str]
+    swaps: dict[str, Swap]  # each unsupported kind made from one sentence, in the order they are made
+    section_subject: Callable[[str], str | None]
+    moved_sentence: Callable[[str, str], str]  # (a foreign sentence, a subject of this document)
+    appended_clause: Callable[[str, str], str]  # (this document's sentence, a foreign sentence)
+
+
+ENGLISH = Variants(
+    sections_of=sections_of, name_pool=name_pool, word_count=lambda s: len(s.split()), max_words=_MAX_WORDS,
+    written_together=lambda a, b: f"{a} {b}", join=lambda a, b, pool: join(a, b, pool=pool),
+    clause_drop=clause_drop, reorder=reorder,
+    swaps={
+        "number_swap": lambda s, rng, pool: number_swap(s, rng),
+        "unit_swap": lambda s, rng, pool: unit_swap(s, rng),
+        "date_swap": lambda s, rng, pool: date_swap(s, rng),
+        "name_swap": lambda s, rng, pool: name_swap(s, rng, pool=pool),
+        "direction_flip": lambda s, rng, pool: direction_flip(s, rng),
+        "negation": lambda s, rng, pool: negate(s, rng),
+        "antonym": lambda s, rng, pool: antonym(s, rng),
+        "role_swap": lambda s, rng, pool: role_swap(s, rng, pool=pool),
+    },
+    section_subject=_section_subject,
+    moved_sentence=lambda s, subject: moved_sentence(s, subject=subject),
+    appended_clause=lambda s, other: appended_clause(s, other=other),
+)
+
+
 def claims_synthesize(*, text: str, others: Sequence[str], seed: int = 0, per_kind: int = PER_KIND,
                       language: str | None = None) -> list[SynthesisedClaim]:
     """Labelled claims about `text`; `others` (the rest of the knowledge base) lends names and foreign sentences.
@@ -414,9 +457,16 @@ def claims_synthesize(*, text: str, others: Sequence[str], seed: int = 0, per_ki
         from review import selftest_zh  # it builds on this module's Markdown reading and types
 
         return selftest_zh.claims_synthesize(text=text, others=others, seed=seed, per_kind=per_kind)
-    sections = sections_of(text)
-    pool = name_pool([text, *others])
-    foreign = [s for other in others for section in sections_of(other) for s in section.sentences]
+    return synthesize(text=text, others=others, seed=seed, per_kind=per_kind, variants=ENGLISH)
+
+
+def synthesize(*, text: str, others: Sequence[str], seed: int, per_kind: int,
+               variants: Variants) -> list[SynthesisedClaim]:
+    """Every kind of claim from `text` as `variants` reads and varies it; a variant is kept only when it changed
+    the sentence, at most `per_kind` of a kind, each kind shuffled by its own seed."""
+    sections = variants.sections_of(text)
+    pool = variants.name_pool([text, *others])
+    foreign = [s for other in others for section in variants.sections_of(other) for s in section.sentences]
     own = [(section, sentence) for section in sections for sentence in section.sentences]
     claims: list[SynthesisedClaim] = []
 
@@ -432,34 +482,26 @@ def claims_synthesize(*, text: str, others: Sequence[str], seed: int = 0, per_ki
         random.Random(f"{seed}:{kind}").shuffle(items)
         return items
 
-    def each(kind: str, transform: Callable[[str, random.Random], str]) -> list[tuple[str, str]]:
-        rng = random.Random(f"{seed}:{kind}:transform")
-        return [(sentence, transform(sentence, rng)) for _, sentence in shuffled(kind, own)]
-
     verbatim = [(s, s) for _, s in shuffled("verbatim", own)][:per_kind]
     claims += [SynthesisedClaim(claim=s, label="supported", kind="verbatim", source=s) for s, _ in verbatim]
-    emit("clause_dropped", "supported", [(s, clause_drop(s)) for _, s in shuffled("clause_dropped", own)])
-    emit("reordered", "supported", [(s, reorder(s)) for _, s in shuffled("reordered", own)])
+    emit("clause_dropped", "supported", [(s, variants.clause_drop(s)) for _, s in shuffled("clause_dropped", own)])
+    emit("reordered", "supported", [(s, variants.reorder(s)) for _, s in shuffled("reordered", own)])
     pairs = [(a, b) for section in sections for a, b in zip(section.sentences, section.sentences[1:])
-             if len(a.split()) + len(b.split()) <= _MAX_WORDS]
-    emit("joined", "supported", [(f"{a} {b}", join(a, b, pool=pool)) for a, b in shuffled("joined", pairs)])
+             if variants.word_count(a) + variants.word_count(b) <= variants.max_words]
+    emit("joined", "supported", [(variants.written_together(a, b), variants.join(a, b, pool))
+                                 for a, b in shuffled("joined", pairs)])
 
-    emit("number_swap", "unsupported", each("number_swap", number_swap))
-    emit("unit_swap", "unsupported", each("unit_swap", unit_swap))
-    emit("date_swap", "unsupported", each("date_swap", date_swap))
-    emit("name_swap", "unsupported", each("name_swap", lambda s, rng: name_swap(s, rng, pool=pool)))
-    emit("direction_flip", "unsupported", each("direction_flip", direction_flip))
-    emit("negation", "unsupported", each("negation", negate))
-    emit("antonym", "unsupported", each("antonym", antonym))
-    emit("role_swap", "unsupported", each("role_swap", lambda s, rng: role_swap(s, rng, pool=pool)))
+    for kind, swap in variants.swaps.items():
+        rng = random.Random(f"{seed}:{kind}:transform")
+        emit(kind, "unsupported", [(sentence, swap(sentence, rng, pool)) for _, sentence in shuffled(kind, own)])
 
-    subjects = [subject for section in sections if (subject := _section_subject(section.heading))]
+    subjects = [subject for section in sections if (subject := variants.section_subject(section.heading))]
     if subjects and foreign:
         rng = random.Random(f"{seed}:moved_sentence:subject")
-        emit("moved_sentence", "unsupported",
-             [(s, moved_sentence(s, subject=rng.choice(subjects))) for s in shuffled("moved_sentence", foreign)])
+        emit("moved_sentence", "unsupported", [(s, variants.moved_sentence(s, rng.choice(subjects)))
+                                               for s in shuffled("moved_sentence", foreign)])
     if foreign:
         rng = random.Random(f"{seed}:appended_clause:other")
-        emit("appended_clause", "unsupported",
-             [(s, appended_clause(s, other=rng.choice(foreign))) for _, s in shuffled("appended_clause", own)])
+        emit("appended_clause", "unsupported", [(s, variants.appended_clause(s, rng.choice(foreign)))
+                                                for _, s in shuffled("appended_clause", own)])
     return claims

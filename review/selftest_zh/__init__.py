@@ -13,12 +13,11 @@ kind, and the same inputs and seed always give the same claims (nothing depends 
 
 from __future__ import annotations
 
-import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from checking.languages import detect_language
-from review.selftest import PER_KIND, SynthesisedClaim
+from review.selftest import PER_KIND, SynthesisedClaim, Variants, synthesize
 from review.selftest_zh.reading import CHINESE, HAN, MAX_WORDS, name_pool, names_in, sections_of, words_of
 from review.selftest_zh.variants import (
     antonym,
@@ -49,6 +48,26 @@ def _section_subject(heading: str) -> str | None:
     return None
 
 
+CHINESE_VARIANTS = Variants(
+    sections_of=sections_of, name_pool=name_pool, word_count=lambda s: len(words_of(s)), max_words=MAX_WORDS,
+    written_together=lambda a, b: a + b, join=lambda a, b, pool: join(a, b),
+    clause_drop=clause_drop, reorder=reorder,
+    swaps={
+        "number_swap": lambda s, rng, pool: number_swap(s, rng),
+        "unit_swap": lambda s, rng, pool: unit_swap(s, rng),
+        "date_swap": lambda s, rng, pool: date_swap(s, rng),
+        "name_swap": lambda s, rng, pool: name_swap(s, rng, pool=pool),
+        "direction_flip": lambda s, rng, pool: direction_flip(s, rng),
+        "negation": lambda s, rng, pool: negate(s, rng),
+        "antonym": lambda s, rng, pool: antonym(s, rng),
+        "role_swap": lambda s, rng, pool: role_swap(s, rng),
+    },
+    section_subject=_section_subject,
+    moved_sentence=lambda s, subject: moved_sentence(s, subject=subject),
+    appended_clause=lambda s, other: appended_clause(s, other=other),
+)
+
+
 def claims_synthesize(*, text: str, others: Sequence[str], seed: int = 0,
                       per_kind: int = PER_KIND) -> list[SynthesisedClaim]:
     """Labelled Chinese claims about `text`; the Chinese documents among `others` lend names and foreign sentences
@@ -57,52 +76,4 @@ def claims_synthesize(*, text: str, others: Sequence[str], seed: int = 0,
     # The knowledge base's own terms are words to the segmenter (as when the versions were indexed), whichever
     # process runs this: the same words, so the same claims.
     CHINESE.terms_add(term for t in [text, *chinese_others] for term in CHINESE.document_terms(t))
-    sections = sections_of(text)
-    pool = name_pool([text, *chinese_others])
-    foreign = [s for other in chinese_others for section in sections_of(other) for s in section.sentences]
-    own = [(section, sentence) for section in sections for sentence in section.sentences]
-    claims: list[SynthesisedClaim] = []
-
-    def emit(kind: str, label: str, pairs: list[tuple[str, str]]) -> None:
-        seen = set()
-        for source, claim in pairs:
-            if claim != source and claim not in seen and len(seen) < per_kind:
-                seen.add(claim)
-                claims.append(SynthesisedClaim(claim=claim, label=label, kind=kind, source=source))
-
-    def shuffled(kind: str, items: list) -> list:
-        items = list(items)
-        random.Random(f"{seed}:{kind}").shuffle(items)
-        return items
-
-    def each(kind: str, transform: Callable[[str, random.Random], str]) -> list[tuple[str, str]]:
-        rng = random.Random(f"{seed}:{kind}:transform")
-        return [(sentence, transform(sentence, rng)) for _, sentence in shuffled(kind, own)]
-
-    verbatim = [(s, s) for _, s in shuffled("verbatim", own)][:per_kind]
-    claims += [SynthesisedClaim(claim=s, label="supported", kind="verbatim", source=s) for s, _ in verbatim]
-    emit("clause_dropped", "supported", [(s, clause_drop(s)) for _, s in shuffled("clause_dropped", own)])
-    emit("reordered", "supported", [(s, reorder(s)) for _, s in shuffled("reordered", own)])
-    pairs = [(a, b) for section in sections for a, b in zip(section.sentences, section.sentences[1:])
-             if len(words_of(a)) + len(words_of(b)) <= MAX_WORDS]
-    emit("joined", "supported", [(a + b, join(a, b)) for a, b in shuffled("joined", pairs)])
-
-    emit("number_swap", "unsupported", each("number_swap", number_swap))
-    emit("unit_swap", "unsupported", each("unit_swap", unit_swap))
-    emit("date_swap", "unsupported", each("date_swap", date_swap))
-    emit("name_swap", "unsupported", each("name_swap", lambda s, rng: name_swap(s, rng, pool=pool)))
-    emit("direction_flip", "unsupported", each("direction_flip", direction_flip))
-    emit("negation", "unsupported", each("negation", negate))
-    emit("antonym", "unsupported", each("antonym", antonym))
-    emit("role_swap", "unsupported", each("role_swap", role_swap))
-
-    subjects = [subject for section in sections if (subject := _section_subject(section.heading))]
-    if subjects and foreign:
-        rng = random.Random(f"{seed}:moved_sentence:subject")
-        emit("moved_sentence", "unsupported",
-             [(s, moved_sentence(s, subject=rng.choice(subjects))) for s in shuffled("moved_sentence", foreign)])
-    if foreign:
-        rng = random.Random(f"{seed}:appended_clause:other")
-        emit("appended_clause", "unsupported",
-             [(s, appended_clause(s, other=rng.choice(foreign))) for _, s in shuffled("appended_clause", own)])
-    return claims
+    return synthesize(text=text, others=chinese_others, seed=seed, per_kind=per_kind, variants=CHINESE_VARIANTS)
