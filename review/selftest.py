@@ -131,8 +131,17 @@ def _is_statement(sentence: str) -> bool:
     return sentence.endswith(".") and _MIN_WORDS <= len(sentence.split()) <= _MAX_WORDS
 
 
-def sections_of(markdown: str) -> list[Section]:
-    """Prose sentences (paragraphs and list items; not headings, tables or code) grouped by their heading."""
+def _statements(inline) -> list[str]:
+    """The statements of one paragraph or list item (its inline token)."""
+    text = _inline_text(inline)
+    if text and text[-1].isalnum():  # a list item written without its full stop
+        text += "."
+    return [s for s in _sentences(text) if _is_statement(s)]
+
+
+def sections_of(markdown: str, *, statements: Callable[[object], list[str]] = _statements) -> list[Section]:
+    """Prose sentences (paragraphs and list items; not headings, tables or code) grouped by their heading;
+    `statements` reads a paragraph's as its language writes them."""
     sections: list[Section] = []
     heading, sentences = "", []
     tokens = _PARSER.parse(markdown)
@@ -142,10 +151,7 @@ def sections_of(markdown: str) -> list[Section]:
                 sections.append(Section(heading, tuple(sentences)))
             heading, sentences = _inline_text(tokens[index + 1]), []
         elif token.type == "paragraph_open":
-            text = _inline_text(tokens[index + 1])
-            if text and text[-1].isalnum():  # a list item written without its full stop
-                text += "."
-            sentences += [s for s in _sentences(text) if _is_statement(s)]
+            sentences += statements(tokens[index + 1])
     if sentences:
         sections.append(Section(heading, tuple(sentences)))
     return sections

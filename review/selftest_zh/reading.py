@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from checking.languages import language_for
 from checking.languages.base import Quantity
 from checking.languages.zh import ANTONYMS, DATE, ROLE_ENDINGS, STOP_WORDS
-from review.selftest import _PARSER, Section, _inline_text
+from review.selftest import Section, _inline_text
+from review.selftest import sections_of as markdown_sections
 
 CHINESE = language_for("zh")
 MIN_WORDS, MAX_WORDS = 5, 60
@@ -44,30 +45,25 @@ def _is_statement(sentence: str) -> bool:
     return sentence.endswith("。") and MIN_WORDS <= len(words_of(sentence)) <= MAX_WORDS
 
 
+def _statements(inline) -> list[str]:
+    """A paragraph's statements as Chinese ends them. A sentence ending in "；" (a list item of a series) is a
+    statement of its own and ends in "。" here."""
+    text = _paragraph(inline)
+    if text and (text[-1].isalnum()):  # a list item written without its full stop
+        text += "。"
+    found = []
+    for start, end in CHINESE.sentences(text):
+        sentence = text[start:end]
+        if sentence[-1] in "；;":
+            sentence = sentence[:-1] + "。"
+        if _is_statement(sentence):
+            found.append(sentence)
+    return found
+
+
 def sections_of(markdown: str) -> list[Section]:
-    """Prose sentences (paragraphs and list items; not headings, tables or code) grouped by their heading. A
-    sentence ending in "；" (a list item of a series) is a statement of its own and ends in "。" here."""
-    sections: list[Section] = []
-    heading, sentences = "", []
-    tokens = _PARSER.parse(markdown)
-    for index, token in enumerate(tokens):
-        if token.type == "heading_open":
-            if sentences:
-                sections.append(Section(heading, tuple(sentences)))
-            heading, sentences = _inline_text(tokens[index + 1]), []
-        elif token.type == "paragraph_open":
-            text = _paragraph(tokens[index + 1])
-            if text and (text[-1].isalnum()):  # a list item written without its full stop
-                text += "。"
-            for start, end in CHINESE.sentences(text):
-                sentence = text[start:end]
-                if sentence[-1] in "；;":
-                    sentence = sentence[:-1] + "。"
-                if _is_statement(sentence):
-                    sentences.append(sentence)
-    if sentences:
-        sections.append(Section(heading, tuple(sentences)))
-    return sections
+    """Prose sentences (paragraphs and list items; not headings, tables or code) grouped by their heading."""
+    return markdown_sections(markdown, statements=_statements)
 
 
 # ---- words, numbers and names ---------------------------------------------------------------------------------------
