@@ -93,6 +93,7 @@ class Unit:
     # claim stem -> how far this unit has it (windows.stem_found): a cached unit meets the same stems per claim
     stem_credit: dict[str, float] = field(default_factory=dict, repr=False, compare=False)
     slots: list[Slot] | None = field(default=None, repr=False, compare=False)  # slot_sequence's, once computed
+    aligned: list[Slot] | None = field(default=None, repr=False, compare=False)  # rules.context.word_sequence's
 
 
 

@@ -78,14 +78,16 @@ def risk_assess(
             for flag in best.flags:
                 if flag in _FLAGS_HOLDING:
                     high.append(_("flagged source: claim %(number)s relies on a %(flag)s source (%(version)s)")
-                                % {"number": number, "flag": EVIDENCE_FLAG_LABELS.get(flag, flag), "version": best.candidate.chunk.version})
+                                % {"number": number, "flag": EVIDENCE_FLAG_LABELS.get(flag, flag),
+                                   "version": best.candidate.chunk.version})
         if (index := number - 1) in marked_wrong_before:
             high.append(_("marked wrong before: a reviewer marked claim %(number)s wrong on an identical earlier "
                           "answer (#%(answer)s)") % {"number": number, "answer": marked_wrong_before[index]})
         if claim.verdict == Verdict.NOT_FOUND:
             medium.append(_("not found: claim %(number)s — no supporting source found") % {"number": number})
         elif claim.verdict == Verdict.UNCERTAIN:
-            medium.append(_("uncertain: claim %(number)s scores %(score).2f") % {"number": number, "score": claim.score})
+            medium.append(_("uncertain: claim %(number)s scores %(score).2f")
+                          % {"number": number, "score": claim.score})
         elif claim.verdict == Verdict.SUPPORTED and claim.score is not None and claim.score < release_at:
             medium.append(_("below the release threshold: claim %(number)s is supported at %(score).3f, under "
                             "%(threshold).3f") % {"number": number, "score": claim.score, "threshold": release_at})

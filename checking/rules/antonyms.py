@@ -11,7 +11,7 @@ in the same slot, since the longer word is often a word of its own ("unemploymen
 
 from __future__ import annotations
 
-from checking.analysis import Slot, Unit, slot_sequence
+from checking.analysis import Slot, slot_sequence
 from checking.findings import Finding, FindingKind
 from checking.rules.context import RuleContext, claim_span, frame_shared, says
 from checking.text import ANTONYMS, negating_forms

@@ -3,6 +3,7 @@ words earn there."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
@@ -60,9 +61,23 @@ def frame_shared(frame: tuple[Token | None, Token | None], seq: list[Slot], firs
 def word_sequence(unit: Unit) -> list[Slot]:
     """The unit's content words with its quantities in their places (keyed by kind and value), between the
     empty ends of ``slot_sequence``: what the alignment rules compare. Two clauses stated in the other order
-    ("A: 60 days, B: 90 days") move their numbers with them."""
-    slots = slot_sequence(unit)
-    numbers = [Slot(Token(text=q.surface, lower=q.surface, stem=f"#{q.kind}:{q.value}", start=q.start, end=q.end,
-                          kind="num", pos=q.pos, cell=q.cell, capital=False, initial=False), (), (q.surface,))
-               for q in unit.quantities]
-    return [slots[0], *sorted([*slots[1:-1], *numbers], key=lambda s: s.tok.start), slots[-1]]
+    ("A: 60 days, B: 90 days") move their numbers with them. Computed once per unit (a cached candidate's units
+    meet every claim, and two rules align each); read only."""
+    if unit.aligned is None:
+        slots = slot_sequence(unit)
+        numbers = [Slot(Token(text=q.surface, lower=q.surface, stem=f"#{q.kind}:{q.value}", start=q.start,
+                              end=q.end, kind="num", pos=q.pos, cell=q.cell, capital=False, initial=False),
+                        (), (q.surface,)) for q in unit.quantities]
+        unit.aligned = [slots[0], *sorted([*slots[1:-1], *numbers], key=lambda s: s.tok.start), slots[-1]]
+    return unit.aligned
+
+
+def sentence_sequences(ctx: RuleContext) -> Iterator[tuple[Unit, list[Slot]]]:
+    """The window's sentences and list items with their word sequences (a table row's cells are not one phrase)."""
+    for unit in ctx.window.units:
+        if unit.kind != "table_row":
+            yield unit, word_sequence(unit)
+
+
+def slots_text(slots: list[Slot]) -> str:
+    return " ".join(s.tok.text for s in slots)

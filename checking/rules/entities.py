@@ -50,7 +50,8 @@ def check_entities(ctx: RuleContext) -> list[Finding]:
         elif any(not stem_found(t.stem, ctx.all_stems) for t in missing):
             findings.append(Finding(FindingKind.MISSING_ENTITY, not_in_evidence(name), claim_span=span))
         elif any(not stem_found(t.stem, candidate.stems) for t in missing):
-            findings.append(Finding(FindingKind.ENTITY_ELSEWHERE, _("'%(name)s' only in other evidence") % {"name": name},
+            findings.append(Finding(FindingKind.ENTITY_ELSEWHERE,
+                                    _("'%(name)s' only in other evidence") % {"name": name},
                                     claim_span=span))
     return findings
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from checking.analysis import Slot
 from checking.findings import Finding, FindingKind
-from checking.rules.context import RuleContext, claim_span, word_sequence
+from checking.rules.context import RuleContext, claim_span, sentence_sequences, slots_text, word_sequence
 from checking.text import LIST_JOINERS
 
 _MIN_ALIGNED = 0.5  # of the claim's content words in the sentence: below this the sentences say other things
@@ -32,14 +32,11 @@ def check_exchanges(ctx: RuleContext) -> list[Finding]:
     words = [s.tok.stem for s in mine[1:-1]]
     if len(words) < _MIN_WORDS:
         return []
-    for unit in ctx.window.units:
-        if unit.kind == "table_row":
-            continue  # a row's cells are not one phrase
-        theirs = word_sequence(unit)
+    for unit, theirs in sentence_sequences(ctx):
         exchange = _exchange(mine, theirs, words)
         if exchange is not None:
             (a, b), (c, d) = exchange
-            first, second = _text(mine[a:b]), _text(mine[c:d])
+            first, second = slots_text(mine[a:b]), slots_text(mine[c:d])
             return [Finding(FindingKind.ROLE_SWAP,
                             _("claim puts '%(first)s' and '%(second)s' the other way round from evidence")
                             % {"first": first, "second": second},
@@ -147,7 +144,3 @@ def _one_list(mine: list[Slot], start: int, end: int) -> bool:
 def _joined_alike(mine: list[Slot], theirs: list[Slot], i: int, j: int) -> bool:
     """The words leading to the slot after a replaced run are the same in both (``i``, ``j``: word indexes)."""
     return mine[i + 1].joint == theirs[j + 1].joint
-
-
-def _text(slots: list[Slot]) -> str:
-    return " ".join(s.tok.text for s in slots)

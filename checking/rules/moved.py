@@ -15,7 +15,7 @@ from difflib import SequenceMatcher
 
 from checking.analysis import Slot
 from checking.findings import Finding, FindingKind
-from checking.rules.context import RuleContext, claim_span, said_of, word_sequence
+from checking.rules.context import RuleContext, claim_span, said_of, sentence_sequences, slots_text, word_sequence
 from checking.text import REPLY_WORDS, ideographs, related_stems
 
 _SUBJECT_WORDS = 3  # claim words a subject may span
@@ -27,16 +27,13 @@ _CLAUSE_MARKS = frozenset({",", ";", ":"})
 def check_moved(ctx: RuleContext) -> list[Finding]:
     mine = word_sequence(ctx.claim.unit)
     words = [s.tok.stem for s in mine[1:-1]]
-    for unit in ctx.window.units:
-        if unit.kind == "table_row":
-            continue  # a row's cells are not one phrase
-        theirs = word_sequence(unit)
+    for unit, theirs in sentence_sequences(ctx):
         moved = _moved_subject(mine, theirs, words)
         if moved is not None:
             (a, b), (c, d) = moved
             subject, rival = mine[a + 1: b + 1], theirs[c + 1: d + 1]
             return [Finding(FindingKind.MISSING_SUBJECT,
-                            said_of(_text(subject), _text(rival)),
+                            said_of(slots_text(subject), slots_text(rival)),
                             claim_span=claim_span(*(s.tok for s in subject)),
                             evidence_span=ctx.token_span(unit, *(s.tok for s in rival)))]
     return []
@@ -72,7 +69,3 @@ def _share(subject: list[Slot], rival: list[Slot]) -> bool:
             if related_stems(a.tok.stem, b.tok.stem) or ideographs(a.tok.lower) & ideographs(b.tok.lower):
                 return True
     return False
-
-
-def _text(slots: list[Slot]) -> str:
-    return " ".join(s.tok.text for s in slots)

@@ -35,13 +35,17 @@ def check_negation(ctx: RuleContext) -> list[Finding]:
     names = {t.stem for run in claim.entities for t in run}
     for stem in sorted(names & claim.unit.asserted & negated - asserted):
         unit = next(u for u in prose if stem in u.negated)
-        return [_finding(ctx, _("evidence negates '%(words)s'; claim does not") % {"words": pretty(claim, {stem})}, {stem}, unit)]
+        return [_finding(ctx, _evidence_negates(pretty(claim, {stem})), {stem}, unit)]
     relevant = [u for u in prose if claim_coverage(claim, u.stems) >= 0.5]
     for unit in relevant:
         for name, value in claim.unit.polarity_words.items():
             if unit.polarity_words.get(name, value) != value:
                 return [_finding(ctx, _("claim and evidence disagree on %(name)s") % {"name": name}, set(), unit)]
     return []
+
+
+def _evidence_negates(words: str) -> str:
+    return _("evidence negates '%(words)s'; claim does not") % {"words": words}
 
 
 def _claim_negates(words: str) -> str:
@@ -79,5 +83,5 @@ def _clause_conflict(claim: Claim, clause: Clause,
     best, unit = max(evidence, key=lambda p: (_overlap(clause.stems, p[0]), p[0].has_negation))
     hit = set(clause.stems) & best.negated
     if best.has_negation and hit and _overlap(clause.stems, best) >= min(2.0, 0.5 * len(clause.stems)):
-        return _("evidence negates '%(words)s'; claim does not") % {"words": pretty(claim, hit)}, hit, unit
+        return _evidence_negates(pretty(claim, hit)), hit, unit
     return None
