@@ -11,7 +11,8 @@ Candidate families, each a way to learn from the labels:
 Each family is judged by k-fold cross-validation on the labels: every label is scored by a model of that family
 fitted without it. The family with the best cross-validated balanced accuracy is the candidate, and its release
 threshold is proven the way the shipped model's is (the leak budget over every row it learns from, scored out of
-fold). It is adopted only if it beats the current model on the same held-out labels by ``margin``, the gain's
+fold) — or, where lower, sits just above every wrong answer the reviewers found, scored out of fold, once there are
+enough of them: the pooled proof speaks mostly for the shipped sets, the wrong labels for this deployment. It is adopted only if it beats the current model on the same held-out labels by ``margin``, the gain's
 one-sided 95 % lower bound (a paired bootstrap) is above zero, and at its threshold it leaks no more of the labels
 than the current model does at its own. Balanced accuracy counts each label once; the leak counts each as the
 answers it stands for.
@@ -181,6 +182,19 @@ def families(*, band: float, l2: float, label_weights: Sequence[float] = LABEL_W
     return found
 
 
+def above_every_wrong_label(scores: Sequence[float], labels: Sequence[Label], *, band: float,
+                            min_wrong: int) -> float:
+    """Just above the highest out-of-fold score of any wrong answer reviewers found (and no lower than the band):
+    where a model of this family, fitted without each of them, would have released none. A new wrong answer of
+    this deployment, exchangeable with the n reviewed ones, scores above all of them with probability at most
+    1/(n + 1) (the conformal argument), so with `min_wrong` of them this is the deployment's own evidence for a
+    threshold, where the pooled proof mostly speaks for the shipped sets. Too few wrong labels: nothing (1.01)."""
+    wrong = [s for s, lab in zip(scores, labels, strict=True) if not lab.supported and not lab.held_by_rule]
+    if len(wrong) < min_wrong:
+        return leak.NOTHING_RELEASED
+    return max(band, math.nextafter(max(wrong), 2.0))
+
+
 def proven_release_threshold(learn: Family, *, base: Sequence[Row], labels: Sequence[Label], budget: float,
                              band: float, folds: int, seed: int) -> leak.LeakPolicy:
     """Where a model of this family starts releasing: the leak budget proven on every row it learns from (the
@@ -229,6 +243,8 @@ def refit_decide(
     proof = proven_release_threshold(found[best_name], base=base, labels=labels, budget=budget, band=band,
                                      folds=folds, seed=seed)
     threshold = leak.NOTHING_RELEASED if proof.threshold is None else proof.threshold
+    threshold = min(threshold, above_every_wrong_label(held_out[best_name], labels, band=band,
+                                                       min_wrong=min_labels))
     judged = {name: _judged(scores, labels, band=band, release_threshold=threshold)
               for name, scores in held_out.items()}
     candidate = Candidate(family=best_name, model=found[best_name](base, labels), release_threshold=threshold,
