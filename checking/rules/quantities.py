@@ -175,19 +175,34 @@ def _placement(claim: Claim, q: Quantity, claim_ctx: dict[str, float], e: Quanti
 
 def _listed_together(claim: Claim, candidate: Candidate) -> dict[Quantity, tuple[Quantity, Unit]]:
     """Like quantities the claim lists ("63.3 percent and 61.1 percent") bind as a group to the first
-    unit that has all their values: word distances cannot tell the members of a list apart."""
+    unit that has all their values: word distances cannot tell the members of a list apart. Each member takes an
+    evidence quantity of its own, one that agrees with it in rate, direction and bound where there is one: "once a
+    day, and once a quarter" binds its second "once" to the evidence's quarterly one, not again to the daily."""
     bound: dict[Quantity, tuple[Quantity, Unit]] = {}
     for kind in {q.kind for q in claim.unit.quantities}:
         members = [q for q in claim.unit.quantities if q.kind == kind]
         if len(members) < 2:
             continue
         for unit in candidate.units:
-            pairs = {q: next(((e, unit) for e in unit.quantities if comparable(q, e) and same_value(q, e)), None)
-                     for q in members}
-            if all(pairs.values()):
+            pairs = _bind_members(members, unit)
+            if pairs is not None:
                 bound.update(pairs)
                 break
     return bound
+
+
+def _bind_members(members: list[Quantity], unit: Unit) -> dict[Quantity, tuple[Quantity, Unit]] | None:
+    """Each member bound to a distinct quantity of the unit with its value (an agreeing one first), or None."""
+    taken: set[int] = set()
+    pairs: dict[Quantity, tuple[Quantity, Unit]] = {}
+    for q in members:
+        same = [k for k, e in enumerate(unit.quantities) if k not in taken and comparable(q, e) and same_value(q, e)]
+        if not same:
+            return None
+        k = next((k for k in same if _attribute_difference(q, unit.quantities[k]) is None), same[0])
+        taken.add(k)
+        pairs[q] = (unit.quantities[k], unit)
+    return pairs
 
 
 def _swapped_roles(claim: Claim, listed: dict[Quantity, tuple[Quantity, Unit]]) -> dict[Quantity, Quantity]:
@@ -199,8 +214,8 @@ def _swapped_roles(claim: Claim, listed: dict[Quantity, tuple[Quantity, Unit]]) 
     swapped: dict[Quantity, Quantity] = {}
     for a, b in itertools.combinations(listed, 2):
         (ea, unit), (eb, other) = listed[a], listed[b]
-        if unit is not other or ea is eb or not comparable(a, b):
-            continue
+        if unit is not other or ea is eb or not comparable(a, b) or same_value(ea, eb):
+            continue  # two equal evidence values cannot be told apart by exchanging them
         mine = _difference(*(word_context(claim.unit, q.pos, -1, skip, claim=True, segment=_claim_segment(claim, q))
                              for q in (a, b)))
         theirs = _difference(*(_with_label(unit, unit.quantities.index(e)) for e in (ea, eb)))
