@@ -161,10 +161,25 @@
     if (event.target.id === key.dataset.keyFromTitle && !key.dataset.edited) key.value = slug(event.target.value);
   });
 
+  // A comment's "Mention" buttons put "@name " at the cursor of the comment box.
+  function insertMention(button) {
+    var box = button.closest("form").querySelector("[data-mention-box]");
+    if (!box) return;
+    var text = "@" + button.getAttribute("data-mention") + " ";
+    var start = box.selectionStart === undefined ? box.value.length : box.selectionStart;
+    var before = box.value.slice(0, start);
+    if (before && !/\s$/.test(before)) text = " " + text;
+    box.value = before + text + box.value.slice(box.selectionEnd || start);
+    box.focus();
+    box.selectionStart = box.selectionEnd = before.length + text.length;
+  }
+
   document.addEventListener("click", function (event) {
     var help = event.target.closest("[data-shortcut='help']");
     if (help) { document.getElementById("shortcuts").showModal(); return; }
     if (event.target.closest("[data-shortcut='undo']")) { undo(); return; }
+    var mention = event.target.closest("[data-mention]");
+    if (mention) { insertMention(mention); return; }
     var span = event.target.closest(".claim-span[data-claim]");
     if (span) select(document.getElementById("claim-" + span.dataset.claim));
   });
