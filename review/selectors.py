@@ -159,8 +159,8 @@ def review_queue(
     if overdue:
         answers = answers.filter(status=AnswerStatus.PENDING_REVIEW, sla_deadline__lt=timezone.now())
     if assignee == "me":
-        answers = answers.filter(Q(assignment__assignee=user) | Q(lease_holder=user, lease_expires_at__gt=timezone.now())
-                                 | Q(decided_by=user))
+        held = Q(lease_holder=user, lease_expires_at__gt=timezone.now())
+        answers = answers.filter(Q(assignment__assignee=user) | held | Q(decided_by=user))
     elif assignee == "none":
         answers = answers.filter(assignment__isnull=True)
     if q:

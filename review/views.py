@@ -20,7 +20,7 @@ from review import corrections, leases, selectors, services
 from review.forms import DecisionForm, EditedTextForm, QueueFilterForm, queue_query_clean
 from review.models import Answer, AnswerStatus, Claim, ClaimReview, Decision, Risk
 from triage.forms import QueueViewForm
-from triage.selectors import answer_teamwork, get_queue_view_for_user, queue_views_for
+from triage.selectors import answer_teamwork, comments_for, get_queue_view_for_user, queue_views_for
 from triage.services import notifications_mark_read
 
 REVIEWERS = (roles.REVIEWER,)
@@ -378,7 +378,8 @@ def _conflict(request: HttpRequest, answer: Answer, detail: str) -> HttpResponse
 def claim_trace(request: HttpRequest, claim_id: int) -> HttpResponse:
     claim = get_object_or_404(selectors.claims_with_evidence().select_related("answer__client"), pk=claim_id,
                               answer__in=selectors.answers_visible_to(request.user))
-    return render(request, "review/claim_trace.html", {"claim": claim, "answer": claim.answer})
+    return render(request, "review/claim_trace.html", {
+        "claim": claim, "answer": claim.answer, "comments": comments_for(answer=claim.answer)})
 
 
 @require_GET
