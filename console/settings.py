@@ -86,6 +86,7 @@ TEMPLATES = [
                 "console.dashboard.approvals_context",
                 "console.dashboard.sources_to_fix_context",
                 "triage.context.triage_context",
+                "review.undo.undo_toast_context",
             ],
         },
     },

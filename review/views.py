@@ -16,7 +16,7 @@ from console import roles
 from console.roles import role_required
 from console.text import text_problem
 from kb.selectors import get_version_for_user
-from review import corrections, leases, selectors, services
+from review import corrections, leases, selectors, services, undo
 from review.forms import DecisionForm, EditedTextForm, QueueFilterForm, queue_query_clean
 from review.models import Answer, AnswerStatus, Claim, ClaimReview, Decision, Risk
 from triage.forms import QueueViewForm
@@ -342,12 +342,34 @@ def answer_decide(request: HttpRequest, answer_id: int) -> HttpResponse:
     except services.DecisionInvalid as exc:
         form.add_error(None, str(exc))
         return answer_page(request, answer, form=form, status=400)
-    done = {"approve": _("Answer %(number)s approved and sent."), "edit": _("Answer %(number)s edited and sent."),
-            "reject": _("Answer %(number)s rejected."), "escalate": _("Answer %(number)s escalated to an admin.")}
-    messages.success(request, done[action] % {"number": answer.pk})
+    if action == Decision.Action.REJECT:
+        answer.refresh_from_db()
+        undo.undo_offer(request, answer)  # the toast says it, with its Undo button
+    else:
+        done = {"approve": _("Answer %(number)s approved and sent."), "edit": _("Answer %(number)s edited and sent."),
+                "escalate": _("Answer %(number)s escalated to an admin.")}
+        messages.success(request, done[action] % {"number": answer.pk})
     if request.POST.get("then") == "next":
         return review_next(request)
     return redirect("review:queue")
+
+
+@require_POST
+@role_required(*REVIEWERS)
+def answer_reject_undo(request: HttpRequest, answer_id: int) -> HttpResponse:
+    """The toast's Undo: the rejected answer comes back to the reviewer; `leaving`, the answer whose page the toast
+    was on (the "then next" one), goes back to the queue."""
+    answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
+    try:
+        undo.answer_reject_undo(answer=answer, reviewer=request.user)
+    except undo.UndoTooLate as exc:
+        return _conflict(request, answer, str(exc))
+    request.session.pop(undo.UNDO_SESSION_KEY, None)
+    leaving = request.POST.get("leaving", "")
+    if leaving.isdigit() and int(leaving) != answer.pk:
+        leases.answer_lease_release(answer=Answer(pk=int(leaving)), reviewer=request.user)
+    messages.success(request, _("Reject undone: answer %(number)s is back with you.") % {"number": answer.pk})
+    return redirect(answer)
 
 
 @require_POST

@@ -1,6 +1,7 @@
 // Keyboard shortcuts. Queue: n takes the next item. Review page: n starts the review (takes the lease), j/k move
 // between claims, c/x mark the selected claim correct/wrong, u undoes the last mark, e edits, a approves & sends,
-// r rejects the answer, s skips, [ / ] open the previous / next item, ? shows the help.
+// r rejects the answer (z undoes it while its toast shows), s skips, [ / ] open the previous / next item, ? shows
+// the help.
 (function () {
   "use strict";
 
@@ -88,6 +89,11 @@
       return;
     }
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "z" && document.querySelector("[data-shortcut='undo-reject']")) {
+      click("[data-shortcut='undo-reject']");
+      event.preventDefault();
+      return;
+    }
     if (event.key === "n" && document.querySelector("[data-shortcut='next']")) {
       click("[data-shortcut='next']");
       event.preventDefault();
@@ -140,6 +146,17 @@
   window.addEventListener("pageshow", function (event) {
     if (event.persisted && document.querySelector("[data-review-page]")) window.location.reload();
   });
+
+  // The undo toast of a reject counts down and goes once its window is over (the server holds the same limit).
+  function undoToastTick() {
+    var toast = document.getElementById("undo-toast");
+    if (!toast) return;
+    var left = Math.ceil((Number(toast.getAttribute("data-undo-until")) - Date.now()) / 1000);
+    if (left <= 0) { toast.remove(); return; }
+    toast.querySelector("[data-undo-countdown]").textContent = left + "s";
+    window.setTimeout(undoToastTick, 250);
+  }
+  document.addEventListener("DOMContentLoaded", undoToastTick);
 
   // Narrow screens: the header's Menu button folds the navigation (and Log out) in and out.
   document.addEventListener("click", function (event) {
