@@ -6,8 +6,10 @@ import re
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.mail import send_mail
 from django.db import transaction
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from console.audit import audit_record
@@ -142,16 +144,13 @@ def notification_email_claim(*, notification_id: int) -> Notification | None:
 def notification_email_send(*, notification: Notification) -> None:
     """One plain e-mail: who did what, on which answer, and the link; a mention quotes the comment (the recipient
     is cleared for the answer, or they would not have been notified)."""
-    from django.core.mail import send_mail
-    from django.urls import reverse
-
-    from console.audit import audit_text
-
     recipient = notification.recipient
     if not may_review(user=recipient, answer=notification.answer):
         return  # their clearance or role changed since: the answer is no longer theirs to read about
     url = settings.CONSOLE_BASE_URL.rstrip("/") + reverse("review:answer_detail", args=[notification.answer_id])
-    kind = audit_text(notification.get_kind_display())
-    subject = f"{notification.actor.username}: {kind.lower()} (answer {notification.answer_id})"
+    with translation.override(recipient.language or settings.LANGUAGE_CODE):  # in the recipient's language
+        subject = _("%(who)s: %(what)s (answer %(number)s)") % {
+            "who": notification.actor.username, "what": notification.get_kind_display().lower(),
+            "number": notification.answer_id}
     body = f"{subject}\n\n{notification.comment.text if notification.comment else ''}\n\n{url}\n"
     send_mail(subject, body, None, [recipient.email])
