@@ -79,12 +79,17 @@ def queue_page(request: HttpRequest, *, view_form=None, status: int = 200) -> Ht
     current_sort = form.cleaned_data.get("sort") if form.is_valid() else ""
     saved = queue_views_for(user=request.user)
     view_id = request.GET.get("view", "")
+    current_view = next((v for v in saved if str(v.pk) == view_id), None)
     context = {
         "form": form, "page": page, "query": query.urlencode(), "now": timezone.now(),
         "columns": form.columns(), "current_sort": current_sort or "risk",
         "sort_urls": _sort_urls(query, current_sort or "risk"),
-        "saved_views": saved, "current_view": next((v for v in saved if str(v.pk) == view_id), None),
-        "view_form": view_form or QueueViewForm(initial={"query": queue_query_clean(query.urlencode())}),
+        "saved_views": saved, "current_view": current_view,
+        "view_changed": current_view is not None and queue_query_clean(query.urlencode()) != current_view.query,
+        "view_form": view_form or QueueViewForm(initial={
+            "query": queue_query_clean(query.urlencode()),
+            # Saving again under the same name updates one's own view.
+            "name": current_view.name if current_view and current_view.owner_id == request.user.pk else ""}),
     }
     if request.htmx and request.htmx.target == "queue-rows":
         return render(request, "review/_queue_rows.html", context)
@@ -363,7 +368,8 @@ def answer_reject_undo(request: HttpRequest, answer_id: int) -> HttpResponse:
     try:
         undo.answer_reject_undo(answer=answer, reviewer=request.user)
     except undo.UndoTooLate as exc:
-        return _conflict(request, answer, str(exc))
+        request.session.pop(undo.UNDO_SESSION_KEY, None)
+        return _conflict(request, answer, str(exc), title=_("The reject was not undone"))
     request.session.pop(undo.UNDO_SESSION_KEY, None)
     leaving = request.POST.get("leaving", "")
     if leaving.isdigit() and int(leaving) != answer.pk:
@@ -390,9 +396,10 @@ def audit_samples_approve(request: HttpRequest) -> HttpResponse:
     return redirect(f"{reverse('review:queue')}?{request.POST.get('query', '')}")
 
 
-def _conflict(request: HttpRequest, answer: Answer, detail: str) -> HttpResponse:
+def _conflict(request: HttpRequest, answer: Answer, detail: str, *, title: str = "") -> HttpResponse:
     answer.refresh_from_db()
-    return render(request, "review/conflict.html", {"answer": answer, "detail": detail}, status=409)
+    return render(request, "review/conflict.html", {"answer": answer, "detail": detail, "title": title},
+                  status=409)
 
 
 @require_GET

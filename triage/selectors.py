@@ -4,22 +4,30 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
+from django.http import QueryDict
 
 from console import roles
 from console.models import SecurityLevel
+from kb.models import Document
 from review.models import Answer
 from review.selectors import answers_visible_to
 from triage.models import Assignment, Comment, Notification, QueueView
 
 
-def queue_views_for(*, user) -> QuerySet[QueueView]:
-    """The user's own views and those others shared, own first."""
-    return (QueueView.objects.filter(Q(owner=user) | Q(shared=True)).select_related("owner")
-            .order_by("-shared", "name", "pk"))
+def queue_views_for(*, user) -> list[QueueView]:
+    """The user's own views and those others shared, own first. A shared view filtering by a document above the
+    user's clearance is left out: its link would name the document."""
+    views = list(QueueView.objects.filter(Q(owner=user) | Q(shared=True)).select_related("owner")
+                 .order_by("-shared", "name", "pk"))
+    named = {key for view in views if view.owner_id != user.pk for key in QueryDict(view.query).getlist("document")}
+    readable = set(Document.objects.filter(key__in=named, security_level__in=SecurityLevel.up_to(user.clearance))
+                   .values_list("key", flat=True)) if named else set()
+    return [view for view in views
+            if view.owner_id == user.pk or set(QueryDict(view.query).getlist("document")) <= readable]
 
 
 def get_queue_view_for_user(*, user, view_id: int) -> QueueView | None:
-    return queue_views_for(user=user).filter(pk=view_id).first()
+    return next((view for view in queue_views_for(user=user) if view.pk == view_id), None)
 
 
 def _reviewers() -> QuerySet:

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from console.audit import audit_record
 from console.dispatch import enqueue_on_commit
 from console.text import text_problem
-from review.models import Answer
+from review.models import Answer, AnswerStatus
 from triage.models import Assignment, Comment, Notification, QueueView
 from triage.selectors import may_review
 
@@ -72,6 +72,8 @@ def answer_assign(*, answer: Answer, assignee, assigned_by) -> Assignment | None
         current.delete()
         audit_record(verb="answer.unassign", obj=locked, actor=assigned_by, before=before, after={"assignee": None})
         return None
+    if locked.status != AnswerStatus.PENDING_REVIEW:
+        raise TriageInvalid(_("Only an answer waiting for review can be assigned."))
     if not may_review(user=assignee, answer=locked):
         raise TriageInvalid(_("%(who)s cannot review this answer (needs the reviewer role and clearance for its "
                               "sources).") % {"who": assignee.username})

@@ -137,3 +137,13 @@ def test_bad_assignee_value_is_a_400(client, reviewer, make_answer):
 
     assert _assign(client, answer, "everyone").status_code == 400
     assert _assign(client, answer, "999999").status_code == 400
+
+
+def test_a_decided_answer_cannot_be_assigned(client, reviewer, make_answer):
+    answer = make_answer(status="approved")
+    client.force_login(reviewer)
+
+    response = _assign(client, answer, "me")
+
+    assert response.status_code == 400 and "waiting for review" in response.content.decode()
+    assert not Assignment.objects.exists()

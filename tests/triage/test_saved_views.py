@@ -115,3 +115,29 @@ def test_saved_views_need_the_reviewer_role(client, curator):
     client.force_login(curator)
 
     assert client.post("/triage/views/", {"name": "x", "query": ""}).status_code == 403
+
+
+def test_a_shared_view_naming_a_document_above_the_viewers_clearance_is_not_offered(
+        client, make_user, second_reviewer):
+    from kb.models import Document
+
+    owner = make_user("cleo", "reviewer", clearance="confidential")
+    Document.objects.create(key="salary-bands", title="Salary bands", owner=owner, security_level="confidential")
+    hidden = QueueView.objects.create(owner=owner, name="Pay questions", query="document=salary-bands", shared=True)
+    client.force_login(second_reviewer)  # internal clearance
+
+    page = client.get("/review/").content.decode()
+
+    assert "Pay questions" not in page and "salary-bands" not in page
+    assert client.get(f"/review/?view={hidden.pk}").status_code == 404
+
+
+def test_a_view_whose_filters_were_changed_says_so_and_offers_to_save_under_its_name(client, reviewer):
+    view = QueueView.objects.create(owner=reviewer, name="High", query="risk=high")
+    client.force_login(reviewer)
+
+    same = client.get(f"/review/?risk=high&view={view.pk}").content.decode()
+    changed = client.get(f"/review/?risk=medium&view={view.pk}").content.decode()
+
+    assert 'id="view-changed"' not in same
+    assert 'id="view-changed"' in changed and 'value="High"' in changed
