@@ -178,18 +178,37 @@
     if (event.target.id === key.dataset.keyFromTitle && !key.dataset.edited) key.value = slug(event.target.value);
   });
 
-  // A comment's "Mention" buttons put "@name " at the cursor of the comment box.
+  // Mentions: typing "@ro" in a comment box narrows its Mention buttons to the names that start so; a button
+  // completes the name at the cursor (or puts "@name " there).
+  function mentionTyped(box) {
+    var match = /(^|\s)@([\w.@+-]*)$/.exec(box.value.slice(0, box.selectionStart));
+    return match ? match[2] : null;
+  }
+
   function insertMention(button) {
     var box = button.closest("form").querySelector("[data-mention-box]");
     if (!box) return;
-    var text = "@" + button.getAttribute("data-mention") + " ";
-    var start = box.selectionStart === undefined ? box.value.length : box.selectionStart;
+    var typed = mentionTyped(box);
+    var start = box.selectionStart - (typed === null ? 0 : typed.length + 1);
     var before = box.value.slice(0, start);
-    if (before && !/\s$/.test(before)) text = " " + text;
-    box.value = before + text + box.value.slice(box.selectionEnd || start);
+    var text = (before && !/\s$/.test(before) ? " " : "") + "@" + button.getAttribute("data-mention") + " ";
+    box.value = before + text + box.value.slice(box.selectionEnd);
     box.focus();
     box.selectionStart = box.selectionEnd = before.length + text.length;
+    filterMentions(box);
   }
+
+  function filterMentions(box) {
+    var typed = mentionTyped(box);
+    box.closest("form").querySelectorAll("[data-mention]").forEach(function (button) {
+      var name = button.getAttribute("data-mention").toLowerCase();
+      button.hidden = typed !== null && name.indexOf(typed.toLowerCase()) !== 0;
+    });
+  }
+
+  document.addEventListener("input", function (event) {
+    if (event.target.matches && event.target.matches("[data-mention-box]")) filterMentions(event.target);
+  });
 
   document.addEventListener("click", function (event) {
     var help = event.target.closest("[data-shortcut='help']");
