@@ -42,6 +42,6 @@ def enqueue(task: Task, *args, countdown: float | None = None) -> bool:
     return True
 
 
-def enqueue_on_commit(task: Task, *args) -> None:
+def enqueue_on_commit(task: Task, *args, countdown: float | None = None) -> None:
     """Send `task(*args)` once the surrounding transaction commits (never if it rolls back)."""
-    transaction.on_commit(partial(enqueue, task, *args))
+    transaction.on_commit(partial(enqueue, task, *args, countdown=countdown))

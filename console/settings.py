@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "kb",
     "checking",
     "review",
+    "triage",
     "ask",
 ]
 
@@ -84,6 +85,8 @@ TEMPLATES = [
                 "console.roles.roles_context",
                 "console.dashboard.approvals_context",
                 "console.dashboard.sources_to_fix_context",
+                "triage.context.triage_context",
+                "review.undo.undo_toast_context",
             ],
         },
     },
@@ -270,6 +273,20 @@ REVIEW_SLA_MINUTES = {
     "medium": env_int("REVIEW_SLA_MEDIUM_MINUTES", 120, minimum=1),
     "low": env_int("REVIEW_SLA_LOW_MINUTES", 24 * 60, minimum=1),
 }
+# A rejected answer's webhook waits this long, so the reviewer can undo the reject (the toast's countdown).
+REVIEW_UNDO_SECONDS = env_int("REVIEW_UNDO_SECONDS", 10, minimum=1)
+
+# Team work on the queue (triage/): mentions and assignments notify in the console; by e-mail too once a mail server
+# is configured (EMAIL_HOST), to people with an e-mail address. CONSOLE_BASE_URL makes the e-mail's link absolute.
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = env_float("EMAIL_TIMEOUT", 10.0)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "console@localhost")
+NOTIFY_BY_EMAIL = env_bool("NOTIFY_BY_EMAIL", bool(env_str("EMAIL_HOST")))
+CONSOLE_BASE_URL = env_str("CONSOLE_BASE_URL", "http://localhost:8000")
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024, minimum=1024)
 API_MAX_ANSWER_CHARS = env_int("API_MAX_ANSWER_CHARS", 20_000, minimum=100)
 API_MAX_CLAIMS = env_int("API_MAX_CLAIMS", 50, minimum=1)  # checking time grows with the claims of an answer

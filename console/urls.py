@@ -25,6 +25,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("kb/", include("kb.urls")),
     path("review/", include("review.urls")),
+    path("triage/", include("triage.urls")),
     path("ask/", include("ask.urls")),
     path("api/", (_public(api.urls[0]), api.urls[1], api.urls[2])),
     path("alignscore_base", alignscore, name="alignscore_base"),

@@ -7,7 +7,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Case, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -32,14 +32,21 @@ def _lease_free_for(reviewer) -> Q:
     return Q(lease_holder__isnull=True) | Q(lease_expires_at__lte=timezone.now()) | Q(lease_holder=reviewer)
 
 
+QUEUE_ORDER = ("risk_order", "-wrong_probability", "created_at")
+
+
 @transaction.atomic
-def answer_lease_next(*, reviewer, queryset, skipped: frozenset[int] = frozenset()) -> Answer | None:
-    """Lease the first pending answer in the queue's order (tier, likeliest wrong, oldest) nobody else holds. `queryset`: answers the reviewer may see;
-    `skipped`: answers the reviewer skipped, passed over."""
+def answer_lease_next(*, reviewer, queryset, skipped: frozenset[int] = frozenset(), order=QUEUE_ORDER) -> Answer | None:
+    """Lease the first pending answer nobody else holds: those assigned to the reviewer first, then unassigned
+    ones, in `order` (the queue's: tier, likeliest wrong, oldest). An answer assigned to someone else is theirs:
+    "next" does not hand it out (it can still be opened and started from the queue). `queryset`: answers the
+    reviewer may see; `skipped`: answers the reviewer skipped, passed over."""
     answer = (
         queryset.filter(_lease_free_for(reviewer), status=AnswerStatus.PENDING_REVIEW, escalated=False)
+        .filter(Q(assignment__isnull=True) | Q(assignment__assignee=reviewer))
         .exclude(pk__in=skipped)
-        .order_by("risk_order", "-wrong_probability", "created_at")
+        .annotate(not_mine=Case(When(assignment__assignee=reviewer, then=Value(0)), default=Value(1)))
+        .order_by("not_mine", *order)
         .select_for_update(skip_locked=True, of=("self",))
         .first()
     )

@@ -25,6 +25,11 @@ QUEUE_SORTS = {
     "oldest": ("created_at",),
     "newest": ("-created_at",),
     "score": (F("score").asc(nulls_first=True), "created_at"),
+    "likely": ("-wrong_probability", "risk_order", "created_at"),
+    "client": ("client__name", "risk_order", "-wrong_probability", "created_at"),
+    # Unassigned answers last: they are everyone's.
+    "assignee": (F("assignment__assignee__username").asc(nulls_last=True), "risk_order", "-wrong_probability",
+                 "created_at"),
 }
 
 
@@ -127,16 +132,18 @@ def _sla_deadline() -> Case:
 
 
 def review_queue(
-    *, user, risk: str = "", status: str = "pending", overdue: bool = False, mine: bool = False, sort: str = "risk",
+    *, user, risk: str = "", status: str = "pending", overdue: bool = False, assignee: str = "", sort: str = "risk",
     q: str = "", client=None, document: str = "", received_from: date | None = None,
     received_to: date | None = None,
 ) -> QuerySet[Answer]:
     """`q` searches the question text; `client` (an ApiClient), `document` (a document key: answers a claim of
-    which rests on it) and the received dates narrow the list."""
+    which rests on it) and the received dates narrow the list. `assignee`: "me" (assigned to the user, or theirs
+    by lease or decision) or "none" (nobody assigned)."""
     # Correlated counts instead of JOIN + GROUP BY: PostgreSQL then walks the (status, risk_order, created_at)
     # index and computes them for the 25 rows of the page only.
     claims = Claim.objects.filter(answer=OuterRef("pk"), from_edit=False).order_by().values("answer")
-    answers = answers_visible_to(user).select_related("lease_holder", "decided_by").annotate(
+    answers = answers_visible_to(user).select_related(
+        "client", "lease_holder", "decided_by", "assignment__assignee").annotate(
         flagged=Subquery(claims.exclude(verdict=Verdict.SUPPORTED).annotate(n=Count("id")).values("n")[:1]),
         claim_count=Subquery(claims.annotate(n=Count("id")).values("n")[:1]),
         sla_deadline=_sla_deadline(),
@@ -151,8 +158,11 @@ def review_queue(
         answers = answers.filter(risk=risk)
     if overdue:
         answers = answers.filter(status=AnswerStatus.PENDING_REVIEW, sla_deadline__lt=timezone.now())
-    if mine:
-        answers = answers.filter(Q(lease_holder=user, lease_expires_at__gt=timezone.now()) | Q(decided_by=user))
+    if assignee == "me":
+        held = Q(lease_holder=user, lease_expires_at__gt=timezone.now())
+        answers = answers.filter(Q(assignment__assignee=user) | held | Q(decided_by=user))
+    elif assignee == "none":
+        answers = answers.filter(assignment__isnull=True)
     if q:
         answers = answers.filter(question__icontains=q)
     if client is not None:

@@ -243,8 +243,10 @@ def answer_scoring_failed(*, answer_id: int, error: str) -> None:
 
 def answer_release(
     *, answer: Answer, text: str, status: str = AnswerStatus.RELEASED, actor=None, actor_label: str = "",
+    webhook_delay: int = 0,
 ) -> Answer:
-    """Release = status change + webhook to the callback URL, pending in the same transaction, sent after commit."""
+    """Release = status change + webhook to the callback URL, pending in the same transaction, sent after commit.
+    `webhook_delay`: seconds the webhook waits (a reject's undo window): no attempt is claimed before then."""
     before = {"status": answer.status}
     answer.status = status
     answer.released_text = text
@@ -252,7 +254,7 @@ def answer_release(
     fields = ["status", "released_text", "released_at"]
     if answer.callback_url:
         answer.webhook_state = WebhookState.PENDING
-        answer.webhook_next_attempt_at = answer.released_at
+        answer.webhook_next_attempt_at = answer.released_at + timedelta(seconds=webhook_delay)
         fields += ["webhook_state", "webhook_next_attempt_at"]
     answer.save(update_fields=fields)
     audit_record(verb="answer.release", obj=answer, actor=actor, actor_label=actor_label, before=before,
@@ -260,7 +262,7 @@ def answer_release(
     if answer.callback_url:
         from review.tasks import webhook_deliver
 
-        enqueue_on_commit(webhook_deliver, answer.pk)
+        enqueue_on_commit(webhook_deliver, answer.pk, countdown=webhook_delay or None)
     return answer
 
 
@@ -520,7 +522,9 @@ def answer_decide(
     review_labels_record(answer=locked, reviewer=reviewer, action=action, edited_text=edited_text)
     if action == Decision.Action.REJECT:
         fallback = settings.REVIEW_FALLBACK_TEXT if settings.REVIEW_SEND_FALLBACK_ON_REJECT else ""
-        return answer_release(answer=locked, text=fallback, status=AnswerStatus.REJECTED, actor=reviewer)
+        # Held back for the undo window (review.undo): nothing leaves the console before it ends.
+        return answer_release(answer=locked, text=fallback, status=AnswerStatus.REJECTED, actor=reviewer,
+                              webhook_delay=settings.REVIEW_UNDO_SECONDS)
     text = edited_text if action == Decision.Action.EDIT else locked.text
     return answer_release(answer=locked, text=text, status=AnswerStatus.APPROVED, actor=reviewer)
 

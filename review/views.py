@@ -5,7 +5,7 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -16,9 +16,12 @@ from console import roles
 from console.roles import role_required
 from console.text import text_problem
 from kb.selectors import get_version_for_user
-from review import corrections, leases, selectors, services
-from review.forms import DecisionForm, EditedTextForm, QueueFilterForm
+from review import corrections, leases, selectors, services, undo
+from review.forms import DecisionForm, EditedTextForm, QueueFilterForm, queue_query_clean
 from review.models import Answer, AnswerStatus, Claim, ClaimReview, Decision, Risk
+from triage.forms import QueueViewForm
+from triage.selectors import answer_teamwork, comments_for, get_queue_view_for_user, queue_views_for
+from triage.services import notifications_mark_read
 
 REVIEWERS = (roles.REVIEWER,)
 
@@ -39,17 +42,55 @@ def answer_segments(answer: Answer, claims: list[Claim]) -> list[tuple[str, Clai
 @require_GET
 @role_required(*REVIEWERS)
 def queue(request: HttpRequest) -> HttpResponse:
-    return _queue_page(request)
+    view_id = request.GET.get("view", "")
+    if view_id:
+        view = get_queue_view_for_user(user=request.user, view_id=int(view_id)) if view_id.isdigit() else None
+        if view is None:
+            raise Http404(_("No such saved view (or it is not shared with you)."))
+        if view.query and set(request.GET) <= {"view", "page"}:  # a view's link: open it with its whole query
+            return redirect(f"{reverse('review:queue')}?{view.query}&view={view.pk}")
+    return queue_page(request)
 
 
-def _queue_page(request: HttpRequest, *, status: int = 200) -> HttpResponse:
+# Column -> the sort its header applies (age toggles between oldest and newest first).
+SORTABLE_COLUMNS = {"risk": "risk", "probability": "likely", "age": "oldest", "client": "client",
+                    "assignee": "assignee"}
+
+
+def _sort_urls(query: QueryDict, current: str) -> dict[str, str]:
+    """Each sortable column header's link: the queue as filtered now, sorted by that column."""
+    base = query.copy()
+    base.pop("sort", None)
+    urls = {}
+    for column, sort in SORTABLE_COLUMNS.items():
+        if column == "age" and current == "oldest":
+            sort = "newest"
+        base["sort"] = sort
+        urls[column] = f"?{base.urlencode()}"
+    return urls
+
+
+def queue_page(request: HttpRequest, *, view_form=None, status: int = 200) -> HttpResponse:
     form = QueueFilterForm(request.GET or None, user=request.user)
-    filters = form.cleaned_data if form.is_valid() else {}
-    answers = selectors.review_queue(user=request.user, **{k: v for k, v in filters.items() if v})
+    answers = selectors.review_queue(user=request.user, **form.selector_filters())
     page = Paginator(answers, 25).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
-    context = {"form": form, "page": page, "query": query.urlencode(), "now": timezone.now()}
+    current_sort = form.cleaned_data.get("sort") if form.is_valid() else ""
+    saved = queue_views_for(user=request.user)
+    view_id = request.GET.get("view", "")
+    current_view = next((v for v in saved if str(v.pk) == view_id), None)
+    context = {
+        "form": form, "page": page, "query": query.urlencode(), "now": timezone.now(),
+        "columns": form.columns(), "current_sort": current_sort or "risk",
+        "sort_urls": _sort_urls(query, current_sort or "risk"),
+        "saved_views": saved, "current_view": current_view,
+        "view_changed": current_view is not None and queue_query_clean(query.urlencode()) != current_view.query,
+        "view_form": view_form or QueueViewForm(initial={
+            "query": queue_query_clean(query.urlencode()),
+            # Saving again under the same name updates one's own view.
+            "name": current_view.name if current_view and current_view.owner_id == request.user.pk else ""}),
+    }
     if request.htmx and request.htmx.target == "queue-rows":
         return render(request, "review/_queue_rows.html", context)
     return render(request, "review/queue.html", context, status=status)
@@ -61,23 +102,26 @@ SKIPPED = "review_skipped"  # session key: answers this reviewer skipped, passed
 NEXT_FILTERS = "review_next_filters"  # session key: the queue filters "next" was last pressed under
 
 
-def _next_candidates(request: HttpRequest):
-    """What "next" may hand out: the queue as the reviewer filtered it when pressing "next" there (kept for the
-    "then next" of the decisions that follow), else everything visible to them."""
+def _next_candidates(request: HttpRequest) -> tuple:
+    """What "next" may hand out, and in which order: the queue as the reviewer filtered and sorted it (by hand or
+    by a saved view) when pressing "next" there (kept for the "then next" of the decisions that follow), else
+    everything visible to them in the queue's order."""
     if "queue" in request.GET:  # pressed on the queue page: its filters as they are now (none, too)
         filters = request.GET.copy()
         filters.pop("queue")
         request.session[NEXT_FILTERS] = filters.urlencode()
     form = QueueFilterForm(QueryDict(request.session.get(NEXT_FILTERS, "")), user=request.user)
-    filters = {k: v for k, v in form.cleaned_data.items() if v} if form.is_valid() else {}
+    filters = form.selector_filters()
+    order = selectors.QUEUE_SORTS.get(filters.get("sort", ""), leases.QUEUE_ORDER)
     if not filters:
-        return selectors.answers_visible_to(request.user)
-    return selectors.review_queue(user=request.user, **filters)
+        return selectors.answers_visible_to(request.user), order
+    return selectors.review_queue(user=request.user, **filters), order
 
 
 def _lease_next_or_queue(request: HttpRequest) -> HttpResponse:
     skipped = frozenset(request.session.get(SKIPPED, []))
-    answer = leases.answer_lease_next(reviewer=request.user, queryset=_next_candidates(request), skipped=skipped)
+    candidates, order = _next_candidates(request)
+    answer = leases.answer_lease_next(reviewer=request.user, queryset=candidates, skipped=skipped, order=order)
     if answer is not None:
         return redirect(answer)
     if skipped:
@@ -106,8 +150,8 @@ def _decision_context(request: HttpRequest, answer: Answer, claims: list[Claim])
     }
 
 
-def _answer_page(request: HttpRequest, answer: Answer, *, form: DecisionForm | None = None,
-                 status: int = 200) -> HttpResponse:
+def answer_page(request: HttpRequest, answer: Answer, *, form: DecisionForm | None = None, comment_form=None,
+                status: int = 200) -> HttpResponse:
     claims = list(answer.claims.all())
     held_by_other = answer.lease_is_held_by_other(request.user)
     for_admin = not leases.answer_may_decide(answer=answer, reviewer=request.user)
@@ -123,6 +167,7 @@ def _answer_page(request: HttpRequest, answer: Answer, *, form: DecisionForm | N
         "settled_conflicts": [(c, pair) for c in claims for pair in c.conflict_pairs if pair.recorded],
         "edited_claims": selectors.edited_claims(answer=answer) if decided_by_edit else [],
         "position": selectors.queue_position(user=request.user, answer=answer),
+        **answer_teamwork(answer=answer, comment_form=comment_form),
     }, status=status)
 
 
@@ -131,7 +176,8 @@ def _answer_page(request: HttpRequest, answer: Answer, *, form: DecisionForm | N
 def answer_detail(request: HttpRequest, answer_id: int) -> HttpResponse:
     """Read-only: looking at an answer takes no lease (Start review does)."""
     answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
-    return _answer_page(request, answer)
+    notifications_mark_read(user=request.user, answer=answer)  # they have seen what they were told about
+    return answer_page(request, answer)
 
 
 @require_POST
@@ -269,18 +315,18 @@ def answer_decide(request: HttpRequest, answer_id: int) -> HttpResponse:
         raise PermissionDenied(_("This answer was escalated to an admin: only an admin can decide it."))
     form = DecisionForm(request.POST)
     if not form.is_valid():
-        return _answer_page(request, answer, form=form, status=400)
+        return answer_page(request, answer, form=form, status=400)
     action = form.cleaned_data["action"]
     edited_check = None
     if action == Decision.Action.EDIT and form.cleaned_data["edited_text"].strip():
         if blocker := services.decision_blockers(answer=answer, claims=list(answer.claims.all()), action=action):
             form.add_error(None, blocker)  # before spending a re-check on it
-            return _answer_page(request, answer, form=form, status=400)
+            return answer_page(request, answer, form=form, status=400)
         try:
             edited_check = _recheck(answer, form.cleaned_data["edited_text"])
         except services.CheckUnavailable:  # refuse rather than send unchecked text
             form.add_error(None, _("The edited answer could not be re-checked (no worker answered). Try again."))
-            return _answer_page(request, answer, form=form, status=503)
+            return answer_page(request, answer, form=form, status=503)
         if edited_check["risk"] == Risk.HIGH and not form.cleaned_data["reason"]:
             rows = selectors.recheck_rows(check=edited_check)
             flagged = [f"{row.text} ({row.verdict_label}{'; ' + row.source if row.source else ''})"
@@ -291,7 +337,7 @@ def answer_decide(request: HttpRequest, answer_id: int) -> HttpResponse:
                   "to send it anyway.") if flagged else
                 _("The edited answer is still high risk: %(reasons)s. Fix it, or give a reason to send it anyway.")
             ) % {"reasons": reasons, "flagged": " | ".join(flagged)})
-            return _answer_page(request, answer, form=form, status=400)
+            return answer_page(request, answer, form=form, status=400)
     try:
         services.answer_decide(answer=answer, reviewer=request.user, action=action,
                                reason=form.cleaned_data["reason"], edited_text=form.cleaned_data["edited_text"],
@@ -300,13 +346,36 @@ def answer_decide(request: HttpRequest, answer_id: int) -> HttpResponse:
         return _conflict(request, answer, str(exc))
     except services.DecisionInvalid as exc:
         form.add_error(None, str(exc))
-        return _answer_page(request, answer, form=form, status=400)
-    done = {"approve": _("Answer %(number)s approved and sent."), "edit": _("Answer %(number)s edited and sent."),
-            "reject": _("Answer %(number)s rejected."), "escalate": _("Answer %(number)s escalated to an admin.")}
-    messages.success(request, done[action] % {"number": answer.pk})
+        return answer_page(request, answer, form=form, status=400)
+    if action == Decision.Action.REJECT:
+        answer.refresh_from_db()
+        undo.undo_offer(request, answer)  # the toast says it, with its Undo button
+    else:
+        done = {"approve": _("Answer %(number)s approved and sent."), "edit": _("Answer %(number)s edited and sent."),
+                "escalate": _("Answer %(number)s escalated to an admin.")}
+        messages.success(request, done[action] % {"number": answer.pk})
     if request.POST.get("then") == "next":
         return review_next(request)
     return redirect("review:queue")
+
+
+@require_POST
+@role_required(*REVIEWERS)
+def answer_reject_undo(request: HttpRequest, answer_id: int) -> HttpResponse:
+    """The toast's Undo: the rejected answer comes back to the reviewer; `leaving`, the answer whose page the toast
+    was on (the "then next" one), goes back to the queue."""
+    answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
+    try:
+        undo.answer_reject_undo(answer=answer, reviewer=request.user)
+    except undo.UndoTooLate as exc:
+        request.session.pop(undo.UNDO_SESSION_KEY, None)
+        return _conflict(request, answer, str(exc), title=_("The reject was not undone"))
+    request.session.pop(undo.UNDO_SESSION_KEY, None)
+    leaving = request.POST.get("leaving", "")
+    if leaving.isdigit() and int(leaving) != answer.pk:
+        leases.answer_lease_release(answer=Answer(pk=int(leaving)), reviewer=request.user)
+    messages.success(request, _("Reject undone: answer %(number)s is back with you.") % {"number": answer.pk})
+    return redirect(answer)
 
 
 @require_POST
@@ -316,7 +385,7 @@ def audit_samples_approve(request: HttpRequest) -> HttpResponse:
     ids = [int(value) for value in request.POST.getlist("answers") if value.isdigit()]
     if not ids:
         messages.error(request, _("Tick the audit samples to approve first."))
-        return _queue_page(request, status=400)
+        return queue_page(request, status=400)
     approved, left = services.answers_approve_audit_samples(
         answer_ids=ids, reviewer=request.user, queryset=selectors.answers_visible_to(request.user))
     sent = _("Approved and sent %(count)s audit sample(s).") % {"count": approved}
@@ -327,9 +396,10 @@ def audit_samples_approve(request: HttpRequest) -> HttpResponse:
     return redirect(f"{reverse('review:queue')}?{request.POST.get('query', '')}")
 
 
-def _conflict(request: HttpRequest, answer: Answer, detail: str) -> HttpResponse:
+def _conflict(request: HttpRequest, answer: Answer, detail: str, *, title: str = "") -> HttpResponse:
     answer.refresh_from_db()
-    return render(request, "review/conflict.html", {"answer": answer, "detail": detail}, status=409)
+    return render(request, "review/conflict.html", {"answer": answer, "detail": detail, "title": title},
+                  status=409)
 
 
 @require_GET
@@ -337,7 +407,8 @@ def _conflict(request: HttpRequest, answer: Answer, detail: str) -> HttpResponse
 def claim_trace(request: HttpRequest, claim_id: int) -> HttpResponse:
     claim = get_object_or_404(selectors.claims_with_evidence().select_related("answer__client"), pk=claim_id,
                               answer__in=selectors.answers_visible_to(request.user))
-    return render(request, "review/claim_trace.html", {"claim": claim, "answer": claim.answer})
+    return render(request, "review/claim_trace.html", {
+        "claim": claim, "answer": claim.answer, "comments": comments_for(answer=claim.answer)})
 
 
 @require_GET

@@ -1,6 +1,7 @@
 // Keyboard shortcuts. Queue: n takes the next item. Review page: n starts the review (takes the lease), j/k move
 // between claims, c/x mark the selected claim correct/wrong, u undoes the last mark, e edits, a approves & sends,
-// r rejects the answer, s skips, [ / ] open the previous / next item, ? shows the help.
+// r rejects the answer (z undoes it while its toast shows), s skips, [ / ] open the previous / next item, ? shows
+// the help.
 (function () {
   "use strict";
 
@@ -88,6 +89,11 @@
       return;
     }
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "z" && document.querySelector("[data-shortcut='undo-reject']")) {
+      click("[data-shortcut='undo-reject']");
+      event.preventDefault();
+      return;
+    }
     if (event.key === "n" && document.querySelector("[data-shortcut='next']")) {
       click("[data-shortcut='next']");
       event.preventDefault();
@@ -141,6 +147,17 @@
     if (event.persisted && document.querySelector("[data-review-page]")) window.location.reload();
   });
 
+  // The undo toast of a reject counts down and goes once its window is over (the server holds the same limit).
+  function undoToastTick() {
+    var toast = document.getElementById("undo-toast");
+    if (!toast) return;
+    var left = Math.ceil((Number(toast.getAttribute("data-undo-until")) - Date.now()) / 1000);
+    if (left <= 0) { toast.remove(); return; }
+    toast.querySelector("[data-undo-countdown]").textContent = left + "s";
+    window.setTimeout(undoToastTick, 250);
+  }
+  document.addEventListener("DOMContentLoaded", undoToastTick);
+
   // Narrow screens: the header's Menu button folds the navigation (and Log out) in and out.
   document.addEventListener("click", function (event) {
     var toggle = event.target.closest("[data-nav-toggle]");
@@ -161,10 +178,44 @@
     if (event.target.id === key.dataset.keyFromTitle && !key.dataset.edited) key.value = slug(event.target.value);
   });
 
+  // Mentions: typing "@ro" in a comment box narrows its Mention buttons to the names that start so; a button
+  // completes the name at the cursor (or puts "@name " there).
+  function mentionTyped(box) {
+    var match = /(^|\s)@([\w.@+-]*)$/.exec(box.value.slice(0, box.selectionStart));
+    return match ? match[2] : null;
+  }
+
+  function insertMention(button) {
+    var box = button.closest("form").querySelector("[data-mention-box]");
+    if (!box) return;
+    var typed = mentionTyped(box);
+    var start = box.selectionStart - (typed === null ? 0 : typed.length + 1);
+    var before = box.value.slice(0, start);
+    var text = (before && !/\s$/.test(before) ? " " : "") + "@" + button.getAttribute("data-mention") + " ";
+    box.value = before + text + box.value.slice(box.selectionEnd);
+    box.focus();
+    box.selectionStart = box.selectionEnd = before.length + text.length;
+    filterMentions(box);
+  }
+
+  function filterMentions(box) {
+    var typed = mentionTyped(box);
+    box.closest("form").querySelectorAll("[data-mention]").forEach(function (button) {
+      var name = button.getAttribute("data-mention").toLowerCase();
+      button.hidden = typed !== null && name.indexOf(typed.toLowerCase()) !== 0;
+    });
+  }
+
+  document.addEventListener("input", function (event) {
+    if (event.target.matches && event.target.matches("[data-mention-box]")) filterMentions(event.target);
+  });
+
   document.addEventListener("click", function (event) {
     var help = event.target.closest("[data-shortcut='help']");
     if (help) { document.getElementById("shortcuts").showModal(); return; }
     if (event.target.closest("[data-shortcut='undo']")) { undo(); return; }
+    var mention = event.target.closest("[data-mention]");
+    if (mention) { insertMention(mention); return; }
     var span = event.target.closest(".claim-span[data-claim]");
     if (span) select(document.getElementById("claim-" + span.dataset.claim));
   });

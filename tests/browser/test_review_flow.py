@@ -78,12 +78,19 @@ def test_reviewer_rejects_a_wrong_number_while_a_colleague_is_told_it_is_leased(
     wrong.locator("button:has-text('Claim is wrong')").click()
     page.wait_for_selector(".claim-card.verdict-contradicted.review-rejected")
     page.fill("#id_reason", "deadline is 30 days")
-    page.once("dialog", lambda dialog: dialog.dismiss())  # Reject asks once: cancelled, nothing happens
-    page.locator("button[data-shortcut='reject-answer']").click()
-    assert Answer.objects.get(pk=answer.pk).status == "pending_review"
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.locator("button[data-shortcut='reject-answer']").click()
-    page.wait_for_selector(".msg-success:has-text('rejected')")
+    page.locator("button[data-shortcut='reject-answer']").click()  # no question: a toast offers Undo instead
+    page.wait_for_selector("#undo-toast:has-text('rejected')")
+    assert Answer.objects.get(pk=answer.pk).status == "rejected"
+    page.locator("#undo-toast button").click()  # within the toast's time: back in review, nothing sent
+    page.wait_for_selector(".msg-success:has-text('Reject undone')")
+    assert page.locator("#undo-toast").count() == 0
+    undone = Answer.objects.get(pk=answer.pk)
+    assert (undone.status, undone.lease_holder, undone.decisions.count()) == ("pending_review", reviewer, 0)
+
+    page.fill("#id_reason", "deadline is 30 days")
+    page.keyboard.press("Escape")
+    page.keyboard.press("r")  # this time it stands
+    page.wait_for_selector("#undo-toast:has-text('rejected')")
 
     answer.refresh_from_db()
     assert answer.status == "rejected"
@@ -179,8 +186,10 @@ def test_edit_and_send_after_marking_a_claim_wrong_keeps_the_edit_and_names_sour
     page.keyboard.press("e")
     assert page.evaluate("document.activeElement.id") == "id_edited_text"
     page.fill("#id_edited_text", fixed)
-    page.keyboard.type("r")  # a shortcut letter in the box is text: nothing is rejected
-    assert page.input_value("#id_edited_text") == fixed + "r"
+    page.keyboard.type("ran")  # shortcut letters in the box are text: nothing is rejected, approved or next
+    assert page.input_value("#id_edited_text") == fixed + "ran"
+    assert page.url.endswith(f"/review/answers/{answer.pk}/")
+    assert Answer.objects.get(pk=answer.pk).status == "pending_review"
     page.keyboard.press("Escape")  # leaves the box for the cards
     assert page.evaluate("document.activeElement.id") != "id_edited_text"
     page.fill("#id_edited_text", fixed)

@@ -31,3 +31,20 @@ def test_the_filter_holds_for_the_next_after_a_decision_and_clearing_it_on_the_q
     assert client.post("/review/next/")["Location"] == "/review/"  # no medium answer left: back to the queue
 
     assert client.post("/review/next/?queue=1")["Location"] == high.get_absolute_url()  # unfiltered from the queue
+
+
+def test_next_with_a_client_filter_hands_out_only_that_clients_answers(client, reviewer, make_answer):
+    from review.services import api_client_create
+
+    helpdesk, _token = api_client_create(name="helpdesk", clearance="internal")
+    make_answer(question="High from the assistant?", risk="high")  # first in the queue's order
+    from_helpdesk = make_answer(question="Medium from helpdesk?", risk="medium")
+    Answer.objects.filter(pk=from_helpdesk.pk).update(client=helpdesk)
+    client.force_login(reviewer)
+
+    first = client.post(f"/review/next/?queue=1&client={helpdesk.pk}")
+    Answer.objects.filter(pk=from_helpdesk.pk).update(status="approved")  # decided meanwhile
+    second = client.post("/review/next/")  # the filter holds: nothing else from helpdesk
+
+    assert first["Location"] == from_helpdesk.get_absolute_url()
+    assert second["Location"] == "/review/"

@@ -1,0 +1,95 @@
+"""Team work on the review queue: saved views, assignment, comments with mentions, in-app notifications.
+
+Kept apart from `review` (answers, claims and decisions): none of this changes what an answer says or how it is
+decided; a lease, not an assignment, still decides who may act on an answer."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from review.models import Answer
+
+
+class QueueView(models.Model):
+    """A named queue as a reviewer set it up: filters, sort and columns, kept as the queue's own query string
+    (so a view is also just a URL). A shared view is offered to every reviewer; only its owner changes it."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_views")
+    name = models.CharField(max_length=80)
+    query = models.CharField(max_length=2000, blank=True)
+    shared = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        constraints = [models.UniqueConstraint(fields=["owner", "name"], name="unique_queue_view_name_per_owner")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Assignment(models.Model):
+    """Who is meant to review an answer. It orders the work; it does not lock it (the lease does)."""
+
+    answer = models.OneToOneField(Answer, on_delete=models.CASCADE, primary_key=True, related_name="assignment")
+    assignee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments")
+    assigned_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    assigned_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["assignee"], name="assignment_assignee")]
+
+    def __str__(self) -> str:
+        return f"answer {self.answer_id} → {self.assignee}"
+
+    @property
+    def audit_security_level(self) -> str:
+        return self.answer.audit_security_level
+
+
+class Comment(models.Model):
+    """A note between reviewers on an answer; `mentioned` are the people it notified (cleared for the answer)."""
+
+    answer = models.ForeignKey(Answer, on_delete=models.PROTECT, related_name="comments")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    text = models.TextField()
+    mentioned = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"comment {self.pk} on answer {self.answer_id}"
+
+    @property
+    def audit_security_level(self) -> str:
+        return self.answer.audit_security_level
+
+
+class Notification(models.Model):
+    """Something a person should look at: they were mentioned in a comment, or an answer was assigned to them."""
+
+    class Kind(models.TextChoices):
+        MENTION = "mention", _("Mentioned you")
+        ASSIGNMENT = "assignment", _("Assigned to you")
+
+    recipient = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    answer = models.ForeignKey(Answer, on_delete=models.CASCADE, related_name="+")
+    comment = models.ForeignKey(Comment, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+    # Set when the e-mail was handed to the mail server (or claimed for it): a redelivered task sends nothing.
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["recipient", "read_at"], name="notification_unread")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: answer {self.answer_id} for {self.recipient}"

@@ -1,0 +1,13 @@
+from django.urls import path
+
+from triage import views
+
+app_name = "triage"
+urlpatterns = [
+    path("views/", views.queue_view_save, name="queue_view_save"),
+    path("views/<int:view_id>/delete/", views.queue_view_delete, name="queue_view_delete"),
+    path("answers/<int:answer_id>/assign/", views.answer_assign, name="answer_assign"),
+    path("answers/<int:answer_id>/comments/", views.comment_add, name="comment_add"),
+    path("notifications/", views.notification_list, name="notifications"),
+    path("notifications/read/", views.notifications_read, name="notifications_read"),
+]

@@ -1,0 +1,125 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from console import roles
+from console.roles import role_required
+from review import selectors as review_selectors
+from review.forms import queue_query_clean
+from triage import selectors, services
+from triage.forms import CommentForm, QueueViewForm
+from triage.models import QueueView
+
+REVIEWERS = (roles.REVIEWER,)
+
+
+def _back(request: HttpRequest, fallback: str) -> HttpResponse:
+    """Back to the page the form was on (the queue with its filters, or the answer), never off the site."""
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                                  require_https=request.is_secure()):
+        return redirect(target)
+    return redirect(fallback)
+
+
+def _queue_url(query: str) -> str:
+    return f"{reverse('review:queue')}?{query}" if query else reverse("review:queue")
+
+
+@require_POST
+@role_required(*REVIEWERS)
+def queue_view_save(request: HttpRequest) -> HttpResponse:
+    """Save the queue as set up now (filters, sort, columns) under a name, for oneself or shared."""
+    from review.views import queue_page
+
+    form = QueueViewForm(request.POST)
+    query = queue_query_clean(request.POST.get("query", ""))
+    if form.is_valid():
+        try:
+            view = services.queue_view_save(owner=request.user, name=form.cleaned_data["name"], query=query,
+                                            shared=form.cleaned_data["shared"])
+        except services.TriageInvalid as exc:
+            form.add_error("name", str(exc))
+        else:
+            messages.success(request, _("Saved the view “%(name)s”.") % {"name": view.name})
+            return redirect(_queue_url(f"{query}&view={view.pk}" if query else f"view={view.pk}"))
+    request.GET = QueryDict(query)  # the queue as it was, with the refusal beside the form
+    return queue_page(request, view_form=form, status=400)
+
+
+@require_POST
+@role_required(*REVIEWERS)
+def queue_view_delete(request: HttpRequest, view_id: int) -> HttpResponse:
+    view = get_object_or_404(QueueView, pk=view_id, owner=request.user)
+    services.queue_view_delete(view=view, user=request.user)
+    messages.info(request, _("Deleted the view “%(name)s”.") % {"name": view.name})
+    return redirect("review:queue")
+
+
+@require_POST
+@role_required(*REVIEWERS)
+def answer_assign(request: HttpRequest, answer_id: int) -> HttpResponse:
+    """`assignee`: "me", a reviewer's id, or empty to unassign. A lease, not this, still decides who acts."""
+    answer = review_selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
+    choice = request.POST.get("assignee", "")
+    if choice == "me":
+        assignee = request.user
+    elif choice == "":
+        assignee = None
+    else:
+        assignee = (selectors.reviewers_for_answer(answer=answer).filter(pk=int(choice)).first()
+                    if choice.isdigit() else None)
+        if assignee is None:
+            return HttpResponse(_("Choose a reviewer who may review this answer."), status=400)
+    try:
+        assignment = services.answer_assign(answer=answer, assignee=assignee, assigned_by=request.user)
+    except services.TriageInvalid as exc:
+        return HttpResponse(str(exc), status=400)
+    if assignment is None:
+        messages.info(request, _("Answer %(number)s is unassigned.") % {"number": answer.pk})
+    else:
+        messages.success(request, _("Answer %(number)s is assigned to %(who)s.") % {
+            "number": answer.pk, "who": assignment.assignee.username})
+    return _back(request, answer.get_absolute_url())
+
+
+@require_POST
+@role_required(*REVIEWERS)
+def comment_add(request: HttpRequest, answer_id: int) -> HttpResponse:
+    from review.views import answer_page
+
+    answer = review_selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
+    form = CommentForm(request.POST)
+    if form.is_valid():
+        try:
+            comment, not_notified = services.comment_add(answer=answer, author=request.user,
+                                                         text=form.cleaned_data["text"])
+        except services.TriageInvalid as exc:
+            form.add_error("text", str(exc))
+        else:
+            if not_notified:
+                messages.warning(request, _("Not notified (no such reviewer, or not cleared for this answer): "
+                                            "%(names)s.") % {"names": ", ".join(f"@{n}" for n in not_notified)})
+            return redirect(f"{answer.get_absolute_url()}#comment-{comment.pk}")
+    return answer_page(request, answer, comment_form=form, status=400)
+
+
+@require_GET
+@role_required(*REVIEWERS)
+def notification_list(request: HttpRequest) -> HttpResponse:
+    page = Paginator(selectors.notifications_for(user=request.user), 30).get_page(request.GET.get("page"))
+    return render(request, "triage/notifications.html", {"page": page, "query": ""})
+
+
+@require_POST
+@role_required(*REVIEWERS)
+def notifications_read(request: HttpRequest) -> HttpResponse:
+    services.notifications_mark_read(user=request.user)
+    return redirect("triage:notifications")
