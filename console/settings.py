@@ -160,8 +160,10 @@ CELERY_RESULT_EXPIRES = 3600
 # scoring or indexing; a worker started with `-Q checks` serves it alone.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_QUEUES = (Queue("celery"), Queue("checks"))
+# The sweep for work of dead workers rides it too: behind a backlog of scoring it would come too late to matter.
 CELERY_TASK_ROUTES = {"review.tasks.answer_check_sync": {"queue": "checks"},
-                      "kb.tasks.embed_texts_task": {"queue": "checks"}}
+                      "kb.tasks.embed_texts_task": {"queue": "checks"},
+                      "console.tasks.lost_claims_release": {"queue": "checks"}}
 # A task taken by a worker that died unseen goes back to the queue once its visibility timeout has passed;
 # workers look for such tasks every 10 s (kombu's default is every 100 s).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -180,6 +182,9 @@ CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
 # never sent (broker down) or was lost. They also re-queue stalled work.
 HOUSEKEEPING_INTERVAL_SECONDS = env_float("HOUSEKEEPING_INTERVAL_SECONDS", 60.0)
 DISPATCH_RESEND_AFTER_SECONDS = env_int("DISPATCH_RESEND_AFTER_SECONDS", 45, minimum=1)
+# Work claimed by a worker that is gone (no heartbeat for WORKER_HEARTBEAT_MAX_AGE, or restarted since it took
+# the work) is handed back this often, and by every worker when it starts (console/claims.py).
+WORKER_CLAIMS_SWEEP_SECONDS = env_float("WORKER_CLAIMS_SWEEP_SECONDS", 15.0)
 CELERY_BEAT_SCHEDULE = {
     "kb-versions-housekeeping": {"task": "kb.tasks.versions_housekeeping", "schedule": HOUSEKEEPING_INTERVAL_SECONDS},
     "review-answers-housekeeping": {"task": "review.tasks.answers_housekeeping",
@@ -187,12 +192,18 @@ CELERY_BEAT_SCHEDULE = {
     # Saved question sets: runs never started or whose worker died, and a run when a checked setting changed.
     "ask-question-runs-housekeeping": {"task": "ask.tasks.question_runs_housekeeping",
                                        "schedule": HOUSEKEEPING_INTERVAL_SECONDS},
+    # Claims (scoring, indexing, webhook attempts, question runs) of workers that are gone go back to the queue.
+    "console-lost-claims": {"task": "console.tasks.lost_claims_release", "schedule": WORKER_CLAIMS_SWEEP_SECONDS,
+                            "options": {"expires": WORKER_CLAIMS_SWEEP_SECONDS}},
     # The leak estimate from the labels so far, and (with REVIEW_LEARNING) a refit once enough new labels came.
     "review-learning": {"task": "review.tasks.checker_learning_tick",
                         "schedule": env_float("REVIEW_LEARNING_INTERVAL_SECONDS", 600.0)},
 }
 # Each worker writes a heartbeat every third of this; one silent for this long is no longer listed as live.
 WORKER_HEARTBEAT_MAX_AGE = env_int("WORKER_HEARTBEAT_MAX_AGE", 90, minimum=3)
+# /healthz says "degraded" (still 200) when an answer has waited this long to be scored or a webhook to be
+# delivered, and names the oldest one.
+HEALTH_WORK_WAIT_WARN_SECONDS = env_int("HEALTH_WORK_WAIT_WARN_SECONDS", 120, minimum=1)
 
 LOGGING = {
     "version": 1,

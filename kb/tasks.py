@@ -6,6 +6,8 @@ import logging
 
 from celery import shared_task
 
+
+from console.celery import this_worker_name
 from kb import reembedding, services
 from kb.embeddings import EmbeddingError, Role, get_provider
 
@@ -15,7 +17,7 @@ logger = logging.getLogger(__name__)
 @shared_task(bind=True, acks_late=True, max_retries=4, ignore_result=True)
 def version_index(self, version_id: int) -> None:
     task_id = self.request.id or ""
-    if not services.version_index_claim(version_id=version_id, task_id=task_id):
+    if not services.version_index_claim(version_id=version_id, task_id=task_id, worker=this_worker_name()):
         return  # already indexed, or being indexed by another task
     try:
         services.version_index_run(version_id=version_id, task_id=task_id)

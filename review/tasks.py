@@ -6,6 +6,8 @@ import logging
 
 from celery import shared_task
 
+
+from console.celery import this_worker_name
 from console.dispatch import enqueue
 from review import services
 
@@ -14,7 +16,8 @@ logger = logging.getLogger(__name__)
 
 @shared_task(bind=True, acks_late=True, ignore_result=True)
 def answer_score(self, answer_id: int) -> None:
-    if not services.answer_score_claim(answer_id=answer_id, task_id=self.request.id or ""):
+    if not services.answer_score_claim(answer_id=answer_id, task_id=self.request.id or "",
+                                       worker=this_worker_name()):
         return  # scored already, or another worker is on it
     try:
         services.answer_score_run(answer_id=answer_id)
@@ -36,7 +39,7 @@ def answer_check_sync(payload: dict) -> dict:
 
 @shared_task(acks_late=True, ignore_result=True)
 def webhook_deliver(answer_id: int) -> None:
-    attempt = services.webhook_claim(answer_id=answer_id)
+    attempt = services.webhook_claim(answer_id=answer_id, worker=this_worker_name())
     if attempt is None:
         return  # delivered, given up, not due yet, or another task is sending it
     delivered = services.webhook_attempt(answer_id=answer_id, attempt=attempt)
