@@ -9,12 +9,13 @@ from celery import shared_task
 
 from console.celery import this_worker_name
 from console.dispatch import enqueue
+from console.outage import OUTAGE_RETRY, is_outage
 from review import services
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task(bind=True, acks_late=True, ignore_result=True)
+@shared_task(bind=True, acks_late=True, ignore_result=True, **OUTAGE_RETRY)
 def answer_score(self, answer_id: int) -> None:
     if not services.answer_score_claim(answer_id=answer_id, task_id=self.request.id or "",
                                        worker=this_worker_name()):
@@ -22,6 +23,8 @@ def answer_score(self, answer_id: int) -> None:
     try:
         services.answer_score_run(answer_id=answer_id)
     except Exception as exc:
+        if is_outage(exc):
+            raise  # sent again (OUTAGE_RETRY): the answer is not at fault
         logger.exception("scoring answer %s failed", answer_id)
         services.answer_scoring_failed(answer_id=answer_id, error=f"{type(exc).__name__}: {exc}")
 
