@@ -11,7 +11,8 @@ Both run as daemons shared by every process that uses them; each process
 registers itself, and the last one to exit stops them (pgserver keeps this
 count for PostgreSQL, `_redis_users()` does for Redis). Processes that were
 handed DATABASE_URL / REDIS_URL (web, worker and beat under `make run`) never
-touch them.
+touch them. `run_console` supervises both: it starts either again when it
+dies, and stops PostgreSQL when it stops, whoever started the running server.
 """
 
 from __future__ import annotations
