@@ -121,8 +121,10 @@ def test_postgres_killed_under_load_comes_back_by_itself_and_every_accepted_answ
     wait_until(lambda: sum(len(c.accepted) for c in clients) >= 3, timeout=60, what="the first answers")
     os.kill(first_pid, signal.SIGKILL)
 
-    wait_until(lambda: _postgres_pid(pgdata) not in {None, first_pid} and _healthz(base_url).get("database", {}).get("ok"),
-               timeout=POSTGRES_BACK_WITHIN, what="PostgreSQL to be back", log=log)
+    def postgres_back() -> bool:
+        return _postgres_pid(pgdata) not in {None, first_pid} and _healthz(base_url).get("database", {}).get("ok")
+
+    wait_until(postgres_back, timeout=POSTGRES_BACK_WITHIN, what="PostgreSQL to be back", log=log)
     for client in clients:
         client.join(timeout=120)
         assert not client.is_alive(), "a client never got its answers accepted"
@@ -145,7 +147,9 @@ def test_postgres_killed_under_load_comes_back_by_itself_and_every_accepted_answ
         return "scoring" not in statuses
 
     wait_until(every_answer_scored, timeout=SCORED_WITHIN, what="every accepted answer to be scored", log=log)
-    assert "the embedded PostgreSQL stopped; starting it again on the same data" in log.read_text()
+    output = log.read_text()
+    assert "the embedded PostgreSQL stopped; starting it again on the same data" in output
+    assert "restarting web" not in output and "restarting worker" not in output  # they reconnected by themselves
 
     # A management command run while run_console cannot look (stopped) starts the server again itself ...
     second_pid = _postgres_pid(pgdata)
