@@ -6,7 +6,6 @@ import logging
 
 from celery import shared_task
 
-
 from console.celery import this_worker_name
 from console.outage import OUTAGE_RETRY, is_outage
 from kb import reembedding, services
