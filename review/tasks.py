@@ -40,7 +40,8 @@ def answer_check_sync(payload: dict) -> dict:
     return report_to_dict(report)
 
 
-@shared_task(acks_late=True, ignore_result=True)
+# OUTAGE_RETRY: a claim the database refused is asked for again shortly; one it took waits out its lease.
+@shared_task(acks_late=True, ignore_result=True, **OUTAGE_RETRY)
 def webhook_deliver(answer_id: int) -> None:
     attempt = services.webhook_claim(answer_id=answer_id, worker=this_worker_name())
     if attempt is None:
