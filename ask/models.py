@@ -122,6 +122,8 @@ class QuestionRun(models.Model):
     compared_with = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     regressions = models.JSONField(default=list, blank=True)  # [{"question_id", "what"}] since compared_with
     task_id = models.CharField(max_length=64, blank=True)
+    # The worker holding the claim (Celery hostname): gone, the run is handed back (console/claims.py).
+    worker = models.CharField(max_length=255, blank=True)
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     requested_at = models.DateTimeField(null=True, blank=True)  # the last time a worker was asked for it

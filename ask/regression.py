@@ -37,6 +37,7 @@ from ask.evaluation import (
 )
 from ask.models import QuestionRun, QuestionSet, RunState, RunTrigger
 from console.audit import audit_record
+from console.claims import WorkerLives
 from console.dispatch import enqueue, enqueue_on_commit
 from console.models import SecurityLevel, User
 from console.redaction import redact
@@ -189,14 +190,15 @@ def knowledge_settling(*, run_id: int) -> bool:
                                                index_state__in=[IndexState.QUEUED, IndexState.INDEXING]).exists())
 
 
-def question_run_claim(*, run_id: int, task_id: str = "") -> bool:
-    """Only one task runs a queued run; the same message redelivered after its worker died takes it back."""
+def question_run_claim(*, run_id: int, task_id: str = "", worker: str = "") -> bool:
+    """Only one task runs a queued run; the same message redelivered after its worker died takes it back.
+    `worker` (the Celery hostname) lets the claim be handed back as soon as that worker is gone (console/claims.py)."""
     mine = Q(state=RunState.QUEUED)
     if task_id:
         mine |= Q(state=RunState.RUNNING, task_id=task_id)
     digests = settings_digests()
     return bool(QuestionRun.objects.filter(mine, pk=run_id, question_set__isnull=False).update(
-        state=RunState.RUNNING, task_id=task_id, started_at=timezone.now(), error="",
+        state=RunState.RUNNING, task_id=task_id, worker=worker, started_at=timezone.now(), error="",
         settings_digests=digests, fingerprint=settings_fingerprint(digests)))
 
 
@@ -266,20 +268,38 @@ def question_runs_resend_queued() -> int:
 def question_runs_requeue_stale() -> int:
     """Runs "running" for RUN_STALE_AFTER lost their worker: queued again, or, when a newer run of the set
     already waits, marked failed (the waiting run covers the same changes and more)."""
-    from ask.tasks import question_set_run
-
     stale = list(QuestionRun.objects.select_for_update().filter(
         state=RunState.RUNNING, started_at__lt=timezone.now() - RUN_STALE_AFTER))
     for run in stale:
         logger.warning("%s stalled since %s: asking again", run, run.started_at)
-        if QuestionRun.objects.filter(question_set_id=run.question_set_id, state=RunState.QUEUED).exists():
-            QuestionRun.objects.filter(pk=run.pk).update(
-                state=RunState.FAILED, finished_at=timezone.now(), error="its worker stopped; a newer run is queued")
-            continue
-        QuestionRun.objects.filter(pk=run.pk).update(state=RunState.QUEUED, task_id="", started_at=None,
-                                                     requested_at=timezone.now())
-        enqueue_on_commit(question_set_run, run.pk)
+        _run_hand_back(run)
     return len(stale)
+
+
+@transaction.atomic
+def question_runs_release_lost(*, lives: WorkerLives) -> int:
+    """Runs whose worker is gone (console/claims.py) are asked for again now, not after RUN_STALE_AFTER."""
+    lost = list(QuestionRun.objects.select_for_update(skip_locked=True).filter(
+        lives.lost(worker_field="worker", held_at_field="started_at"), state=RunState.RUNNING))
+    for run in lost:
+        logger.warning("%s: its worker %s is gone; asking again", run, run.worker)
+        _run_hand_back(run)
+    return len(lost)
+
+
+def _run_hand_back(run: QuestionRun) -> None:
+    """Queue a running run again (the caller holds its row lock), or fail it when a newer run of its set waits:
+    that run covers the same changes and more."""
+    from ask.tasks import question_set_run
+
+    if QuestionRun.objects.filter(question_set_id=run.question_set_id, state=RunState.QUEUED).exists():
+        QuestionRun.objects.filter(pk=run.pk).update(
+            state=RunState.FAILED, finished_at=timezone.now(), error="its worker stopped; a newer run is queued",
+            worker="")
+        return
+    QuestionRun.objects.filter(pk=run.pk).update(state=RunState.QUEUED, task_id="", worker="", started_at=None,
+                                                 requested_at=timezone.now())
+    enqueue_on_commit(question_set_run, run.pk)
 
 
 def question_runs_for_changed_settings() -> list[QuestionRun]:

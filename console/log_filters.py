@@ -18,6 +18,20 @@ class ForbiddenWithoutTraceback(logging.Filter):
         return True
 
 
+class OutageOneLine(logging.Filter):
+    """The database or Redis down is answered 503 (console/outage.py): django.request logs each such request as
+    one line naming the cause, not a traceback per request for as long as the outage lasts."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from console.outage import is_outage
+
+        if getattr(record, "status_code", None) == 503 and record.exc_info and is_outage(record.exc_info[1]):
+            exc = record.exc_info[1]
+            record.msg = redact(f"{record.getMessage()}: {type(exc).__name__}: {str(exc).strip()[:200]}")
+            record.args, record.exc_info, record.exc_text = (), None, None
+        return True
+
+
 def _redact_record(record: logging.LogRecord) -> None:
     try:
         message = record.getMessage()

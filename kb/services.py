@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 from checking.languages import detect_language, document_terms, fulltext_form, language_for
 from console import roles
 from console.audit import audit_record
+from console.claims import WorkerLives
 from console.dispatch import enqueue, enqueue_on_commit
 from console.models import SecurityLevel, User
 from console.redaction import redact
@@ -354,7 +355,7 @@ def version_index_retry(*, version: DocumentVersion, user: User | None) -> Docum
     _evidence_lock(document_id=version.document_id)
     updated = DocumentVersion.objects.filter(
         pk=version.pk, index_state__in=[IndexState.FAILED, IndexState.INDEXING, IndexState.QUEUED]
-    ).update(index_state=IndexState.QUEUED, index_error="", index_done=0, index_task_id="",
+    ).update(index_state=IndexState.QUEUED, index_error="", index_done=0, index_task_id="", index_worker="",
              index_requested_at=timezone.now())
     if updated:
         audit_record(verb="version.index_retry", obj=version, actor=user, actor_label="" if user else "system")
@@ -394,19 +395,44 @@ def versions_resend_queued() -> int:
 
 
 @transaction.atomic
-def version_index_claim(*, version_id: int, task_id: str = "") -> bool:
+def version_index_claim(*, version_id: int, task_id: str = "", worker: str = "") -> bool:
     """Only one task indexes a version: a second message for it finds nothing to claim, but the same message
-    redelivered after its worker process died (same task id) takes its claim back and starts over."""
+    redelivered after its worker process died (same task id) takes its claim back and starts over. `worker` (the
+    Celery hostname) lets the claim be handed back as soon as that worker is gone (console/claims.py)."""
     mine = Q(index_state=IndexState.QUEUED)
     if task_id:
         mine |= Q(index_state=IndexState.INDEXING, index_task_id=task_id)
     _evidence_lock(version_id=version_id)
     return bool(
         DocumentVersion.objects.filter(mine, pk=version_id).update(
-            index_state=IndexState.INDEXING, index_task_id=task_id, index_done=0, index_total=0, index_error="",
-            index_heartbeat_at=timezone.now(),
+            index_state=IndexState.INDEXING, index_task_id=task_id, index_worker=worker, index_done=0,
+            index_total=0, index_error="", index_heartbeat_at=timezone.now(),
         )
     )
+
+
+def versions_release_lost(*, lives: WorkerLives) -> int:
+    """Indexing jobs whose worker is gone (console/claims.py) are queued again now."""
+    lost = (DocumentVersion.objects.filter(lives.lost(worker_field="index_worker", held_at_field="index_heartbeat_at"),
+                                           index_state=IndexState.INDEXING)
+            .values_list("pk", "index_task_id", "index_worker"))
+    return sum(_version_index_hand_back(version_id=pk, task_id=task_id, worker=worker) for pk, task_id, worker in lost)
+
+
+@transaction.atomic
+def _version_index_hand_back(*, version_id: int, task_id: str, worker: str) -> bool:
+    version = DocumentVersion.objects.select_related("document").get(pk=version_id)
+    _evidence_lock(document_id=version.document_id)
+    handed_back = DocumentVersion.objects.filter(
+        pk=version_id, index_state=IndexState.INDEXING, index_task_id=task_id, index_worker=worker,
+    ).update(index_state=IndexState.QUEUED, index_error="", index_done=0, index_task_id="", index_worker="",
+             index_requested_at=timezone.now())
+    if not handed_back:
+        return False  # finished, or handed back by another sweep, since it was read
+    logger.warning("re-queueing %s: its indexing worker %s is gone", version, worker)
+    audit_record(verb="version.index_retry", obj=version, actor=None, actor_label="system")
+    _enqueue_index(version)
+    return True
 
 
 def _claimed(version_id: int, task_id: str) -> QuerySet[DocumentVersion]:

@@ -6,6 +6,8 @@ import logging
 
 from celery import shared_task
 
+from console.celery import this_worker_name
+from console.outage import OUTAGE_RETRY, is_outage
 from kb import reembedding, services
 from kb.embeddings import EmbeddingError, Role, get_provider
 
@@ -15,7 +17,7 @@ logger = logging.getLogger(__name__)
 @shared_task(bind=True, acks_late=True, max_retries=4, ignore_result=True)
 def version_index(self, version_id: int) -> None:
     task_id = self.request.id or ""
-    if not services.version_index_claim(version_id=version_id, task_id=task_id):
+    if not services.version_index_claim(version_id=version_id, task_id=task_id, worker=this_worker_name()):
         return  # already indexed, or being indexed by another task
     try:
         services.version_index_run(version_id=version_id, task_id=task_id)
@@ -27,6 +29,9 @@ def version_index(self, version_id: int) -> None:
             raise self.retry(exc=exc, countdown=2 ** (self.request.retries + 1)) from exc
         services.version_index_fail(version_id=version_id, task_id=task_id, error=str(exc))
     except Exception as exc:
+        if is_outage(exc):  # the version is not at fault: the same task (and claim) tries again shortly
+            raise self.retry(exc=exc, countdown=OUTAGE_RETRY["retry_backoff_max"],
+                             max_retries=OUTAGE_RETRY["max_retries"]) from exc
         logger.exception("indexing version %s failed", version_id)
         services.version_index_fail(version_id=version_id, task_id=task_id, error=f"{type(exc).__name__}: {exc}")
 

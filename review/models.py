@@ -99,6 +99,8 @@ class Answer(models.Model):
     # the claim (the same message redelivered after its worker process died may take it back).
     scoring_requested_at = models.DateTimeField(null=True, blank=True)
     scoring_task_id = models.CharField(max_length=255, blank=True)
+    # The worker holding the scoring claim (Celery hostname): gone, the claim is handed back (console/claims.py).
+    scoring_worker = models.CharField(max_length=255, blank=True)
 
     released_text = models.TextField(blank=True)
     # The release's webhook: pending until the receiver accepts it (or WEBHOOK_MAX_ATTEMPTS are spent); the sweep
@@ -107,6 +109,9 @@ class Answer(models.Model):
                                      blank=True)
     webhook_attempts = models.PositiveSmallIntegerField(default=0)
     webhook_next_attempt_at = models.DateTimeField(null=True, blank=True)
+    # The worker making the current attempt, and when it took it: gone, the attempt is due again at once.
+    webhook_worker = models.CharField(max_length=255, blank=True)
+    webhook_claimed_at = models.DateTimeField(null=True, blank=True)
     edited_text = models.TextField(blank=True)
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                                    related_name="+")

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from checking.languages import detect_language
 from console.audit import audit_label, audit_record
+from console.claims import WorkerLives
 from console.dispatch import broker_unreachable, enqueue, enqueue_on_commit
 from console.redaction import redact
 from kb.models import Chunk, DocumentVersion
@@ -138,18 +139,39 @@ def _same_request(existing: Answer, request_hash: str) -> Answer:
     return existing
 
 
-def answer_score_claim(*, answer_id: int, task_id: str = "") -> bool:
+def answer_score_claim(*, answer_id: int, task_id: str = "", worker: str = "") -> bool:
     """Claim an answer for scoring. A second message for it is a no-op unless the first attempt stalled; the same
-    message redelivered after its worker process died (same task id) takes its claim back."""
+    message redelivered after its worker process died (same task id) takes its claim back. `worker` (the Celery
+    hostname) lets the claim be handed back as soon as that worker is gone (console/claims.py)."""
     now = timezone.now()
     mine = Q(scoring_started_at__isnull=True) | Q(scoring_started_at__lt=now - SCORING_STALE_AFTER)
     if task_id:
         mine |= Q(scoring_task_id=task_id)
     return bool(
         Answer.objects.filter(mine, pk=answer_id, status=AnswerStatus.SCORING).update(
-            scoring_started_at=now, scoring_task_id=task_id
+            scoring_started_at=now, scoring_task_id=task_id, scoring_worker=worker
         )
     )
+
+
+def answers_release_lost(*, lives: WorkerLives) -> int:
+    """Answers whose scoring worker is gone (console/claims.py) are asked for again now."""
+    from review.tasks import answer_score
+
+    lost = (Answer.objects.filter(lives.lost(worker_field="scoring_worker", held_at_field="scoring_started_at"),
+                                  status=AnswerStatus.SCORING)
+            .values_list("pk", "scoring_task_id", "scoring_worker"))
+    released = 0
+    for answer_id, task_id, worker in lost:
+        handed_back = Answer.objects.filter(
+            pk=answer_id, status=AnswerStatus.SCORING, scoring_task_id=task_id, scoring_worker=worker,
+        ).update(scoring_started_at=None, scoring_task_id="", scoring_worker="", scoring_requested_at=timezone.now())
+        if not handed_back:
+            continue  # finished, or handed back by another sweep, since it was read
+        released += 1
+        logger.warning("answer %s: its scoring worker %s is gone; asking again", answer_id, worker)
+        enqueue(answer_score, answer_id)  # if the broker is down, the resend sweep sends it later
+    return released
 
 
 def answers_requeue_stale() -> int:
@@ -298,9 +320,10 @@ def _webhook_backoff(attempt: int) -> int:
 
 
 @transaction.atomic
-def webhook_claim(*, answer_id: int) -> int | None:
+def webhook_claim(*, answer_id: int, worker: str = "") -> int | None:
     """Take the next attempt of a pending, due webhook; its number, or None when there is nothing to send now
-    (delivered, given up, not due, or another task is sending it)."""
+    (delivered, given up, not due, or another task is sending it). `worker` holds the attempt's lease: when it is
+    gone the attempt is handed back at once (console/claims.py), not when the lease ends."""
     answer = (
         Answer.objects.select_for_update(skip_locked=True)
         .filter(pk=answer_id, webhook_state=WebhookState.PENDING, webhook_next_attempt_at__lte=timezone.now())
@@ -312,9 +335,11 @@ def webhook_claim(*, answer_id: int) -> int | None:
         answer.webhook_state = WebhookState.FAILED
         answer.save(update_fields=["webhook_state"])
         return None
+    now = timezone.now()
     answer.webhook_attempts += 1
-    answer.webhook_next_attempt_at = timezone.now() + _webhook_lease()
-    answer.save(update_fields=["webhook_attempts", "webhook_next_attempt_at"])
+    answer.webhook_next_attempt_at = now + _webhook_lease()
+    answer.webhook_worker, answer.webhook_claimed_at = worker, now
+    answer.save(update_fields=["webhook_attempts", "webhook_next_attempt_at", "webhook_worker", "webhook_claimed_at"])
     return answer.webhook_attempts
 
 
@@ -322,15 +347,36 @@ def webhook_settle(*, answer_id: int, attempt: int, delivered: bool) -> int | No
     """Record an attempt's outcome; seconds until the next attempt, or None when done (delivered or given up)."""
     claimed = Answer.objects.filter(pk=answer_id, webhook_state=WebhookState.PENDING, webhook_attempts=attempt)
     if delivered:
-        claimed.update(webhook_state=WebhookState.DELIVERED, webhook_next_attempt_at=None)
+        claimed.update(webhook_state=WebhookState.DELIVERED, webhook_next_attempt_at=None, webhook_worker="")
         return None
     if attempt >= settings.WEBHOOK_MAX_ATTEMPTS:
-        claimed.update(webhook_state=WebhookState.FAILED, webhook_next_attempt_at=None)
+        claimed.update(webhook_state=WebhookState.FAILED, webhook_next_attempt_at=None, webhook_worker="")
         logger.error("webhook for answer %s failed after %s attempts", answer_id, attempt)
         return None
     delay = _webhook_backoff(attempt)
-    claimed.update(webhook_next_attempt_at=timezone.now() + timedelta(seconds=delay))
+    claimed.update(webhook_next_attempt_at=timezone.now() + timedelta(seconds=delay), webhook_worker="")
     return delay
+
+
+def webhooks_release_lost(*, lives: WorkerLives) -> int:
+    """Webhook attempts whose worker is gone (console/claims.py) are due again now, not when their lease ends."""
+    from review.tasks import webhook_deliver
+
+    lost = (Answer.objects.filter(lives.lost(worker_field="webhook_worker", held_at_field="webhook_claimed_at"),
+                                  webhook_state=WebhookState.PENDING)
+            .values_list("pk", "webhook_attempts", "webhook_worker"))
+    released = 0
+    for answer_id, attempt, worker in lost:
+        handed_back = Answer.objects.filter(
+            pk=answer_id, webhook_state=WebhookState.PENDING, webhook_attempts=attempt, webhook_worker=worker,
+        ).update(webhook_worker="", webhook_next_attempt_at=timezone.now())
+        if not handed_back:
+            continue
+        released += 1
+        logger.warning("webhook for answer %s: its worker %s is gone during attempt %s; sending again",
+                       answer_id, worker, attempt)
+        enqueue(webhook_deliver, answer_id)  # if the broker is down, the sweep of due webhooks sends it later
+    return released
 
 
 def webhooks_send_due() -> int:

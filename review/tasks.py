@@ -6,19 +6,25 @@ import logging
 
 from celery import shared_task
 
+
+from console.celery import this_worker_name
 from console.dispatch import enqueue
+from console.outage import OUTAGE_RETRY, is_outage
 from review import services
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task(bind=True, acks_late=True, ignore_result=True)
+@shared_task(bind=True, acks_late=True, ignore_result=True, **OUTAGE_RETRY)
 def answer_score(self, answer_id: int) -> None:
-    if not services.answer_score_claim(answer_id=answer_id, task_id=self.request.id or ""):
+    if not services.answer_score_claim(answer_id=answer_id, task_id=self.request.id or "",
+                                       worker=this_worker_name()):
         return  # scored already, or another worker is on it
     try:
         services.answer_score_run(answer_id=answer_id)
     except Exception as exc:
+        if is_outage(exc):
+            raise  # sent again (OUTAGE_RETRY): the answer is not at fault
         logger.exception("scoring answer %s failed", answer_id)
         services.answer_scoring_failed(answer_id=answer_id, error=f"{type(exc).__name__}: {exc}")
 
@@ -34,9 +40,10 @@ def answer_check_sync(payload: dict) -> dict:
     return report_to_dict(report)
 
 
-@shared_task(acks_late=True, ignore_result=True)
+# OUTAGE_RETRY: a claim the database refused is asked for again shortly; one it took waits out its lease.
+@shared_task(acks_late=True, ignore_result=True, **OUTAGE_RETRY)
 def webhook_deliver(answer_id: int) -> None:
-    attempt = services.webhook_claim(answer_id=answer_id)
+    attempt = services.webhook_claim(answer_id=answer_id, worker=this_worker_name())
     if attempt is None:
         return  # delivered, given up, not due yet, or another task is sending it
     delivered = services.webhook_attempt(answer_id=answer_id, attempt=attempt)

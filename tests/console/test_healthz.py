@@ -132,6 +132,27 @@ def test_healthz_reports_the_oldest_answer_waiting_to_be_scored(client, settings
     assert body["scoring"]["queued"] == 2
     assert 7 * 60 <= body["scoring"]["oldest_queued_seconds"] < 8 * 60
     assert body["scoring"]["ok"] is False and body["status"] == "degraded"
+    assert body["scoring"]["oldest_answer"] == old.pk
+    assert body["scoring"]["detail"].startswith(f"answer {old.pk} waiting ")
+
+
+@pytest.mark.django_db
+def test_healthz_is_degraded_once_work_waits_longer_than_the_setting(client, settings, make_answer):
+    from review.models import Answer
+
+    _empty_redis_db(settings)
+    record_worker_heartbeat(hostname="w@box")
+    settings.HEALTH_WORK_WAIT_WARN_SECONDS = 60
+    waiting = make_answer(status="scoring")
+    Answer.objects.filter(pk=waiting.pk).update(created_at=timezone.now() - timedelta(seconds=30))
+    assert client.get("/healthz").json()["status"] == "ok"
+
+    Answer.objects.filter(pk=waiting.pk).update(created_at=timezone.now() - timedelta(seconds=90))
+    response = client.get("/healthz")
+
+    assert response.status_code == 200
+    assert response.json()["status"] == "degraded"
+    assert response.json()["scoring"]["oldest_answer"] == waiting.pk
 
 
 @pytest.mark.django_db
@@ -158,3 +179,4 @@ def test_healthz_counts_webhooks_waiting_for_delivery_and_those_given_up(client,
     assert body["webhooks"]["failed"] == 1
     assert 6 * 60 <= body["webhooks"]["oldest_seconds"] < 7 * 60
     assert body["webhooks"]["ok"] is False
+    assert body["webhooks"]["oldest_answer"] == late.pk

@@ -18,6 +18,11 @@ def test_database_url_with_host_and_password():
     assert (config["HOST"], config["PORT"], config["PASSWORD"], config["NAME"]) == ("db.internal", "6543", "s@cret", "kb")
 
 
+def test_database_url_gives_up_connecting_after_five_seconds_unless_it_says_otherwise():
+    assert database_from_url("postgres://app@db.internal/kb")["OPTIONS"]["connect_timeout"] == "5"
+    assert database_from_url("postgres://app@db.internal/kb?connect_timeout=2")["OPTIONS"]["connect_timeout"] == "2"
+
+
 @pytest.mark.parametrize("url", ["mysql://x@y/z", "postgresql://x@y/"])
 def test_bad_database_url_is_refused(url):
     with pytest.raises(ImproperlyConfigured):

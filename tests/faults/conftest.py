@@ -9,6 +9,7 @@ starts Redis or kills a worker's pool process. Beat sweeps every HOUSEKEEPING_IN
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -79,20 +80,25 @@ class ConsoleStack:
         self.web_url = f"http://127.0.0.1:{self.web_port}"
         self.environment = {**os.environ, **STACK_ENVIRONMENT, "DATABASE_URL": database_url, "REDIS_URL": redis.url}
         self.processes: dict[str, subprocess.Popen] = {}
-
-    def start(self) -> None:
-        commands = {
+        self.worker_name = f"faults-{self.web_port}@{socket.gethostname()}"
+        self.commands = {
             "web": [str(BIN / "gunicorn"), "console.wsgi", "--bind", f"127.0.0.1:{self.web_port}", "--workers", "1",
                     "--threads", "4", "--timeout", "120"],
             "worker": [str(BIN / "celery"), "-A", "console", "worker", "--loglevel", "INFO", "--concurrency", "2",
-                       "--without-gossip", "--without-mingle", "-n", f"faults-{self.web_port}@%h"],
+                       "--without-gossip", "--without-mingle", "-n", self.worker_name],
             "beat": [str(BIN / "celery"), "-A", "console", "beat", "--loglevel", "INFO",
                      "--schedule", str(self.directory / "beat-schedule")],
         }
-        for name, command in commands.items():
-            self.processes[name] = start(command, env=self.environment, log=self.directory / f"{name}.log")
+
+    def start(self) -> None:
+        for name in self.commands:
+            self.start_process(name)
         wait_for_port(self.web_port, timeout=60, what="the web process")
         wait_until(lambda: self.inspect("ping"), timeout=90, what=lambda: "the worker to start\n" + self.logs())
+
+    def start_process(self, name: str) -> None:
+        """Start (or start again, as run_console's supervisor does, under the same name) one of the processes."""
+        self.processes[name] = start(self.commands[name], env=self.environment, log=self.directory / f"{name}.log")
 
     def stop(self) -> None:
         for process in self.processes.values():

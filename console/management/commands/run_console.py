@@ -33,6 +33,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, host: str, port: int, no_demo: bool, **options) -> None:
         owns_redis = not os.environ.get("REDIS_URL")
+        owns_postgres = not os.environ.get("DATABASE_URL")  # then settings started (or found) the embedded one
         if owns_redis:
             embedded.start_redis()
         call_command("check")
@@ -65,16 +66,22 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGINT, request_stop)
         signal.signal(signal.SIGTERM, request_stop)
+        postgres = _PostgresKeeper() if owns_postgres else None
         try:
             while not stopping:
                 supervisor.poll()
                 if owns_redis and not embedded.redis_running():
                     logger.error("the embedded Redis stopped; starting it again on the same port")
                     embedded.start_redis()
+                if postgres is not None:
+                    postgres.poll()
                 time.sleep(0.5)
         finally:
             supervisor.stop()
-            # Embedded servers stop when this, their last user, exits.
+            if owns_postgres:
+                # Whoever started it: a management command may have started it again after an outage.
+                embedded.stop_postgres()
+            # The embedded Redis stops when this, its last user, exits.
             self.stdout.write("Stopped web, worker and beat.")
 
     def _wait_for_web(self, url: str, timeout: float = 60.0) -> bool:
@@ -106,3 +113,28 @@ class Command(BaseCommand):
         for username, (user_roles, _clearance) in DEMO_USERS.items():
             self.stdout.write(f"    {username:<10} / {DEMO_PASSWORD}   ({', '.join(user_roles)})")
         self.stdout.write("\n  Health: /healthz    API docs: /api/docs    Ctrl-C stops everything.\n")
+
+
+class _PostgresKeeper:
+    """Starts the embedded PostgreSQL again when it dies, on the same data: web, worker and beat reconnect by
+    themselves (each request or task checks its connection first), so they are not restarted. A start that
+    fails (the dead server's backends still hold its shared memory, or crash recovery is slow) is tried again
+    after a short pause."""
+
+    RETRY_SECONDS = 2.0
+
+    def __init__(self) -> None:
+        self.retry_at = 0.0
+
+    def poll(self) -> None:
+        if embedded.postgres_running() or time.monotonic() < self.retry_at:
+            return
+        logger.error("the embedded PostgreSQL stopped; starting it again on the same data")
+        try:
+            embedded.restart_postgres()
+        except Exception as exc:  # pg_ctl's own error; the server log says more
+            self.retry_at = time.monotonic() + self.RETRY_SECONDS
+            logger.error("the embedded PostgreSQL did not start yet (%s: %s); trying again in %.0fs (log: %s)",
+                         type(exc).__name__, exc, self.RETRY_SECONDS, embedded.PGDATA / "log")
+            return
+        logger.warning("the embedded PostgreSQL is running again (pid %s)", embedded.postgres_pid())
