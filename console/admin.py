@@ -1,6 +1,11 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
+from console.login_lockout import login_unlock
 from console.models import AuditEvent, User
 
 
@@ -8,6 +13,17 @@ from console.models import AuditEvent, User
 class ConsoleUserAdmin(UserAdmin):
     fieldsets = UserAdmin.fieldsets + (("Clearance and language", {"fields": ("clearance", "language")}),)
     list_display = ("username", "email", "clearance", "is_staff")
+    actions = ["unlock_login"]
+
+    @admin.action(description=_("Unlock login (clear failed login attempts)"), permissions=["change"])
+    def unlock_login(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        unlocked = [user.username for user in queryset if login_unlock(username=user.username, actor=request.user)]
+        if unlocked:
+            self.message_user(request, ngettext("Unlocked %(count)d account: %(names)s.",
+                                                "Unlocked %(count)d accounts: %(names)s.", len(unlocked))
+                              % {"count": len(unlocked), "names": ", ".join(unlocked)}, messages.SUCCESS)
+        else:
+            self.message_user(request, _("None of these accounts had failed login attempts."), messages.INFO)
 
 
 @admin.register(AuditEvent)
