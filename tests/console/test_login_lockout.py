@@ -118,6 +118,17 @@ def test_unlock_login_command_unlocks_an_address_and_is_audited(client, curator)
     assert event.note == f"address {ATTACKER}"
 
 
+def test_without_a_lockout_time_the_message_says_an_administrator_must_unlock(client, reviewer, settings):
+    settings.LOGIN_LOCKOUT_MINUTES = 0
+    settings.AXES_COOLOFF_TIME = None
+    _lock_out(client, reviewer.username, address=ATTACKER)
+
+    response = _log_in(client, reviewer.username, PASSWORD, address=ATTACKER)
+
+    assert response.status_code == 429
+    assert "blocked until an administrator unlocks it" in response.content.decode()
+
+
 def test_lockout_message_is_in_the_browsers_language(client, reviewer):
     _lock_out(client, reviewer.username, address=ATTACKER)
 
