@@ -9,6 +9,7 @@ nothing is counted or refused: the API keeps taking answers (README "When a part
 from __future__ import annotations
 
 import logging
+import time
 
 import redis
 from django.conf import settings
@@ -16,8 +17,12 @@ from django.conf import settings
 logger = logging.getLogger(__name__)
 
 KEY_PREFIX = "console:api-bad-tokens:"
+# After a Redis error the counters are left alone this long: during an outage a good token's first request in each
+# process should not wait for a connect timeout every time, nor the log fill with the same warning.
+REDIS_RETRY_AFTER_ERROR_SECONDS = 10.0
 
 _client: redis.Redis | None = None
+_redis_down_until = 0.0
 
 
 class TooManyBadTokens(Exception):
@@ -34,15 +39,24 @@ def _redis() -> redis.Redis:
     return _client
 
 
+def _redis_failed(exc: redis.RedisError, what: str) -> None:
+    global _redis_down_until
+    _redis_down_until = time.monotonic() + REDIS_RETRY_AFTER_ERROR_SECONDS
+    logger.warning("%s (Redis unreachable; not counting bad tokens for %.0f s): %s", what,
+                   REDIS_RETRY_AFTER_ERROR_SECONDS, exc)
+
+
 def bad_tokens_refusal_check(*, address: str) -> None:
     """Raises TooManyBadTokens while `address` is over the limit."""
+    if time.monotonic() < _redis_down_until:
+        return
     try:
         pipe = _redis().pipeline(transaction=False)
         pipe.get(KEY_PREFIX + address)
         pipe.ttl(KEY_PREFIX + address)
         count, ttl = pipe.execute()
     except redis.RedisError as exc:
-        logger.warning("bad-token throttle not checked (Redis unreachable): %s", exc)
+        _redis_failed(exc, "bad-token throttle not checked")
         return
     if count is not None and int(count) >= settings.API_BAD_TOKEN_LIMIT:
         raise TooManyBadTokens(max(int(ttl), 1))
@@ -50,6 +64,8 @@ def bad_tokens_refusal_check(*, address: str) -> None:
 
 def bad_token_record(*, address: str) -> None:
     """Counts one unknown token from `address`; raises TooManyBadTokens when that one reached the limit."""
+    if time.monotonic() < _redis_down_until:
+        return
     key = KEY_PREFIX + address
     try:
         pipe = _redis().pipeline(transaction=True)
@@ -60,7 +76,7 @@ def bad_token_record(*, address: str) -> None:
             _redis().expire(key, settings.API_BAD_TOKEN_WINDOW_SECONDS)
             ttl = settings.API_BAD_TOKEN_WINDOW_SECONDS
     except redis.RedisError as exc:
-        logger.warning("bad bearer token from %s not counted (Redis unreachable): %s", address, exc)
+        _redis_failed(exc, f"bad bearer token from {address} not counted")
         return
     if count >= settings.API_BAD_TOKEN_LIMIT:
         logger.warning("address %s sent %d invalid bearer tokens: refused for %d s", address, count, ttl)

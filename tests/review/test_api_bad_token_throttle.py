@@ -1,8 +1,9 @@
 """An address that keeps sending unknown bearer tokens is slowed: 429 with Retry-After, in the API's error shape."""
 
 import pytest
+import redis
 
-from review.token_throttle import KEY_PREFIX, _redis
+from review.token_throttle import KEY_PREFIX
 
 pytestmark = pytest.mark.django_db
 
@@ -15,10 +16,11 @@ PROXY = "192.0.2.50"
 def fresh_counters(settings):
     settings.API_BAD_TOKEN_LIMIT = 5
     settings.API_BAD_TOKEN_WINDOW_SECONDS = 120
-    addresses = (GUESSER, ASSISTANT, PROXY)
-    _redis().delete(*(KEY_PREFIX + address for address in addresses))
+    keys = [KEY_PREFIX + address for address in (GUESSER, ASSISTANT, PROXY)]
+    counters = redis.Redis.from_url(settings.REDIS_URL)
+    counters.delete(*keys)
     yield
-    _redis().delete(*(KEY_PREFIX + address for address in addresses))
+    counters.delete(*keys)
 
 
 def _get(client, token: str, *, address: str):
@@ -102,3 +104,21 @@ def test_behind_a_proxy_the_forwarded_address_is_what_counts(client, settings, a
 
     assert via_proxy("gac_guess_5", GUESSER).status_code == 429
     assert via_proxy(token, ASSISTANT).status_code == 202
+
+
+def test_with_redis_unreachable_nothing_is_counted_and_good_tokens_are_served(client, api_token, monkeypatch):
+    import socket
+
+    from review import token_throttle
+
+    with socket.socket() as probe:  # a port nothing listens on: a real connection refused
+        probe.bind(("127.0.0.1", 0))
+        dead_port = probe.getsockname()[1]
+    monkeypatch.setattr(token_throttle, "_client", redis.Redis(port=dead_port, socket_connect_timeout=0.5))
+    monkeypatch.setattr(token_throttle, "_redis_down_until", 0.0)
+    _, token = api_token
+
+    statuses = [_get(client, f"gac_guess_{n}", address=GUESSER).status_code for n in range(8)]
+
+    assert statuses == [401] * 8
+    assert _submit(client, token, address=GUESSER).status_code == 202
