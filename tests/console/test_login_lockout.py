@@ -71,6 +71,18 @@ def test_an_address_with_ten_failures_is_locked_for_every_account(client, review
     assert AuditEvent.objects.filter(verb="login.lockout").count() == 1
 
 
+def test_admins_read_the_lockout_in_the_audit_log_and_others_do_not(client, reviewer, admin_user, approver):
+    _lock_out(client, reviewer.username, address=ATTACKER)
+    reader = Client()
+
+    reader.force_login(admin_user)
+    page = reader.get("/audit/?verb=login.lockout").content.decode()
+    assert "login.lockout" in page and f"login from {ATTACKER}" in page and f"console.user#{reviewer.pk}" in page
+
+    reader.force_login(approver)  # may read the audit log, but not about users
+    assert f"login from {ATTACKER}" not in reader.get("/audit/?verb=login.lockout").content.decode()
+
+
 def test_another_account_from_another_address_is_unaffected(client, reviewer, curator):
     _lock_out(client, reviewer.username, address=ATTACKER)
 
