@@ -13,6 +13,13 @@ ATTACKER = "203.0.113.10"  # documentation addresses (RFC 5737): never a real cl
 OFFICE = "198.51.100.20"
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Hundreds of password checks here: Django's real hasher takes ~0.3 s each, and lockout does not depend on it
+    (set before the users are made, so their passwords are hashed with it too)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def _log_in(client: Client, username: str, password: str, *, address: str, **headers):
     return client.post("/login/", {"username": username, "password": password}, REMOTE_ADDR=address, **headers)
 
