@@ -1,3 +1,5 @@
+from axes.admin import AccessAttemptAdmin
+from axes.models import AccessAttempt
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 from django.db.models import QuerySet
@@ -24,6 +26,28 @@ class ConsoleUserAdmin(UserAdmin):
                               % {"count": len(unlocked), "names": ", ".join(unlocked)}, messages.SUCCESS)
         else:
             self.message_user(request, _("None of these accounts had failed login attempts."), messages.INFO)
+
+
+# django-axes' own admin lets staff delete failure records, which unlocks without a trace in the audit log:
+# here unlocking is an audited action instead.
+admin.site.unregister(AccessAttempt)
+
+
+@admin.register(AccessAttempt)
+class AuditedAccessAttemptAdmin(AccessAttemptAdmin):
+    actions = ["unlock_attempts"]
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.action(description=_("Unlock (clear these failed login records)"), permissions=["change"])
+    def unlock_attempts(self, request: HttpRequest, queryset: QuerySet[AccessAttempt]) -> None:
+        cleared = sum(login_unlock(username=attempt.username or "", ip_address=attempt.ip_address or "",
+                                   actor=request.user)
+                      for attempt in queryset if attempt.username or attempt.ip_address)
+        self.message_user(request, ngettext("Cleared %(count)d failed login record.",
+                                            "Cleared %(count)d failed login records.", cleared) % {"count": cleared},
+                          messages.SUCCESS)
 
 
 @admin.register(AuditEvent)

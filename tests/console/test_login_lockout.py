@@ -126,6 +126,28 @@ def test_admin_unlock_action_lets_the_user_in_and_is_audited(client, reviewer, m
     assert _logged_in(client)
 
 
+def test_admin_unlocks_an_address_from_the_failed_login_records_and_cannot_delete_them(client, curator, make_user):
+    from axes.models import AccessAttempt
+
+    _lock_out(client, "no-such-person", address=ATTACKER)
+    superuser = make_user("root")
+    superuser.is_staff = superuser.is_superuser = True
+    superuser.save(update_fields=["is_staff", "is_superuser"])
+    admin_client = Client()
+    admin_client.force_login(superuser)
+    listing = admin_client.get("/admin/axes/accessattempt/").content.decode()
+    assert "unlock_attempts" in listing and "delete_selected" not in listing
+    attempt = AccessAttempt.objects.get(ip_address=ATTACKER)
+
+    response = admin_client.post("/admin/axes/accessattempt/",
+                                 {"action": "unlock_attempts", "_selected_action": [attempt.pk]}, follow=True)
+
+    assert "Cleared 1 failed login record." in response.content.decode()
+    event = AuditEvent.objects.get(verb="login.unlock")
+    assert event.actor == superuser and event.note == f"account no-such-person, address {ATTACKER}"
+    assert _log_in(client, curator.username, PASSWORD, address=ATTACKER).status_code == 302
+
+
 def test_unlock_login_command_unlocks_an_address_and_is_audited(client, curator):
     _lock_out(client, "no-such-person", address=ATTACKER)
 
