@@ -10,7 +10,7 @@ from ask.services import AskResult, ask_question
 from review.api_schemas import ErrorOut, Text
 
 router = Router(tags=["ask"])
-ERRORS = {code: ErrorOut for code in (400, 401)}
+ERRORS = {code: ErrorOut for code in (400, 401, 429)}
 
 
 class AskIn(Schema):

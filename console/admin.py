@@ -1,6 +1,13 @@
-from django.contrib import admin
+from axes.admin import AccessAttemptAdmin
+from axes.models import AccessAttempt
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
+from console.login_lockout import login_unlock
 from console.models import AuditEvent, User
 
 
@@ -8,6 +15,39 @@ from console.models import AuditEvent, User
 class ConsoleUserAdmin(UserAdmin):
     fieldsets = UserAdmin.fieldsets + (("Clearance and language", {"fields": ("clearance", "language")}),)
     list_display = ("username", "email", "clearance", "is_staff")
+    actions = ["unlock_login"]
+
+    @admin.action(description=_("Unlock login (clear failed login attempts)"), permissions=["change"])
+    def unlock_login(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        unlocked = [user.username for user in queryset if login_unlock(username=user.username, actor=request.user)]
+        if unlocked:
+            self.message_user(request, ngettext("Unlocked %(count)d account: %(names)s.",
+                                                "Unlocked %(count)d accounts: %(names)s.", len(unlocked))
+                              % {"count": len(unlocked), "names": ", ".join(unlocked)}, messages.SUCCESS)
+        else:
+            self.message_user(request, _("None of these accounts had failed login attempts."), messages.INFO)
+
+
+# django-axes' own admin lets staff delete failure records, which unlocks without a trace in the audit log:
+# here unlocking is an audited action instead.
+admin.site.unregister(AccessAttempt)
+
+
+@admin.register(AccessAttempt)
+class AuditedAccessAttemptAdmin(AccessAttemptAdmin):
+    actions = ["unlock_attempts"]
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.action(description=_("Unlock (clear these failed login records)"), permissions=["change"])
+    def unlock_attempts(self, request: HttpRequest, queryset: QuerySet[AccessAttempt]) -> None:
+        cleared = sum(login_unlock(username=attempt.username or "", ip_address=attempt.ip_address or "",
+                                   actor=request.user)
+                      for attempt in queryset if attempt.username or attempt.ip_address)
+        self.message_user(request, ngettext("Cleared %(count)d failed login record.",
+                                            "Cleared %(count)d failed login records.", cleared) % {"count": cleared},
+                          messages.SUCCESS)
 
 
 @admin.register(AuditEvent)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -34,6 +35,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_htmx",
     "ninja",  # serves its own Swagger UI files instead of loading them from a CDN
+    "axes",  # login lockout (see "Login lockout" below)
     "console",
     "kb",
     "checking",
@@ -60,6 +62,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Before any view reads a body (CSRF's process_view reads request.POST): refuses oversized/chunked bodies.
     "console.middleware.RequestBodyLimitMiddleware",
+    # Last, as django-axes asks: turns a login refused for lockout into the login page with the lockout message.
+    "axes.middleware.AxesMiddleware",
 ]
 
 # Everything from this origin only: no inline script, style attribute or <style> (htmx's is switched off in
@@ -118,6 +122,31 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"
+
+# Login lockout (django-axes; README "Login lockout"). Its backend comes first: it refuses a locked-out login
+# before the password is even checked, so the right password does not get through a lockout either.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+# Failures are counted in PostgreSQL: shared by every web process and machine, and kept across restarts.
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
+# 0: locked until an administrator unlocks. Otherwise the lock ends this long after the last failed attempt.
+LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=0)
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES) if LOGIN_LOCKOUT_MINUTES else None
+# Each entry is a counter of its own ("username": failures for one account from anywhere; "ip_address": failures
+# from one address for any account); "username+ip_address" counts the pair. Reaching the limit on any locks.
+LOGIN_LOCKOUT_PARAMETERS = env_list("LOGIN_LOCKOUT_PARAMETERS", ["username", "ip_address"])
+if not LOGIN_LOCKOUT_PARAMETERS or set(LOGIN_LOCKOUT_PARAMETERS) - {"username", "ip_address", "username+ip_address"}:
+    raise ImproperlyConfigured("LOGIN_LOCKOUT_PARAMETERS must list username, ip_address or username+ip_address")
+AXES_LOCKOUT_PARAMETERS = [entry.split("+") if "+" in entry else entry for entry in LOGIN_LOCKOUT_PARAMETERS]
+# Reverse proxies in front of the web processes, each appending to X-Forwarded-For (console/client_address.py).
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
+AXES_CLIENT_IP_CALLABLE = "console.client_address.client_address"
+AXES_LOCKOUT_CALLABLE = "console.login_lockout.login_locked_out_response"
+# A successful login must not clear the counters: one valid account would otherwise reset an address's count
+# between guesses at other accounts. The console's own audit log records lockouts and unlocks; axes keeps no
+# log of successful logins (a table with no retention).
+AXES_RESET_ON_SUCCESS = False
+AXES_DISABLE_ACCESS_LOG = True
 
 # The console's own strings; README "Languages" says how a language is chosen and how to add one.
 LANGUAGE_CODE = "en"
@@ -311,6 +340,10 @@ if API_ALIGNSCORE_ACCESS not in {"loopback", "token", "open"}:
 API_CHECK_TIMEOUT = env_float("API_CHECK_TIMEOUT", 30.0)
 # Retry-After on 503: workers unreachable, or the database or Redis down (console/outage.py, API and pages alike).
 API_RETRY_AFTER_SECONDS = env_int("API_RETRY_AFTER_SECONDS", 30, minimum=1)
+# An address that sent this many unknown bearer tokens within the window gets 429 until the window ends
+# (review/token_throttle.py).
+API_BAD_TOKEN_LIMIT = env_int("API_BAD_TOKEN_LIMIT", 20, minimum=1)
+API_BAD_TOKEN_WINDOW_SECONDS = env_int("API_BAD_TOKEN_WINDOW_SECONDS", 300, minimum=1)
 # A deactivated API client (or a changed clearance) takes effect within this many seconds; 0 looks up every request.
 API_TOKEN_CACHE_SECONDS = env_int("API_TOKEN_CACHE_SECONDS", 5, minimum=0)
 WEBHOOK_TIMEOUT = env_float("WEBHOOK_TIMEOUT", 10.0)

@@ -17,6 +17,7 @@ from ninja.security import HttpBearer
 from pydantic import ValidationError as PydanticValidationError
 from django.views.decorators.csrf import csrf_exempt
 
+from console.client_address import client_address
 from console.models import SecurityLevel
 from kb.models import Chunk
 from kb.search import chunks_search
@@ -26,13 +27,14 @@ from review.api_schemas import (
     answer_to_dict,
 )
 from review.models import Answer, ApiClient, Claim, Evidence
+from review.token_throttle import TooManyBadTokens, bad_token_record, bad_tokens_refusal_check
 
 logger = logging.getLogger(__name__)
 
 ERROR_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "conflict",
                411: "length_required", 413: "too_large", 429: "too_many_requests", 503: "unavailable"}
 # 411 and 413 come from RequestBodyLimitMiddleware before a route runs; listed so clients see them in the schema.
-ERRORS = {code: ErrorOut for code in (400, 401, 404, 409, 411, 413, 503)}
+ERRORS = {code: ErrorOut for code in (400, 401, 404, 409, 411, 413, 429, 503)}
 
 
 class BearerToken(HttpBearer):
@@ -47,15 +49,20 @@ class BearerToken(HttpBearer):
         self._clients: dict[str, tuple[float, ApiClient]] = {}  # token hash -> (expires at, client)
 
     def authenticate(self, request: HttpRequest, token: str) -> ApiClient | None:
+        """Raises TooManyBadTokens for an address that sent too many unknown tokens (a token this process has
+        just verified is still served: refusing it would protect nothing)."""
         token_hash = ApiClient.hash_token(token)
         now = time.monotonic()
         cached = self._clients.get(token_hash)
         if cached is not None and cached[0] > now:
             client = cached[1]
         else:
+            address = client_address(request)
+            bad_tokens_refusal_check(address=address)
             client = ApiClient.objects.filter(token_hash=token_hash, is_active=True).first()
             if client is None:
                 self._clients.pop(token_hash, None)
+                bad_token_record(address=address)
             elif settings.API_TOKEN_CACHE_SECONDS > 0:
                 if len(self._clients) >= self.MAX_CACHED:
                     self._clients.clear()
@@ -85,6 +92,13 @@ def _validation_error(request: HttpRequest, exc: ValidationError) -> HttpRespons
 @api.exception_handler(AuthenticationError)
 def _auth_error(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
     return _error(request, 401, "missing or invalid bearer token")
+
+
+@api.exception_handler(TooManyBadTokens)
+def _too_many_bad_tokens(request: HttpRequest, exc: TooManyBadTokens) -> HttpResponse:
+    response = _error(request, 429, str(exc))
+    response["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 @api.exception_handler(HttpError)
@@ -180,7 +194,13 @@ def _alignscore_refusal(request: HttpRequest) -> JsonResponse | None:
     one, "loopback" admits only a caller on this machine. A token given must be valid whatever the setting."""
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if token.strip() and scheme.lower() == "bearer":
-        if bearer.authenticate(request, token.strip()) is None:
+        try:
+            client = bearer.authenticate(request, token.strip())
+        except TooManyBadTokens as exc:
+            response = JsonResponse({"error": "too_many_requests", "detail": str(exc)}, status=429)
+            response["Retry-After"] = str(exc.retry_after)
+            return response
+        if client is None:
             return JsonResponse({"error": "unauthorized", "detail": "invalid bearer token"}, status=401)
         return None
     access = settings.API_ALIGNSCORE_ACCESS

@@ -50,3 +50,18 @@ def test_production_settings_refuse_a_missing_secret_key(tmp_path):
 
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_login_lockout_parameters_must_name_known_counters():
+    import subprocess
+    import sys
+
+    env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": "postgresql://x@localhost/x", "REDIS_URL": "redis://127.0.0.1:1/0",
+           "SECRET_KEY": "k" * 50, "LOGIN_LOCKOUT_PARAMETERS": "username,password"}
+    result = subprocess.run(
+        [sys.executable, "-c", "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='console.settings'; django.setup()"],
+        env=env, capture_output=True, text=True, cwd=str(__import__("pathlib").Path(__file__).resolve().parents[2]),
+    )
+
+    assert result.returncode != 0
+    assert "LOGIN_LOCKOUT_PARAMETERS must list username, ip_address or username+ip_address" in result.stderr
