@@ -297,7 +297,9 @@ def prefix_negates(word: str, other: str) -> bool:
 
 @lru_cache(maxsize=262144)  # the same stem pairs recur across windows and claims
 def related_stems(a: str, b: str) -> bool:
-    """Stems of one word family: "employ"/"employment", "encrypt"/"encryption"."""
+    """Stems of one word family: "employ"/"employment", "encrypt"/"encryption"; in Chinese, 坐/乘坐."""
+    if _chinese.one_word_family(a, b):
+        return True
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     if len(short) < 5 or not long.startswith(short):
         return False

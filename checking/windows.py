@@ -46,6 +46,11 @@ def stem_found(stem: str, stems: set[str] | frozenset[str]) -> float:
         for other in stems:
             if other.startswith(head) and related_stems(stem, other):
                 return _RELATED_CREDIT
+    elif len(stem) <= 2:  # a Chinese word and the one it heads (坐 / 乘坐): they share the last character
+        last = stem[-1]
+        for other in stems:
+            if len(other) <= 2 and other != stem and last in other and related_stems(stem, other):
+                return _RELATED_CREDIT
     return 0.0
 
 

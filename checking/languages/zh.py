@@ -361,6 +361,18 @@ def light(word: str) -> bool:
     return word in LIGHT_WORDS
 
 
+_HAN_WORD = re.compile(r"^[\u3400-\u9fff]+$")
+
+
+def one_word_family(a: str, b: str) -> bool:
+    """A one-character word and the two-character word it heads, which Chinese uses as one word: 坐 / 乘坐,
+    须 / 必须, 买 / 购买. Cue words keep their own meaning (不 is no form of 并不, nor 前 of 提前)."""
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return (len(short) == 1 and len(long) == 2 and long.endswith(short) and bool(_HAN_WORD.match(long))
+            and short not in _CUE_WORDS and short not in NEGATION_CUES and short not in STOP_WORDS
+            and short not in COUNTERS and short not in ANTONYMS)
+
+
 @lru_cache(maxsize=65536)
 def word_parts(word: str) -> tuple[str, ...]:
     """The smaller words ``word`` is made of, in order, without overlaps, covering as much of it as dictionary

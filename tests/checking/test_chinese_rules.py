@@ -128,3 +128,11 @@ def test_an_english_claim_keeps_english_reasons_whatever_the_active_language():
                               candidates=[EvidenceCandidate("The hotel cap is 500 yuan per night.")])
 
     assert "claim says 600 yuan; evidence says 500 yuan" in [f.message for f in outcome.findings]
+
+
+def test_a_one_character_verb_is_found_in_the_word_it_heads():
+    outcome = rules_check(claim="副总裁可以坐公务舱。", candidates=[EvidenceCandidate("副总裁可以乘坐公务舱。")])
+
+    kinds = {f.kind for f in outcome.findings}
+    assert not kinds & {FindingKind.UNSUPPORTED_TERM, FindingKind.SUBSTITUTION, FindingKind.SLOT_SWAP}
+    assert outcome.score >= 0.6

@@ -123,3 +123,12 @@ def test_a_documents_own_terms_are_its_bold_text_quoted_names_and_short_table_ce
 
     assert {"北辰云差旅平台", "差旅费管理办法", "城市类别", "住宿标准", "一线城市", "其他城市"} <= set(terms)
     assert "500元" not in terms and "---" not in terms
+
+
+def test_a_one_character_word_and_the_word_it_heads_are_one_family():
+    from checking.languages.zh import one_word_family
+
+    assert one_word_family("坐", "乘坐") and one_word_family("必须", "须") and one_word_family("买", "购买")
+    # cue words keep their own meaning: 不 is no form of 并不, 前 none of 提前, nor 次 (a counter) of 每次
+    assert not one_word_family("不", "并不") and not one_word_family("前", "提前") and not one_word_family("次", "每次")
+    assert not one_word_family("坐", "坐下来") and not one_word_family("sit", "sitting")
