@@ -99,6 +99,11 @@
       event.preventDefault();
       return;
     }
+    if (event.key === "?" && document.getElementById("shortcuts")) {
+      document.getElementById("shortcuts").showModal();  // every page with keys lists them
+      event.preventDefault();
+      return;
+    }
     if (!document.querySelector("[data-review-page]")) return;
     var card = selected() || cards()[0];
     switch (event.key) {
@@ -113,7 +118,6 @@
       case "s": click("[data-shortcut='skip']"); break;
       case "[": click("[data-shortcut='previous-item']"); break;
       case "]": click("[data-shortcut='next-item']"); break;
-      case "?": document.getElementById("shortcuts").showModal(); break;
       default: return;
     }
     event.preventDefault();

@@ -104,3 +104,14 @@ def test_an_assignment_and_a_mention_appear_for_the_other_reviewer(
     colleague.wait_for_selector("[data-comment]:has-text('The FAQ says 30.')")
     assert colleague.locator("#nav-notifications [data-unread]").count() == 0  # read by opening the answer
     context.close()
+
+
+def test_question_mark_on_the_queue_lists_its_keys(page, login, reviewer, helpdesk_answer):
+    login(reviewer)
+    page.goto("/review/")
+
+    page.keyboard.press("?")
+
+    help_dialog = page.locator("dialog#shortcuts")
+    help_dialog.wait_for(state="visible")
+    assert "review the next answer" in help_dialog.inner_text()
