@@ -414,8 +414,9 @@ def claim_review(*, claim: Claim, reviewer, state: str, note: str = "") -> Claim
 def decision_blockers(*, answer: Answer, claims: list[Claim], action: str) -> str:
     """Why this action cannot be taken yet, in the reviewer's words; empty when it can.
 
-    Every flagged claim must be marked first; approving also needs no claim marked wrong, and high risk needs
-    every claim marked correct."""
+    Every flagged claim must be marked first; approving also needs no claim marked wrong, high risk needs every
+    claim marked correct, and two approved sources that disagree about a claim need the reviewer's word on which
+    one is right (the choice lists the wrong one for its owner)."""
     def numbers(selected: list[Claim]) -> str:
         return ", ".join(str(c.ordinal + 1) for c in selected)
 
@@ -436,6 +437,10 @@ def decision_blockers(*, answer: Answer, claims: list[Claim], action: str) -> st
     if open_flagged:
         return (_("Mark each flagged claim correct or wrong before approving (still open: claim %(numbers)s).")
                 % {"numbers": numbers(open_flagged)})
+    unsettled = [c for c in claims if any(not pair.right for pair in c.conflict_pairs)]
+    if unsettled:
+        return (_("Approved sources disagree about claim %(numbers)s: say which source is right before approving.")
+                % {"numbers": numbers(unsettled)})
     return ""
 
 
@@ -479,7 +484,9 @@ def answer_decide(
     `edited_check`: the re-check of `edited_text` (review.api_schemas.report_to_dict), stored with the edit."""
     locked = Answer.objects.select_for_update().get(pk=answer.pk)
     answer_require_lease(locked, reviewer)
-    claims = list(locked.claims.filter(from_edit=False))
+    # Evidence and source choices with the claims: the conflicts among them may block approving.
+    claims = list(locked.claims.filter(from_edit=False).prefetch_related(
+        "evidence__chunk__version__document", "source_corrections"))
     reason = reason.strip()
 
     if problem := decision_blockers(answer=locked, claims=claims, action=action):
