@@ -89,3 +89,11 @@ def audit_event_changes(event: AuditEvent) -> list[AuditChange]:
             after=_readable(new) if field in after else None,
         ))
     return changes
+
+
+def role_granters(*, limit: int = 5) -> list[str]:
+    """Who can grant roles (admins, in the admin site's Users page): the names a refused person can ask."""
+    return list(
+        User.objects.filter(Q(is_superuser=True) | Q(groups__name=roles.ADMIN), is_active=True).distinct()
+        .order_by("username").values_list("username", flat=True)[:limit]
+    )

@@ -16,6 +16,8 @@ def _public(patterns: list) -> list:
     return patterns
 
 
+handler403 = "console.views.permission_denied"
+
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("healthz", views.healthz, name="healthz"),
