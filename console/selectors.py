@@ -75,13 +75,16 @@ def _readable(value: Any) -> str:
 
 def audit_event_changes(event: AuditEvent) -> list[AuditChange]:
     """before/after as one line per field ("risk: high → medium"); fields that did not change are left out
-    when something else did."""
+    when something else did, and so is a field only the "before" side recorded beside an "after" (older rows
+    wrote the old value of a field whose new one another row records: it was never removed)."""
     before = event.before if isinstance(event.before, dict) else {}
     after = event.after if isinstance(event.after, dict) else {}
     changes = []
     for field in [*before, *(key for key in after if key not in before)]:
         old, new = before.get(field), after.get(field)
         if field in before and field in after and old == new and before != after:
+            continue
+        if field not in after and after:
             continue
         changes.append(AuditChange(
             field=field.replace("_", " "),

@@ -397,16 +397,22 @@ def claim_review(*, claim: Claim, reviewer, state: str, note: str = "") -> Claim
     if overrides and not note:
         raise DecisionInvalid(_("The checker found claim %(number)s %(verdict)s: say in the note why it is correct.")
                               % {"number": claim.ordinal + 1, "verdict": claim.get_verdict_display().lower()})
-    before = {"review": audit_label(claim, "review_state"), "note": claim.review_note}
     reopened = state == ClaimReview.OPEN
+    if (claim.review_state, claim.review_note, claim.overrides_checker) == (state, "" if reopened else note, overrides):
+        answer_lease_hold(answer, reviewer)  # the same mark again changes nothing: no audit row for it
+        return claim
+    before = {"review": audit_label(claim, "review_state"), "note": claim.review_note,
+              "overrides_checker": claim.overrides_checker}
     claim.review_state = state
     claim.review_note = "" if reopened else note
     claim.overrides_checker = overrides
     claim.reviewed_by = None if reopened else reviewer
     claim.reviewed_at = None if reopened else timezone.now()
     claim.save(update_fields=["review_state", "review_note", "overrides_checker", "reviewed_by", "reviewed_at"])
-    audit_record(verb=f"claim.{state}", obj=claim, actor=reviewer, before=before, note=claim.review_note,
-                 after={"review": audit_label(claim, "review_state"), "overrides_checker": overrides})
+    after = {"review": audit_label(claim, "review_state"), "note": claim.review_note, "overrides_checker": overrides}
+    audit_record(verb=f"claim.{state}", obj=claim, actor=reviewer, note=claim.review_note,
+                 before={field: value for field, value in before.items() if value != after[field]},
+                 after={field: value for field, value in after.items() if value != before[field]})
     answer_lease_hold(answer, reviewer)  # activity keeps the lease alive
     return claim
 
@@ -507,8 +513,14 @@ def answer_decide(
 
     Decision.objects.create(answer=locked, reviewer=reviewer, action=action, reason=reason,
                             overrides_checker=overrides, text=edited_text if action == Decision.Action.EDIT else "")
-    audit_record(verb=f"answer.{action}", obj=locked, actor=reviewer, before={"status": locked.status},
-                 note=reason, after={"overrides_checker": overrides, "edited_risk": edited_risk})
+    # Only what the decision changes: the status change is answer.release's row, an escalation flips the flag.
+    decided: dict = {"overrides_checker": True} if overrides else {}
+    if action == Decision.Action.EDIT:
+        decided["edited_risk"] = edited_risk
+    escalating = action == Decision.Action.ESCALATE
+    audit_record(verb=f"answer.{action}", obj=locked, actor=reviewer, note=reason,
+                 before={"escalated": False} if escalating else None,
+                 after={"escalated": True} if escalating else decided or None)
     locked.lease_holder = None
     locked.lease_expires_at = None
     if action == Decision.Action.ESCALATE:
