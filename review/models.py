@@ -114,6 +114,9 @@ class Answer(models.Model):
                                    related_name="+")
     decided_at = models.DateTimeField(null=True, blank=True)
     escalated = models.BooleanField(default=False)
+    # Asked on the Ask page (a person trying questions), not sent by an application: reviewed like any answer,
+    # but kept out of production figures (the dashboard shows it apart).
+    sandbox = models.BooleanField(default=False)
 
     lease_holder = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                      related_name="+")

@@ -96,10 +96,11 @@ def _request_hash(payload: dict[str, Any]) -> str:
 def answer_create(
     *, client: ApiClient, question: str, text: str, external_id: str = "", contexts: list[str] | None = None,
     citations: list[int] | None = None, callback_url: str = "", idempotency_key: str | None = None,
-    language: str | None = None,
+    language: str | None = None, sandbox: bool = False,
 ) -> tuple[Answer, bool]:
     """Store an answer for scoring; returns (answer, created). A repeated Idempotency-Key returns the first answer.
-    `language`: the client's word for it; without one it is detected from the question and the answer."""
+    `language`: the client's word for it; without one it is detected from the question and the answer.
+    `sandbox`: asked on the Ask page, left out of production figures."""
     payload = {"question": question, "answer": text, "external_id": external_id, "contexts": contexts or [],
                "citations": citations or [], "callback_url": callback_url}
     if language:  # only when given: the hash of a request without it stays what it was
@@ -117,7 +118,7 @@ def answer_create(
                 client=client, question=question, text=text, external_id=external_id, contexts=contexts or [],
                 citations=citations or [], callback_url=callback_url, idempotency_key=idempotency_key or None,
                 language=language or detect_language(f"{question}\n{text}"),
-                request_hash=request_hash, scoring_requested_at=timezone.now(),
+                request_hash=request_hash, scoring_requested_at=timezone.now(), sandbox=sandbox,
                 # Until scoring knows its evidence, only those cleared like the client may read the answer.
                 evidence_level=client.clearance,
             )
