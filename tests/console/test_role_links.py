@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from datetime import timedelta
 from html import unescape
 from urllib.parse import urldefrag, urlparse
 
 import pytest
+from django.utils import timezone
 
 from review.models import Answer, SourceCorrection
 
@@ -71,6 +73,8 @@ def console_with_work(publish, make_answer, reviewer, curator, approver):
     sent = make_answer(chunk=chunk, claims=[("Reports are due in 30 days.", "supported", 0.9)], risk="low")
     Answer.objects.filter(pk=sent.pk).update(status="approved", decided_by=reviewer, released_text=sent.text)
     waiting = make_answer(chunk=chunk, claims=[("Reports are due in 45 days.", "contradicted", 0.2)], risk="high")
+    # Waiting past its SLA: the dashboard offers the overdue items to those who may review them.
+    Answer.objects.filter(pk=waiting.pk).update(created_at=timezone.now() - timedelta(days=3))
     claim = waiting.claims.get()
     SourceCorrection.objects.create(answer=waiting, claim=claim, wrong_version=version, other_version=version,
                                     wrong_quote="30 days", other_quote="45 days", reviewer=reviewer)
