@@ -164,6 +164,8 @@ def conflict_pairs(claim: Claim) -> list[ConflictPair]:
                      else SUPPORTING_RIGHT if recorded.right_version_id == supporting.chunk.version_id
                      else CONFLICTING_RIGHT)
         difference = quote_difference(first=supporting.quote, second=conflicting.quote)
+        if not any(piece.differs for piece in [*difference.first, *difference.second]):
+            continue  # the two quotes say the same: no conflict to show, nor a choice to ask for
         sentence = disagreement_sentence(first_source=version_label(supporting.chunk.version),
                                          second_source=version_label(conflicting.chunk.version), difference=difference)
         pairs.append(ConflictPair(supporting=supporting, conflicting=conflicting, difference=difference,

@@ -60,3 +60,20 @@ def test_rejecting_a_conflicting_answer_needs_no_choice(client, reviewer, confli
 
     assert rejected.status_code == 302
     assert Answer.objects.get(pk=conflicting_answer.pk).status == "rejected"
+
+
+def test_two_sources_quoting_the_same_words_are_no_conflict_on_the_card(client, reviewer, conflicting_answer):
+    """A conflict stored for two quotes that say the same (case aside) is not shown, nor does it hold approving."""
+    from review.models import Evidence
+
+    claim = conflicting_answer.claims.get()
+    supporting = claim.evidence.get(rank=1)
+    Evidence.objects.filter(claim=claim, rank=2).update(quote_start=supporting.quote_start,
+                                                       quote_end=supporting.quote_end, chunk=supporting.chunk)
+    _start_and_confirm(client, reviewer, conflicting_answer)
+
+    page = client.get(conflicting_answer.get_absolute_url()).content.decode()
+    approved = client.post(f"/review/answers/{conflicting_answer.pk}/decide/", {"action": "approve"})
+
+    assert "data-conflict" not in page and "disagree" not in page
+    assert approved.status_code == 302
