@@ -141,9 +141,9 @@ def answer_get(request: HttpRequest, answer_id: int):
         Answer.objects.filter(pk=answer_id, client=request.auth)  # another client's answer is simply not found
         .select_related("decided_by")
         .prefetch_related(
-            Prefetch("claims", queryset=Claim.objects.select_related("reviewed_by").order_by("ordinal").prefetch_related(
-                Prefetch("evidence", queryset=Evidence.objects.select_related("chunk__version__document"))
-            )),
+            Prefetch("claims", queryset=Claim.objects.select_related("reviewed_by").order_by("ordinal")
+                     .prefetch_related(Prefetch("evidence", queryset=Evidence.objects.select_related(
+                         "chunk__version__document")))),
             Prefetch("decisions", queryset=Decision.objects.select_related("reviewer")),
         )
         .first()

@@ -25,8 +25,8 @@ def test_ask_page_answers_are_left_out_of_production_figures_and_shown_apart(cli
 
     assert '<dd class="stat-small" id="released-today">1</dd>' in page
     assert 'aria-label="Queue depth by risk: high 1, medium 0, low 0"' in page
-    assert "<strong>Ask page (sandbox)</strong>, not counted above: 3 asked today, 2 sent today, 1 waiting for review." \
-        in page
+    assert ("<strong>Ask page (sandbox)</strong>, not counted above: 3 asked today, 2 sent today, "
+            "1 waiting for review.") in page
 
 
 def test_the_review_page_marks_a_sandbox_answer(client, reviewer, make_answer):
