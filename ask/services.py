@@ -187,6 +187,7 @@ def ask_question(*, question: str, client: ApiClient | None = None, user=None, k
         answer, _ = review_services.answer_create(
             client=client or playground_client(clearance=clearance), question=question, text=draft.answer,
             external_id=f"ask:{user.username}" if user else "", citations=[claim.chunk.pk for claim in draft.claims],
+            sandbox=user is not None,  # the Ask page: a person trying questions, not production traffic
         )
     ask = Ask.objects.create(
         question=question, status=draft.status, clearance=clearance, client=client, user=user, answer=answer,

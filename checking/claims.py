@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kb.sentences import sentence_spans, strip_span
-from checking.text import REPLY_WORDS, is_content, tokenize
+from checking.text import CHATTER_PATTERNS, REPLY_WORDS, is_content, tokenize
 
 SegmentKind = Literal["heading", "item", "table_header", "table_row", "sentence"]
 _BlockKind = Literal["heading", "item", "table_header", "table_row", "paragraph"]
@@ -89,6 +89,7 @@ _CHATTER = re.compile(
     re.IGNORECASE,
 )
 _CHATTER_MAX_WORDS = 12
+_CHATTER_MAX_CHARS = 24
 _MIN_CLAUSE_WORDS = 3
 
 
@@ -213,7 +214,10 @@ def _is_claim_like(sentence: str) -> bool:
     if stripped.endswith("?"):
         return False
     short = len(_WORD.findall(sentence)) <= _CHATTER_MAX_WORDS
-    if short and _CHATTER.match(sentence) and not any(char.isdigit() for char in sentence):
+    # Chinese has no spaces to count words by: its pleasantries are told by length.
+    chatter = _CHATTER.match(sentence) or (len(sentence) <= _CHATTER_MAX_CHARS
+                                           and any(pattern.match(sentence) for pattern in CHATTER_PATTERNS))
+    if short and chatter and not any(char.isdigit() for char in sentence):
         return False
     return _checkable(sentence)
 

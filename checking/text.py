@@ -182,6 +182,7 @@ def asks(word: str) -> bool:
 REPLY_WORDS = frozenset("""yes yeah yea yep yup no nope nah ok okay alright sure certainly absolutely definitely
     exactly indeed right correct true false maybe perhaps possibly probably hello hi hey greetings thanks thank
     welcome please sorry oh ah agreed""".split()) | _chinese.REPLY_WORDS  # noqa: SIM905
+CHATTER_PATTERNS = (_chinese.CHATTER,)  # each language's pleasantries beside the English ones
 NEGATION_BREAKS = frozenset({",", ";", ":", ".", "!", "?", "|", "but", "while", "whereas", "although", "because",
                               "though", "who", "which", "whose", "where", "unless", "except",
                               *_chinese.NEGATION_BREAKS})

@@ -207,15 +207,27 @@ def _today_outcomes(*, visible, today: date) -> dict[str, int]:
     )
 
 
+def _sandbox_figures(*, user: User, today: date) -> dict[str, int]:
+    """The Ask page's answers (people trying questions), apart from production: asked and sent today, waiting."""
+    sandbox = answers_visible_to(user).filter(sandbox=True)
+    return sandbox.aggregate(
+        asked_today=Count("id", filter=Q(created_at__date=today)),
+        released_today=Count("id", filter=Q(released_at__date=today, status__in=[AnswerStatus.RELEASED,
+                                                                                  AnswerStatus.APPROVED])),
+        waiting=Count("id", filter=Q(status=AnswerStatus.PENDING_REVIEW)),
+    )
+
+
 def dashboard_data(*, user: User) -> dict:
     now = timezone.now()
     today = timezone.localdate()
-    visible = answers_visible_to(user)
+    # Production figures: what applications sent. The Ask page's answers are counted apart (_sandbox_figures).
+    visible = answers_visible_to(user).filter(sandbox=False)
     versions = versions_visible_to(user)
     pending = visible.filter(status=AnswerStatus.PENDING_REVIEW)
     depth = dict(pending.values_list("risk").annotate(n=Count("id")))
     oldest = pending.order_by("created_at").values_list("created_at", flat=True).first()
-    overdue = review_queue(user=user, overdue=True).count()
+    overdue = review_queue(user=user, overdue=True).filter(sandbox=False).count()
 
     since = now - timedelta(days=WINDOW_DAYS)
     decisions = Decision.objects.filter(created_at__gte=since, answer__in=visible, action__in=FINAL_ACTIONS)
@@ -273,6 +285,7 @@ def dashboard_data(*, user: User) -> dict:
         ),
         "index_failed": versions.filter(index_state=IndexState.FAILED).count(),
         "chart": _stacked_bars(per_day, days=days, keys=["high", "medium", "low", "scoring"]),
+        "sandbox": _sandbox_figures(user=user, today=today),
         "depth_max": max(depth.values(), default=0) or 1,
         **_question_sets(user=user),
         **_learning(),

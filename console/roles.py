@@ -12,6 +12,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 CURATOR = "curator"
 APPROVER = "approver"
@@ -19,6 +20,23 @@ REVIEWER = "reviewer"
 ADMIN = "admin"
 VIEWER = "viewer"
 ALL_ROLES = (CURATOR, APPROVER, REVIEWER, ADMIN, VIEWER)
+# The group names stay English (they are data); people read them in their language.
+ROLE_LABELS = {
+    CURATOR: pgettext_lazy("role", "curator"),
+    APPROVER: pgettext_lazy("role", "approver"),
+    REVIEWER: pgettext_lazy("role", "reviewer"),
+    ADMIN: pgettext_lazy("role", "admin"),
+    VIEWER: pgettext_lazy("role", "viewer"),
+}
+
+
+class RoleRequired(PermissionDenied):
+    """A page or action for other roles: the 403 page names them and who grants them (console.views)."""
+
+    def __init__(self, needed: tuple[str, ...]) -> None:
+        self.needed = needed
+        super().__init__(_("This page needs one of these roles: %(roles)s.") % {
+            "roles": ", ".join(str(ROLE_LABELS[role]) for role in needed)})
 
 
 def user_roles(user: Any) -> frozenset[str]:
@@ -46,8 +64,7 @@ def role_required(*roles: str) -> Callable:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if not user_has_role(request.user, *roles):
-                raise PermissionDenied(
-                    _("This page needs one of these roles: %(roles)s.") % {"roles": ", ".join(roles)})
+                raise RoleRequired(roles)
             return view(request, *args, **kwargs)
 
         return wrapped

@@ -75,7 +75,8 @@ def _readable(value: Any) -> str:
 
 def audit_event_changes(event: AuditEvent) -> list[AuditChange]:
     """before/after as one line per field ("risk: high → medium"); fields that did not change are left out
-    when something else did."""
+    when something else did, and so is a field only the "before" side recorded beside an "after" (older rows
+    wrote the old value of a field whose new one another row records: it was never removed)."""
     before = event.before if isinstance(event.before, dict) else {}
     after = event.after if isinstance(event.after, dict) else {}
     changes = []
@@ -83,9 +84,19 @@ def audit_event_changes(event: AuditEvent) -> list[AuditChange]:
         old, new = before.get(field), after.get(field)
         if field in before and field in after and old == new and before != after:
             continue
+        if field not in after and after:
+            continue
         changes.append(AuditChange(
             field=field.replace("_", " "),
             before=_readable(old) if field in before else None,
             after=_readable(new) if field in after else None,
         ))
     return changes
+
+
+def role_granters(*, limit: int = 5) -> list[str]:
+    """Who can grant roles (admins, in the admin site's Users page): the names a refused person can ask."""
+    return list(
+        User.objects.filter(Q(is_superuser=True) | Q(groups__name=roles.ADMIN), is_active=True).distinct()
+        .order_by("username").values_list("username", flat=True)[:limit]
+    )

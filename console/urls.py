@@ -17,6 +17,7 @@ def _public(patterns: list) -> list:
 
 
 handler500 = "console.outage.server_error"
+handler403 = "console.views.permission_denied"
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),

@@ -18,7 +18,7 @@ from console.dashboard import dashboard_data
 from console.forms import AuditFilterForm, LanguageForm
 from console.health import health_report
 from console.roles import role_required
-from console.selectors import audit_event_changes, audit_events_filtered
+from console.selectors import audit_event_changes, audit_events_filtered, role_granters
 
 
 @require_GET
@@ -28,6 +28,19 @@ def healthz(request: HttpRequest) -> JsonResponse:
     serving, report = health_report()
     status = "ok" if all(part["ok"] for part in report.values()) else "degraded"
     return JsonResponse({"status": status, **report}, status=200 if serving else 503)
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The 403 page: what was refused, and for a page of other roles which role it needs, the roles the person
+    holds and who can grant them — no bare refusal at the end of a link."""
+    needed = getattr(exception, "needed", ())
+    held = roles.user_roles(request.user)
+    return render(request, "403.html", {
+        "exception": str(exception) if exception else "",
+        "needed_roles": [roles.ROLE_LABELS[role] for role in needed],
+        "held_roles": [label for role, label in roles.ROLE_LABELS.items() if role in held],
+        "granted_by": role_granters() if needed else [],
+    }, status=403)
 
 
 @require_GET

@@ -101,6 +101,32 @@ def render_markdown(source: str) -> str:
     return sanitize_html(html)
 
 
+def block_lines(source: str) -> list[int]:
+    """The first lines of the rendered top-level blocks (their #L anchors), in order: a quote belongs to the last
+    block starting at or before its line."""
+    parsed = parse_markdown(source, parser=_PARSER)
+    lines = [1] if parsed.front_matter else []
+    lines += [token.map[0] + 1 for token in parsed.tokens
+              if token.level == 0 and token.type in _ANCHORED_TOKENS and token.map is not None]
+    return sorted(set(lines))
+
+
+_BLOCK_WITH_ANCHOR = re.compile(r'<(p|h[1-6]|ul|ol|table|blockquote|pre) id="L(\d+)"')
+
+
+def paragraph_notes_insert(html: str, notes: dict[int, str]) -> str:
+    """Put each note (trusted HTML) just before the rendered block whose anchor is #L<line>: the sanitised HTML
+    keeps ids only on top-level blocks, so each is found by its anchor."""
+    if not notes:
+        return html
+
+    def with_note(match: re.Match[str]) -> str:
+        note = notes.get(int(match.group(2)))
+        return f"{note}{match.group(0)}" if note else match.group(0)
+
+    return _BLOCK_WITH_ANCHOR.sub(with_note, html)
+
+
 def sanitize_html(html: str) -> str:
     return nh3.clean(
         html,

@@ -26,7 +26,7 @@ from review.api_schemas import (
     AcceptedOut, AlignScoreIn, AnswerIn, AnswerOut, CheckIn, CheckOut, ErrorOut, SearchOut, Text,
     answer_to_dict,
 )
-from review.models import Answer, ApiClient, Claim, Evidence
+from review.models import Answer, ApiClient, Claim, Decision, Evidence
 from review.token_throttle import TooManyBadTokens, bad_token_record, bad_tokens_refusal_check
 
 logger = logging.getLogger(__name__)
@@ -154,9 +154,12 @@ def answer_get(request: HttpRequest, answer_id: int):
     answer = (
         Answer.objects.filter(pk=answer_id, client=request.auth)  # another client's answer is simply not found
         .select_related("decided_by")
-        .prefetch_related(Prefetch("claims", queryset=Claim.objects.filter(from_edit=False).order_by("ordinal").prefetch_related(
-            Prefetch("evidence", queryset=Evidence.objects.select_related("chunk__version__document"))
-        )))
+        .prefetch_related(
+            Prefetch("claims", queryset=Claim.objects.select_related("reviewed_by").order_by("ordinal")
+                     .prefetch_related(Prefetch("evidence", queryset=Evidence.objects.select_related(
+                         "chunk__version__document")))),
+            Prefetch("decisions", queryset=Decision.objects.select_related("reviewer")),
+        )
         .first()
     )
     if answer is None:

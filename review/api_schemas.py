@@ -147,6 +147,17 @@ class FindingOut(Schema):
     evidence_span: list[int] | None = None  # offsets in the best evidence chunk's text
 
 
+class ClaimReviewOut(Schema):
+    """What the reviewer said of a stored claim: marked correct or wrong, their note, and whether marking it
+    correct went against the checker (an override)."""
+
+    state: str  # open, confirmed, rejected
+    note: str
+    overrides_checker: bool
+    reviewed_by: str | None
+    reviewed_at: datetime | None
+
+
 class ClaimOut(Schema):
     id: int | None = None
     text: str
@@ -157,6 +168,17 @@ class ClaimOut(Schema):
     reasons: list[str]
     findings: list[FindingOut] = []
     evidence: list[EvidenceOut]
+    review: ClaimReviewOut | None = None  # stored answers' claims only (not /check)
+
+
+class DecisionOut(Schema):
+    """The reviewer's decision that released (or held) the answer, with their reason or note."""
+
+    action: str  # approve, edit, reject, escalate
+    reviewer: str
+    reason: str
+    overrides_checker: bool
+    at: datetime
 
 
 class AnswerOut(Schema):
@@ -170,7 +192,12 @@ class AnswerOut(Schema):
     released_text: str | None
     decided_by: str | None
     decided_at: datetime | None
+    # Added after v1's first contract (fields only added, none changed): the last decision and whether the answer
+    # went out against the checker; the claims of an edited text that was sent.
+    decision: DecisionOut | None = None
+    overrides_checker: bool = False
     claims: list[ClaimOut]
+    sent_claims: list[ClaimOut] = []
 
 
 class CheckOut(Schema):
@@ -234,16 +261,27 @@ def report_to_dict(report: CheckReport) -> dict:
             "reasons": report.reasons, "warnings": report.warnings, "claims": claims}
 
 
+def _stored_claim_payload(claim) -> dict:
+    payload = _claim_payload(claim=claim, claim_id=claim.pk, findings=claim.findings, evidence=[
+        _evidence_payload(chunk=e.chunk, quote_start=e.quote_start, quote_end=e.quote_end, quote=e.quote,
+                          score=e.score, flags=e.flags)
+        for e in claim.evidence.all()
+    ])
+    payload["review"] = {
+        "state": claim.review_state, "note": claim.review_note, "overrides_checker": claim.overrides_checker,
+        "reviewed_by": claim.reviewed_by.username if claim.reviewed_by_id else None, "reviewed_at": claim.reviewed_at,
+    }
+    return payload
+
+
 def answer_to_dict(answer: Answer) -> dict:
-    """Answer with claims and evidence; expects claims/evidence/chunks prefetched."""
-    claims = [
-        _claim_payload(claim=claim, claim_id=claim.pk, findings=claim.findings, evidence=[
-            _evidence_payload(chunk=e.chunk, quote_start=e.quote_start, quote_end=e.quote_end, quote=e.quote,
-                              score=e.score, flags=e.flags)
-            for e in claim.evidence.all()
-        ])
-        for claim in answer.claims.all()
-    ]
+    """Answer with claims, evidence and decisions; expects claims (with evidence, chunks and reviewers) and
+    decisions prefetched."""
+    all_claims = list(answer.claims.all())
+    claims = [_stored_claim_payload(claim) for claim in all_claims if not claim.from_edit]
+    sent_claims = [_stored_claim_payload(claim) for claim in all_claims if claim.from_edit]
+    decisions = sorted(answer.decisions.all(), key=lambda d: (d.created_at, d.pk))
+    last = decisions[-1] if decisions else None
     return {
         "id": answer.pk, "external_id": answer.external_id, "language": answer.language, "status": answer.status,
         "risk": answer.risk or None,
@@ -251,5 +289,8 @@ def answer_to_dict(answer: Answer) -> dict:
         "routing_reasons": answer.routing_reasons,
         "released_text": answer.released_text if answer.released_at else None,
         "decided_by": answer.decided_by.username if answer.decided_by_id else None,
-        "decided_at": answer.decided_at, "claims": claims,
+        "decided_at": answer.decided_at, "claims": claims, "sent_claims": sent_claims,
+        "decision": {"action": last.action, "reviewer": last.reviewer.username, "reason": last.reason,
+                     "overrides_checker": last.overrides_checker, "at": last.created_at} if last else None,
+        "overrides_checker": any(d.overrides_checker for d in decisions),
     }

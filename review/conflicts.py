@@ -1,5 +1,5 @@
 """What two approved sources that disagree about a claim actually say differently: the differing words of their
-quotes (marked on the review page) and, when the difference is short, a sentence naming both values."""
+quotes (marked on the review page) and, when the differences are short, a sentence naming the values of both."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ _TOKEN = re.compile(r"[$€£]?\d+(?:[.,:/]\d+)*%?|\w+|[^\w\s]")
 _NUMBER = re.compile(r"[$€£]?\d")
 # Longer differing runs are rewordings, not a value: the sentence falls back to naming the sources only.
 SHORT_DIFFERENCE_TOKENS = 4
+# More differing runs than this are another passage, not values to name ("says Friday, 8:00").
+MAX_VALUES_NAMED = 3
 # Words after a number that are no unit of it ("$65 per day" says "$65", not "$65 per").
 _NOT_A_UNIT = frozenset("a an and at by for from in of on or per the to with".split())
 
@@ -33,7 +35,7 @@ class QuotePiece:
 class QuoteDifference:
     first: list[QuotePiece]
     second: list[QuotePiece]
-    first_says: str  # the first quote's differing value ("30 days"); "" when the difference is no short value
+    first_says: str  # the first quote's differing values ("30 days", "Friday, 8:00"); "" when they are no short values
     second_says: str
 
 
@@ -87,14 +89,15 @@ def quote_difference(*, first: str, second: str) -> QuoteDifference:
         second_runs = [(j1, j2) for _, _, j1, j2 in runs if j2 > j1]
 
     first_says = second_says = ""
-    if len(runs) == 1 and matcher.ratio() >= 0.5:
-        i1, i2, j1, j2 = runs[0]
-        if 0 < i2 - i1 <= SHORT_DIFFERENCE_TOKENS and 0 < j2 - j1 <= SHORT_DIFFERENCE_TOKENS:
-            first_says = _value(first, first_tokens, i1, i2)
-            second_says = _value(second, second_tokens, j1, j2)
-    elif len(first_runs) == 1 and len(second_runs) == 1 and matcher.ratio() < 0.5:
-        first_says = _value(first, first_tokens, *first_runs[0])
-        second_says = _value(second, second_tokens, *second_runs[0])
+    if matcher.ratio() >= 0.5:
+        paired = [(i1, i2, j1, j2) for i1, i2, j1, j2 in runs
+                  if 0 < i2 - i1 <= SHORT_DIFFERENCE_TOKENS and 0 < j2 - j1 <= SHORT_DIFFERENCE_TOKENS]
+        if paired and len(paired) == len(runs) <= MAX_VALUES_NAMED:
+            first_says = ", ".join(_value(first, first_tokens, i1, i2) for i1, i2, _, _ in paired)
+            second_says = ", ".join(_value(second, second_tokens, j1, j2) for _, _, j1, j2 in paired)
+    elif 0 < len(first_runs) <= MAX_VALUES_NAMED and 0 < len(second_runs) <= MAX_VALUES_NAMED:
+        first_says = ", ".join(_value(first, first_tokens, *run) for run in first_runs)
+        second_says = ", ".join(_value(second, second_tokens, *run) for run in second_runs)
     return QuoteDifference(
         first=_pieces(first, first_tokens, first_runs), second=_pieces(second, second_tokens, second_runs),
         first_says=first_says, second_says=second_says,
@@ -102,10 +105,10 @@ def quote_difference(*, first: str, second: str) -> QuoteDifference:
 
 
 def disagreement_sentence(*, first_source: str, second_source: str, difference: QuoteDifference) -> str:
-    """'Approved sources disagree: FAQ v1 says 30 days, Refund policy v2 says 45 days.'"""
+    """'Approved sources disagree: FAQ v1 says 30 days; Refund policy v2 says 45 days.'"""
     if difference.first_says and difference.second_says:
         return gettext(
-            "Approved sources disagree: %(first)s says %(first_says)s, %(second)s says %(second_says)s.") % {
+            "Approved sources disagree: %(first)s says %(first_says)s; %(second)s says %(second_says)s.") % {
             "first": first_source, "first_says": difference.first_says,
             "second": second_source, "second_says": difference.second_says}
     return gettext("Approved sources disagree: %(first)s and %(second)s say different things about this claim.") % {
@@ -161,6 +164,8 @@ def conflict_pairs(claim: Claim) -> list[ConflictPair]:
                      else SUPPORTING_RIGHT if recorded.right_version_id == supporting.chunk.version_id
                      else CONFLICTING_RIGHT)
         difference = quote_difference(first=supporting.quote, second=conflicting.quote)
+        if not any(piece.differs for piece in [*difference.first, *difference.second]):
+            continue  # the two quotes say the same: no conflict to show, nor a choice to ask for
         sentence = disagreement_sentence(first_source=version_label(supporting.chunk.version),
                                          second_source=version_label(conflicting.chunk.version), difference=difference)
         pairs.append(ConflictPair(supporting=supporting, conflicting=conflicting, difference=difference,

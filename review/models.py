@@ -10,7 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from checking.findings import Finding, FindingKind
 from checking.languages import LANGUAGE_CHOICES
+from checking.scoring import beside_verdict
 from console.models import SecurityLevel
 from review.conflicts import ConflictPair, QuoteDifference, conflict_pairs, quote_difference
 
@@ -117,6 +119,9 @@ class Answer(models.Model):
                                    related_name="+")
     decided_at = models.DateTimeField(null=True, blank=True)
     escalated = models.BooleanField(default=False)
+    # Asked on the Ask page (a person trying questions), not sent by an application: reviewed like any answer,
+    # but kept out of production figures (the dashboard shows it apart).
+    sandbox = models.BooleanField(default=False)
 
     lease_holder = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                      related_name="+")
@@ -237,16 +242,25 @@ class Claim(models.Model):
         return conflict_pairs(self)
 
     @cached_property
+    def _findings_beside_verdict(self) -> tuple[list[Finding], list[str]]:
+        """Findings and reasons as they may stand beside the verdict: a claim scored before the checker kept them
+        apart (a not-found claim listing "$750 matches evidence") reads as one scored now would."""
+        return beside_verdict(verdict=self.verdict, findings=[Finding.from_dict(f) for f in self.findings],
+                              reasons=list(self.reasons))
+
+    @cached_property
     def finding_rows(self) -> list[dict]:
         """Findings as the review page lists them: effect (for the badge's colour), a readable kind, message."""
-        return [{"effect": f["effect"], "kind": f["kind"].replace("_", " "), "message": f["message"]}
-                for f in self.findings if f["kind"] != "unsupported_term"]
+        findings, _reasons = self._findings_beside_verdict
+        return [{"effect": str(f.effect), "kind": str(f.kind).replace("_", " "), "message": f.message}
+                for f in findings if f.kind is not FindingKind.UNSUPPORTED_TERM]
 
     @property
     def other_reasons(self) -> list[str]:
         """Reasons no finding row already says: words found nowhere, similarity, conflicts, outside checkers."""
         shown = {row["message"] for row in self.finding_rows}
-        return [reason for reason in self.reasons if reason not in shown]
+        _findings, reasons = self._findings_beside_verdict
+        return [reason for reason in reasons if reason not in shown]
 
     @property
     def is_not_found(self) -> bool:

@@ -16,7 +16,6 @@ from django.utils import timezone
 from console import roles
 from console.models import SecurityLevel
 from kb.models import Document, DocumentVersion
-from checking.verdicts import uncertain_at
 from review.models import Answer, AnswerStatus, Claim, Evidence, Risk, SelfTestRun, SourceCorrection, Verdict
 
 QUEUE_SORTS = {
@@ -175,19 +174,6 @@ def review_queue(
     if received_to:
         answers = answers.filter(created_at__date__lte=received_to)
     return answers.order_by(*QUEUE_SORTS.get(sort, QUEUE_SORTS["risk"]))
-
-
-def answers_citing_version(*, viewer, version, line: int | None = None) -> QuerySet[Answer]:
-    """Every answer the viewer may see that rests on this version (optionally: on the paragraph at `line`): a
-    claim's best evidence is there and at least partly supports it. Weaker candidates shown to reviewers do not
-    count. An answer citing this version may also cite a source above the viewer's clearance: it is left out."""
-    evidence = Evidence.objects.filter(chunk__version=version, rank=1, score__gte=uncertain_at())
-    if line is not None:
-        evidence = evidence.filter(chunk__line_start__lte=line, chunk__line_end__gte=line)
-    return (
-        answers_visible_to(viewer).filter(claims__evidence__in=evidence).distinct()
-        .select_related("client", "decided_by").order_by("-created_at")
-    )
 
 
 def selftest_versions() -> QuerySet[DocumentVersion]:

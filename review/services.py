@@ -97,10 +97,11 @@ def _request_hash(payload: dict[str, Any]) -> str:
 def answer_create(
     *, client: ApiClient, question: str, text: str, external_id: str = "", contexts: list[str] | None = None,
     citations: list[int] | None = None, callback_url: str = "", idempotency_key: str | None = None,
-    language: str | None = None,
+    language: str | None = None, sandbox: bool = False,
 ) -> tuple[Answer, bool]:
     """Store an answer for scoring; returns (answer, created). A repeated Idempotency-Key returns the first answer.
-    `language`: the client's word for it; without one it is detected from the question and the answer."""
+    `language`: the client's word for it; without one it is detected from the question and the answer.
+    `sandbox`: asked on the Ask page, left out of production figures."""
     payload = {"question": question, "answer": text, "external_id": external_id, "contexts": contexts or [],
                "citations": citations or [], "callback_url": callback_url}
     if language:  # only when given: the hash of a request without it stays what it was
@@ -118,7 +119,7 @@ def answer_create(
                 client=client, question=question, text=text, external_id=external_id, contexts=contexts or [],
                 citations=citations or [], callback_url=callback_url, idempotency_key=idempotency_key or None,
                 language=language or detect_language(f"{question}\n{text}"),
-                request_hash=request_hash, scoring_requested_at=timezone.now(),
+                request_hash=request_hash, scoring_requested_at=timezone.now(), sandbox=sandbox,
                 # Until scoring knows its evidence, only those cleared like the client may read the answer.
                 evidence_level=client.clearance,
             )
@@ -445,16 +446,22 @@ def claim_review(*, claim: Claim, reviewer, state: str, note: str = "") -> Claim
     if overrides and not note:
         raise DecisionInvalid(_("The checker found claim %(number)s %(verdict)s: say in the note why it is correct.")
                               % {"number": claim.ordinal + 1, "verdict": claim.get_verdict_display().lower()})
-    before = {"review": audit_label(claim, "review_state"), "note": claim.review_note}
     reopened = state == ClaimReview.OPEN
+    if (claim.review_state, claim.review_note, claim.overrides_checker) == (state, "" if reopened else note, overrides):
+        answer_lease_hold(answer, reviewer)  # the same mark again changes nothing: no audit row for it
+        return claim
+    before = {"review": audit_label(claim, "review_state"), "note": claim.review_note,
+              "overrides_checker": claim.overrides_checker}
     claim.review_state = state
     claim.review_note = "" if reopened else note
     claim.overrides_checker = overrides
     claim.reviewed_by = None if reopened else reviewer
     claim.reviewed_at = None if reopened else timezone.now()
     claim.save(update_fields=["review_state", "review_note", "overrides_checker", "reviewed_by", "reviewed_at"])
-    audit_record(verb=f"claim.{state}", obj=claim, actor=reviewer, before=before, note=claim.review_note,
-                 after={"review": audit_label(claim, "review_state"), "overrides_checker": overrides})
+    after = {"review": audit_label(claim, "review_state"), "note": claim.review_note, "overrides_checker": overrides}
+    audit_record(verb=f"claim.{state}", obj=claim, actor=reviewer, note=claim.review_note,
+                 before={field: value for field, value in before.items() if value != after[field]},
+                 after={field: value for field, value in after.items() if value != before[field]})
     answer_lease_hold(answer, reviewer)  # activity keeps the lease alive
     return claim
 
@@ -462,8 +469,9 @@ def claim_review(*, claim: Claim, reviewer, state: str, note: str = "") -> Claim
 def decision_blockers(*, answer: Answer, claims: list[Claim], action: str) -> str:
     """Why this action cannot be taken yet, in the reviewer's words; empty when it can.
 
-    Every flagged claim must be marked first; approving also needs no claim marked wrong, and high risk needs
-    every claim marked correct."""
+    Every flagged claim must be marked first; approving also needs no claim marked wrong, high risk needs every
+    claim marked correct, and two approved sources that disagree about a claim need the reviewer's word on which
+    one is right (the choice lists the wrong one for its owner)."""
     def numbers(selected: list[Claim]) -> str:
         return ", ".join(str(c.ordinal + 1) for c in selected)
 
@@ -484,6 +492,10 @@ def decision_blockers(*, answer: Answer, claims: list[Claim], action: str) -> st
     if open_flagged:
         return (_("Mark each flagged claim correct or wrong before approving (still open: claim %(numbers)s).")
                 % {"numbers": numbers(open_flagged)})
+    unsettled = [c for c in claims if any(not pair.right for pair in c.conflict_pairs)]
+    if unsettled:
+        return (_("Approved sources disagree about claim %(numbers)s: say which source is right before approving.")
+                % {"numbers": numbers(unsettled)})
     return ""
 
 
@@ -527,7 +539,9 @@ def answer_decide(
     `edited_check`: the re-check of `edited_text` (review.api_schemas.report_to_dict), stored with the edit."""
     locked = Answer.objects.select_for_update().get(pk=answer.pk)
     answer_require_lease(locked, reviewer)
-    claims = list(locked.claims.filter(from_edit=False))
+    # Evidence and source choices with the claims: the conflicts among them may block approving.
+    claims = list(locked.claims.filter(from_edit=False).prefetch_related(
+        "evidence__chunk__version__document", "source_corrections"))
     reason = reason.strip()
 
     if problem := decision_blockers(answer=locked, claims=claims, action=action):
@@ -548,8 +562,14 @@ def answer_decide(
 
     Decision.objects.create(answer=locked, reviewer=reviewer, action=action, reason=reason,
                             overrides_checker=overrides, text=edited_text if action == Decision.Action.EDIT else "")
-    audit_record(verb=f"answer.{action}", obj=locked, actor=reviewer, before={"status": locked.status},
-                 note=reason, after={"overrides_checker": overrides, "edited_risk": edited_risk})
+    # Only what the decision changes: the status change is answer.release's row, an escalation flips the flag.
+    decided: dict = {"overrides_checker": True} if overrides else {}
+    if action == Decision.Action.EDIT:
+        decided["edited_risk"] = edited_risk
+    escalating = action == Decision.Action.ESCALATE
+    audit_record(verb=f"answer.{action}", obj=locked, actor=reviewer, note=reason,
+                 before={"escalated": False} if escalating else None,
+                 after={"escalated": True} if escalating else decided or None)
     locked.lease_holder = None
     locked.lease_expires_at = None
     if action == Decision.Action.ESCALATE:

@@ -16,7 +16,7 @@ from console import roles
 from console.roles import role_required
 from console.text import text_problem
 from kb.selectors import get_version_for_user
-from review import corrections, leases, selectors, services, undo
+from review import citations, corrections, leases, selectors, services, undo
 from review.forms import DecisionForm, EditedTextForm, QueueFilterForm, queue_query_clean
 from review.models import Answer, AnswerStatus, Claim, ClaimReview, Decision, Risk
 from triage.forms import QueueViewForm
@@ -407,20 +407,25 @@ def _conflict(request: HttpRequest, answer: Answer, detail: str, *, title: str =
 def claim_trace(request: HttpRequest, claim_id: int) -> HttpResponse:
     claim = get_object_or_404(selectors.claims_with_evidence().select_related("answer__client"), pk=claim_id,
                               answer__in=selectors.answers_visible_to(request.user))
+    decisions = claim.answer.decisions.select_related("reviewer").order_by("created_at")
     return render(request, "review/claim_trace.html", {
-        "claim": claim, "answer": claim.answer, "comments": comments_for(answer=claim.answer)})
+        "claim": claim, "answer": claim.answer, "comments": comments_for(answer=claim.answer),
+        "decisions": decisions})
 
 
 @require_GET
-@role_required(*REVIEWERS, roles.CURATOR, roles.APPROVER)
+@role_required(*citations.CITATION_READERS)
 def version_citations(request: HttpRequest, key: str, number: int) -> HttpResponse:
     version = get_version_for_user(user=request.user, key=key, number=number)
     try:
         line = int(request.GET["line"]) if request.GET.get("line") else None
     except ValueError:
         line = None
-    answers = selectors.answers_citing_version(viewer=request.user, version=version, line=line)
+    answers = citations.answers_citing_version(viewer=request.user, version=version, line=line)
     page = Paginator(answers, 50).get_page(request.GET.get("page"))
+    claims = citations.citing_claims(version=version, answer_ids=[answer.pk for answer in page])
+    for answer in page:
+        answer.citing_claim_id = claims.get(answer.pk)
     return render(request, "review/version_citations.html", {
         "version": version, "document": version.document, "line": line, "page": page,
         "query": f"line={line}" if line else "",

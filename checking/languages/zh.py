@@ -75,6 +75,12 @@ REPLY_WORDS = frozenset(
     """是的 是 对 对的 没错 正确 可以 能 不能 不可以 不行 行 不是 没有 没有的 有 有的 好 好的 当然 当然可以 很遗憾 遗憾
     抱歉 不好意思 不用 不需要 需要 不适用 否 嗯 您好 你好 谢谢""".split()
 )
+# Pleasantries the segmenter cuts into ordinary words ("没问题" is 没 + 问题, "不客气" is 不 + 客气): a sentence
+# opening with one says nothing a source could confirm (the English list is checking.claims._CHATTER).
+CHATTER = re.compile(
+    r"\W*(?:没问题|没关系|不客气|不用谢|早上好|上午好|中午好|下午好|晚上好|大家好|再见|祝您|很高兴为您|乐意为您|"
+    r"希望(?:这|以上|我的回答)?(?:能)?对您有(?:所)?帮助|如有(?:其他|任何)?(?:问题|疑问)|欢迎(?:随时)?(?:咨询|联系|提问))"
+)
 NEGATION_CUES = frozenset("不 没 没有 无 无需 无须 不必 不用 不得 不可 不能 不准 不予 不许 禁止 严禁 未 非 勿 别 免".split())
 # Each direction word with its opposite (上调/下调, 不超过/不少于, 之前/之后).
 _DIRECTION_PAIRS = (

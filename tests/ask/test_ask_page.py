@@ -41,6 +41,7 @@ def test_an_answer_shows_each_claim_beside_its_quote_and_links_the_review_item(
     assert ask.user == reviewer and ask.answer is not None
     assert f'href="/review/answers/{ask.answer.pk}/"' in page
     assert ask.answer.client.clearance == reviewer.clearance and not ask.answer.client.is_active
+    assert ask.answer.sandbox  # a person trying questions: left out of production figures
 
 
 def test_the_askers_clearance_limits_retrieval(client, reviewer, celery_worker, publish):

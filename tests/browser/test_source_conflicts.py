@@ -43,7 +43,7 @@ def test_a_held_conflict_is_settled_by_the_reviewer_and_fixed_by_the_owner(page,
 
     conflict = page.locator("[data-conflict]")
     assert conflict.is_visible()
-    assert "Approved sources disagree: Product FAQ v1 says 30 days, Refund policy v1 says 45 days." \
+    assert "Approved sources disagree: Product FAQ v1 says 30 days; Refund policy v1 says 45 days." \
         in conflict.locator(".conflict-sentence").inner_text()
     supporting = conflict.locator("section.evidence.supporting")
     conflicting = conflict.locator("section.evidence.conflicting")

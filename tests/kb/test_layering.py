@@ -7,7 +7,8 @@ import kb
 from kb.units import evidence_units_cut
 from checking.units import evidence_units
 
-# The version page shows the latest self-test of the checker beside the version: page composition, not logic.
+# The version page shows the checker's latest self-test and each paragraph's citing answers beside the version:
+# page composition, not logic.
 PAGES_SHOWING_REVIEW = {"views.py"}
 
 

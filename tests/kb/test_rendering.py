@@ -3,7 +3,7 @@ from html.parser import HTMLParser
 import pytest
 
 from kb.chunking import chunk_markdown
-from kb.rendering import render_markdown, sanitize_html
+from kb.rendering import block_lines, paragraph_notes_insert, render_markdown, sanitize_html
 
 
 class ElementCollector(HTMLParser):
@@ -160,3 +160,22 @@ def test_sanitizer_strips_foreign_ids_styles_handlers_and_scripts() -> None:
         '<a href="javascript:alert(1)">c</a><script>alert(1)</script><iframe src="https://x"></iframe>'
     )
     assert html == '<p>a</p><p id="L7">b</p><a rel="noopener noreferrer">c</a>'
+
+
+def test_block_lines_are_the_rendered_anchors() -> None:
+    source = "# Title\n\nA paragraph\nwrapped.\n\n- one\n- two\n\n| a |\n|---|\n| 1 |\n\n```\ncode\n```\n"
+
+    assert block_lines(source) == [int(anchor[1:]) for _, anchor in anchored(render_markdown(source))]
+    assert block_lines(source) == [1, 3, 6, 9, 13]
+
+
+def test_a_note_goes_just_before_the_block_of_its_line() -> None:
+    html = render_markdown("# Title\n\nFirst.\n\n- a list\n\n| a |\n|---|\n| 1 |\n")
+
+    noted = paragraph_notes_insert(html, {3: "<i>three</i>", 5: "<i>five</i>", 7: "<i>seven</i>", 99: "<i>x</i>"})
+
+    assert '<i>three</i><p id="L3">' in noted
+    assert '<i>five</i><ul id="L5">' in noted
+    assert '<i>seven</i><table id="L7">' in noted
+    assert "<i>x</i>" not in noted
+    assert paragraph_notes_insert(html, {}) == html

@@ -82,7 +82,7 @@ def test_marking_a_claim_the_checker_doubts_correct_needs_a_note_and_is_an_overr
     assert decision.overrides_checker is True
     assert decision.reason == "claim 1 is correct: the 2026 tariff allows it"
     mark = AuditEvent.objects.get(verb="claim.confirmed", object_id=str(claim.pk))
-    assert mark.after == {"review": "Claim is correct", "overrides_checker": True}
+    assert mark.after == {"review": "Claim is correct", "note": "the 2026 tariff allows it", "overrides_checker": True}
     page = client.get(answer.get_absolute_url()).content.decode()
     assert "Claim 1: “Claim is correct” — rita" in page and "the 2026 tariff allows it" in page
 

@@ -38,3 +38,21 @@ def test_only_a_not_found_verdict_rewords_what_matched():
         assert beside_verdict(verdict=verdict, findings=[match, missing], reasons=reasons) == ([match, missing], reasons)
     assert beside_verdict(verdict="not_found", findings=[match, missing], reasons=reasons) == (
         [missing], ["$750 is in the nearest passage, which does not support the claim", "not found in evidence: wellness"])
+
+
+def test_a_claim_stored_before_the_rewording_reads_as_one_scored_now():
+    """The card reads the stored findings through the same rule: an older not-found claim's "$750 matches evidence"
+    never stands beside "No supporting source found"."""
+    from review.models import Claim
+
+    match = Finding(FindingKind.QUANTITY_MATCH, "$750 matches evidence", subject="$750").as_dict()
+    missing = Finding(FindingKind.MISSING_ENTITY, "not in evidence: wellness bonus", subject="wellness bonus").as_dict()
+    stored = Claim(text="Employees get a $750 wellness bonus.", verdict="not_found", findings=[match, missing],
+                   reasons=["$750 matches evidence", "not in evidence: wellness bonus"])
+    supported = Claim(text="Employees may expense up to $750.", verdict="supported", findings=[match],
+                      reasons=["$750 matches evidence"])
+
+    assert [row["effect"] for row in stored.finding_rows] == ["missing"]
+    assert stored.other_reasons == ["$750 is in the nearest passage, which does not support the claim"]
+    assert [(row["effect"], row["message"]) for row in supported.finding_rows] == [("supports", "$750 matches evidence")]
+    assert supported.other_reasons == []

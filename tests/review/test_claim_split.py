@@ -120,6 +120,19 @@ def test_a_reply_without_checkable_content_is_not_a_claim(reply):
     assert split_claims(reply) == []
 
 
+@pytest.mark.parametrize("reply", ["是的。", "好的。", "好的！", "对。", "当然。", "您好！", "谢谢！", "没问题！", "不客气。",
+                                   "早上好！", "希望对您有帮助！", "如有其他问题，欢迎随时咨询。"])
+def test_a_chinese_reply_or_pleasantry_without_checkable_content_is_not_a_claim(reply):
+    assert split_claims(reply) == []
+
+
+def test_a_chinese_fact_after_a_reply_word_or_pleasantry_is_still_a_claim():
+    assert texts("是的。年度订阅可在30天内退款。") == ["年度订阅可在30天内退款。"]
+    assert texts("没问题，年度订阅可在30天内退款。") == ["没问题，年度订阅可在30天内退款。"]
+    long_sentence = "如有疑问，请在三十天内联系财务部的王经理办理退款手续。"  # a pleasantry's opening, then a fact
+    assert texts(long_sentence) == [long_sentence]
+
+
 def test_a_one_word_answer_with_a_fact_is_a_claim():
     """A number, an amount or a name can be looked up; an answer word ("Yes") in front of a fact is kept with it."""
     for answer in ("42.", "$750.", "London.", "Yes, refunds are available within 14 days."):

@@ -61,7 +61,7 @@ def test_the_review_page_shows_both_sources_side_by_side_with_the_values_marked(
 
     page = client.get(scored_conflict.get_absolute_url()).content.decode()
 
-    assert "Approved sources disagree: Product FAQ v1 says 30 days, Refund policy v1 says 45 days." in page
+    assert "Approved sources disagree: Product FAQ v1 says 30 days; Refund policy v1 says 45 days." in page
     pair = page[page.index('class="evidence-pair"'):]
     supporting, conflicting = pair.index("Supports the claim"), pair.index("Says otherwise")
     assert supporting < conflicting

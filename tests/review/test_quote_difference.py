@@ -14,7 +14,7 @@ def test_a_different_number_is_marked_and_keeps_its_unit_in_the_sentence():
     assert (_marked(difference.first), _marked(difference.second)) == (["30"], ["45"])
     assert (difference.first_says, difference.second_says) == ("30 days", "45 days")
     assert disagreement_sentence(first_source="FAQ v1", second_source="Refund policy v2", difference=difference) \
-        == "Approved sources disagree: FAQ v1 says 30 days, Refund policy v2 says 45 days."
+        == "Approved sources disagree: FAQ v1 says 30 days; Refund policy v2 says 45 days."
 
 
 def test_the_pieces_put_together_are_the_quote_again():
@@ -25,7 +25,6 @@ def test_the_pieces_put_together_are_the_quote_again():
     assert "".join(p.text for p in difference.first) == first
     assert "".join(p.text for p in difference.second) == second
     assert _marked(difference.first) == ["Friday", "8:00"] and _marked(difference.second) == ["Saturday", "9:00"]
-    assert difference.first_says == ""  # two differences: no one value to name
 
 
 def test_a_word_is_a_value_too_and_a_preposition_is_no_unit():
@@ -50,11 +49,24 @@ def test_reworded_quotes_mark_only_the_numbers_one_lacks():
     assert (difference.first_says, difference.second_says) == ("30 days", "45 days")
 
 
-def test_many_differences_name_the_sources_without_a_value():
+def test_a_few_short_differences_are_all_named_in_words():
+    """Both values in words whatever else differs: the sentence names every short difference of each source."""
     difference = quote_difference(first="Refunds take 30 days and need a receipt from the shop.",
                                   second="Refunds take 45 days and need a photo from the shop.")
+    hours = quote_difference(first="Support: Monday through Friday, 8:00 a.m.–6:00 p.m.",
+                             second="Support: Monday through Saturday, 9:00 a.m.–6:00 p.m.")
 
     assert _marked(difference.first) == ["30", "receipt"]
+    assert (difference.first_says, difference.second_says) == ("30 days, receipt", "45 days, photo")
+    assert disagreement_sentence(first_source="A v1", second_source="B v3", difference=difference) \
+        == "Approved sources disagree: A v1 says 30 days, receipt; B v3 says 45 days, photo."
+    assert (hours.first_says, hours.second_says) == ("Friday, 8:00", "Saturday, 9:00")
+
+
+def test_many_differences_name_the_sources_without_a_value():
+    difference = quote_difference(first="Refunds take 30 days, need a receipt, go to a card and close in May.",
+                                  second="Refunds take 45 days, need a photo, go to a bank and close in June.")
+
     assert difference.first_says == "" and difference.second_says == ""
     assert disagreement_sentence(first_source="A v1", second_source="B v3", difference=difference) \
         == "Approved sources disagree: A v1 and B v3 say different things about this claim."
