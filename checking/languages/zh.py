@@ -372,11 +372,12 @@ _HAN_WORD = re.compile(r"^[\u3400-\u9fff]+$")
 
 def one_word_family(a: str, b: str) -> bool:
     """A one-character word and the two-character word it heads, which Chinese uses as one word: 坐 / 乘坐,
-    须 / 必须, 买 / 购买. Cue words keep their own meaning (不 is no form of 并不, nor 前 of 提前)."""
+    须 / 必须, 买 / 购买. Cue words keep their own meaning (不 is no form of 并不, nor 前 of 提前), and so do units
+    and rates (年 is no form of 每年)."""
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     return (len(short) == 1 and len(long) == 2 and long.endswith(short) and bool(_HAN_WORD.match(long))
             and short not in _CUE_WORDS and short not in NEGATION_CUES and short not in STOP_WORDS
-            and short not in COUNTERS and short not in ANTONYMS)
+            and short not in COUNTERS and short not in UNITS and short not in ANTONYMS and long not in RATE_WORDS)
 
 
 @lru_cache(maxsize=65536)

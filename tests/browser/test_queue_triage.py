@@ -5,20 +5,11 @@ import pytest
 
 from review.models import Answer
 from review.services import api_client_create
+from tests.browser.steps import login_in_new_context
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def _login_as(browser, live_server, user, **viewport):
-    context = browser.new_context(base_url=live_server.url, **viewport)
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    page.goto("/login/")
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", "correct-horse-battery")
-    page.click("button[type=submit]")
-    page.wait_for_url(lambda url: "/login/" not in url)
-    return context, page
 
 
 @pytest.fixture
@@ -61,7 +52,7 @@ def test_a_saved_view_restores_filters_and_columns_from_its_url_for_a_colleague(
     page.wait_for_selector("#current-view:has-text('Medium, by client')")
     view_url = page.locator("[data-saved-view='Medium, by client']").get_attribute("href")
 
-    context, colleague = _login_as(browser, live_server, second_reviewer)
+    context, colleague = login_in_new_context(browser, live_server, second_reviewer)
     colleague.goto(view_url)
 
     assert colleague.input_value("#id_risk") == "medium"
@@ -91,7 +82,7 @@ def test_an_assignment_and_a_mention_appear_for_the_other_reviewer(
     page.keyboard.press("Control+Enter")  # the comment box's own button
     page.wait_for_selector("[data-comment]:has-text('The FAQ says 30.')")
 
-    context, colleague = _login_as(browser, live_server, second_reviewer)
+    context, colleague = login_in_new_context(browser, live_server, second_reviewer)
     colleague.goto("/review/")
     assert colleague.locator("#nav-notifications [data-unread]").inner_text() == "2"
     colleague.goto("/review/?assignee=me")

@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from review import services
 from review.models import Answer
+from tests.browser import steps
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -30,26 +30,11 @@ def scored_answer(publish, api_token, settings):
     client, _ = api_token
 
     def make(text: str, question: str = "What are the expense rules?") -> Answer:
-        answer, _ = services.answer_create(client=client, question=question, text=text)
-        if services.answer_score_claim(answer_id=answer.pk):
-            return services.answer_score_run(answer_id=answer.pk)
-        deadline = time.monotonic() + 30  # the worker took the on-commit task first
-        while Answer.objects.get(pk=answer.pk).status == "scoring" and time.monotonic() < deadline:
-            time.sleep(0.1)
-        return Answer.objects.get(pk=answer.pk)
+        return steps.scored_answer(client=client, text=text, question=question)
 
     return make
 
 
-def _second_login(browser, live_server, user):
-    context = browser.new_context(base_url=live_server.url)
-    page = context.new_page()
-    page.goto("/login/")
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", "correct-horse-battery")
-    page.click("button[type=submit]")
-    page.wait_for_url(lambda url: "/login/" not in url)
-    return context, page
 
 
 def test_reviewer_rejects_a_wrong_number_while_a_colleague_is_told_it_is_leased(
@@ -69,7 +54,7 @@ def test_reviewer_rejects_a_wrong_number_while_a_colleague_is_told_it_is_leased(
     assert wrong.locator("section.evidence mark.quote").inner_text() == "Expense reports must be submitted within 30 days after the trip ends."
     assert "30" in wrong.locator(".reasons").inner_text() and "45" in wrong.locator(".reasons").inner_text()
 
-    colleague_context, colleague = _second_login(browser, live_server, second_reviewer)
+    colleague_context, colleague = steps.login_in_new_context(browser, live_server, second_reviewer)
     colleague.goto(f"/review/answers/{answer.pk}/")
     assert f"{reviewer.username} is reviewing this answer until" in colleague.locator("#lease-notice").inner_text()
     assert colleague.locator("#approve-button").count() == 0

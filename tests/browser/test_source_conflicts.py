@@ -9,6 +9,7 @@ import pytest
 from kb.models import Document
 from review import services
 from review.models import Answer, SourceCorrection
+from tests.browser.steps import login_in_new_context
 from tests.conflict_sources import FAQ, FAQ_SENTENCE, REFUND_POLICY
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -76,13 +77,8 @@ def test_a_held_conflict_is_settled_by_the_reviewer_and_fixed_by_the_owner(page,
     page.wait_for_selector(".msg-success:has-text('approved and sent')")
     assert Answer.objects.get(pk=answer.pk).status == "approved"
 
-    owner_context = browser.new_context(base_url=live_server.url, viewport={"width": 1400, "height": 900})
-    owner_page = owner_context.new_page()
-    owner_page.goto("/login/")
-    owner_page.fill("#id_username", owner.username)
-    owner_page.fill("#id_password", "correct-horse-battery")
-    owner_page.click("button[type=submit]")
-    owner_page.wait_for_url(lambda url: "/login/" not in url)
+    owner_context, owner_page = login_in_new_context(browser, live_server, owner,
+                                                     viewport={"width": 1400, "height": 900})
     owner_page.click("a.nav-count:has-text('Sources to fix')")
     listed = owner_page.locator(f"#correction-{entry.pk}")
     assert "Refund policy" in listed.locator("h2").inner_text()

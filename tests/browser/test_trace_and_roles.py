@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from review import services
 from review.models import Answer
+from tests.browser.steps import scored_answer
 from tests.ask.conftest import KB
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -39,14 +39,6 @@ def _log_in_as(page, login, user) -> None:
     login(user)
 
 
-def _scored(client, text: str, question: str) -> Answer:
-    answer, _ = services.answer_create(client=client, question=question, text=text)
-    if services.answer_score_claim(answer_id=answer.pk):
-        return services.answer_score_run(answer_id=answer.pk)
-    deadline = time.monotonic() + 30  # the worker took the on-commit task first
-    while Answer.objects.get(pk=answer.pk).status == "scoring" and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return Answer.objects.get(pk=answer.pk)
 
 
 def test_an_override_released_answer_is_cited_by_its_paragraph_with_the_note_in_trace_and_api(
@@ -55,8 +47,8 @@ def test_an_override_released_answer_is_cited_by_its_paragraph_with_the_note_in_
     settings.REVIEW_HIGH_RISK_TOPICS = []
     settings.REVIEW_AUDIT_SAMPLE_RATE = 0.0
     version = publish(POLICY, key="expense-policy", title="Expense policy")
-    answer = _scored(api_token[0], "Expense reports must be submitted within 45 days after the trip ends.",
-                     "When are expense reports due?")
+    answer = scored_answer(client=api_token[0], question="When are expense reports due?",
+                           text="Expense reports must be submitted within 45 days after the trip ends.")
     assert answer.status == "pending_review" and answer.claims.get().verdict == "contradicted"
 
     login(reviewer)

@@ -3,12 +3,10 @@ the $750 card gives a supported reason and a not-found card none; two sources sa
 conflict; a real conflict names both values and cannot be approved before the reviewer says which source is right,
 and only the source they blamed is listed to fix; "Yes." is no claim."""
 
-import time
-
 import pytest
 
-from review import services
 from review.models import Answer, SourceCorrection
+from tests.browser.steps import scored_answer
 from tests.conflict_sources import FAQ, FAQ_SENTENCE, REFUND_POLICY
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -37,13 +35,7 @@ def scored(api_token, settings):
     client, _ = api_token
 
     def score(text: str, question: str) -> Answer:
-        answer, _ = services.answer_create(client=client, question=question, text=text)
-        if services.answer_score_claim(answer_id=answer.pk):
-            return services.answer_score_run(answer_id=answer.pk)
-        deadline = time.monotonic() + 30  # the worker took the on-commit task first
-        while Answer.objects.get(pk=answer.pk).status == "scoring" and time.monotonic() < deadline:
-            time.sleep(0.1)
-        return Answer.objects.get(pk=answer.pk)
+        return scored_answer(client=client, text=text, question=question)
 
     return score
 

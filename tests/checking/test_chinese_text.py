@@ -131,4 +131,5 @@ def test_a_one_character_word_and_the_word_it_heads_are_one_family():
     assert one_word_family("坐", "乘坐") and one_word_family("必须", "须") and one_word_family("买", "购买")
     # cue words keep their own meaning: 不 is no form of 并不, 前 none of 提前, nor 次 (a counter) of 每次
     assert not one_word_family("不", "并不") and not one_word_family("前", "提前") and not one_word_family("次", "每次")
+    assert not one_word_family("年", "每年") and not one_word_family("天", "每天")
     assert not one_word_family("坐", "坐下来") and not one_word_family("sit", "sitting")
