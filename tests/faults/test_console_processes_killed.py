@@ -1,7 +1,9 @@
 """The embedded PostgreSQL is killed (SIGKILL) while two API clients send answers: they only ever see 202 or
 the API's JSON 503 with Retry-After, `run_console` starts the server again by itself on the same data, every
 accepted answer is scored, and nothing is stored twice. Then, with the server started again by a management
-command behind `run_console`'s back, stopping `run_console` stops it too.
+command behind `run_console`'s back, stopping `run_console` stops it too. The same load with the web (gunicorn)
+master killed instead: `run_console` restarts it, clients meet refused connections for that moment and nothing
+else, and every accepted answer is scored.
 
 `run_console` runs here as `make run` runs it: its own PostgreSQL and Redis under a var/ of the test's own."""
 
@@ -50,9 +52,14 @@ class Client(threading.Thread):
         for number in range(ANSWERS_PER_CLIENT):
             key = f"{self.name_prefix}-{number}"
             while key not in self.accepted:
-                response = self.http.post("/api/v1/answers", headers={"Idempotency-Key": key}, json={
-                    "question": "How long is annual leave?",
-                    "answer": f"Annual leave is {20 + number} days a year."})
+                try:
+                    response = self.http.post("/api/v1/answers", headers={"Idempotency-Key": key}, json={
+                        "question": "How long is annual leave?",
+                        "answer": f"Annual leave is {20 + number} days a year."})
+                except httpx.TransportError:  # nothing listening: the web process is being restarted
+                    self.responses.append((0, "", {}, ""))
+                    time.sleep(0.5)
+                    continue
                 self.responses.append((response.status_code, response.headers.get("Content-Type", ""),
                                        _json(response), response.headers.get("Retry-After", "")))
                 if response.status_code == 202:
@@ -168,3 +175,46 @@ def test_postgres_killed_under_load_comes_back_by_itself_and_every_accepted_answ
     process.wait(timeout=60)
     assert _postgres_pid(pgdata) is None
     assert "Stopped web, worker and beat." in log.read_text()
+
+
+def _web_master_pid(run_console: subprocess.Popen) -> int | None:
+    for child in psutil.Process(run_console.pid).children():
+        try:
+            if child.status() != psutil.STATUS_ZOMBIE and any("gunicorn" in part for part in child.cmdline()):
+                return child.pid
+        except psutil.Error:  # killed, not yet reaped by run_console
+            continue
+    return None
+
+
+def test_the_web_master_killed_under_load_is_restarted_and_every_accepted_answer_is_scored(console):
+    base_url, env, _var_dir, process, log = console
+    token = _manage(env, "create_api_client", "assistant").split("token: ")[1].split()[0]
+    first_master = _web_master_pid(process)
+    assert first_master is not None
+
+    clients = [Client(base_url=base_url, token=token, name=name) for name in ("alpha", "beta")]
+    for client in clients:
+        client.start()
+    wait_until(lambda: sum(len(c.accepted) for c in clients) >= 3, timeout=60, what="the first answers")
+    os.kill(first_master, signal.SIGKILL)
+
+    wait_until(lambda: _web_master_pid(process) not in {None, first_master} and _healthz(base_url).get("status"),
+               timeout=30, what="the web process to be back", log=log)
+    for client in clients:
+        client.join(timeout=120)
+        assert not client.is_alive(), "a client never got its answers accepted"
+
+    # Refused connections while no web process listened, never an error page; each key stored once.
+    assert {status for client in clients for status, *_ in client.responses} <= {0, 202}
+    accepted = {key: answer_id for client in clients for key, answer_id in client.accepted.items()}
+    assert len(accepted) == len(set(accepted.values())) == 2 * ANSWERS_PER_CLIENT
+
+    http = httpx.Client(base_url=base_url, timeout=30, headers={"Authorization": f"Bearer {token}"})
+
+    def every_answer_scored() -> bool:
+        statuses = [http.get(f"/api/v1/answers/{answer_id}").json()["status"] for answer_id in accepted.values()]
+        return "scoring" not in statuses
+
+    wait_until(every_answer_scored, timeout=SCORED_WITHIN, what="every accepted answer to be scored", log=log)
+    assert "restarting it in" in log.read_text()
