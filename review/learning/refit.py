@@ -12,8 +12,9 @@ Each family is judged by k-fold cross-validation on the labels: every label is s
 fitted without it. The family with the best cross-validated balanced accuracy is the candidate, and its release
 threshold is proven the way the shipped model's is (the leak budget over every row it learns from, scored out of
 fold) — or, where lower, sits just above every wrong answer the reviewers found, scored out of fold, once there are
-enough of them: the pooled proof speaks mostly for the shipped sets, the wrong labels for this deployment. It is adopted only if it beats the current model on the same held-out labels by ``margin``, the gain's
-one-sided 95 % lower bound (a paired bootstrap) is above zero, and at its threshold it leaks no more of the labels
+enough of them: the pooled proof speaks mostly for the shipped sets, the wrong labels for this deployment. It is
+adopted only if it beats the current model on the same held-out labels by ``margin``, the gain's one-sided 95 %
+lower bound (a paired bootstrap) is above zero, and at its threshold it leaks no more of the labels
 than the current model does at its own. Balanced accuracy counts each label once; the leak counts each as the
 answers it stands for.
 """
