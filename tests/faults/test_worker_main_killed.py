@@ -9,6 +9,7 @@ import hmac
 import json
 import os
 import signal
+import time
 from collections import Counter
 
 import pytest
@@ -38,6 +39,21 @@ SUPPORTED = ["The nightly hotel cap is $220 in London.", "The nightly hotel cap 
              "The domestic per diem is $65 per day."]
 
 
+def _frozen_with_claims(worker, claimed, *, timeout: float = 60.0) -> set[int]:
+    """Stop (SIGSTOP) the worker's whole process group at a moment it holds claims, so none of them can finish
+    between being seen and the kill; the claims it holds then."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if claimed():
+            os.killpg(worker.pid, signal.SIGSTOP)
+            held = set(claimed())
+            if held:
+                return held
+            os.killpg(worker.pid, signal.SIGCONT)  # it finished them in between: let it take the next ones
+        time.sleep(0.05)
+    return set()
+
+
 def test_answers_claimed_by_a_killed_worker_are_finished_by_its_restart_and_each_webhook_arrives_once(
         stack, web_session, api_client, api_token, curator, approver, receiver, release_at):
     release_at(0.6)  # supported answers are released (and their webhooks sent), not held under the shipped threshold
@@ -60,14 +76,15 @@ def test_answers_claimed_by_a_killed_worker_are_finished_by_its_restart_and_each
         return list(Answer.objects.filter(pk__in=accepted, status="scoring", scoring_worker=stack.worker_name)
                     .values_list("pk", flat=True))
 
-    in_flight = wait_until(claimed_by_the_worker, timeout=60, what=lambda: "no answer being scored\n" + stack.logs())
+    worker = stack.processes["worker"]
     main_pid = worker_heartbeats(stack.redis.url)[stack.worker_name]
-    os.kill(main_pid, signal.SIGKILL)
-    stop(stack.processes["worker"], grace=0)  # what the supervisor does: its pool processes die with it
-    still_claimed = set(claimed_by_the_worker())
-    assert still_claimed, f"answers {in_flight} finished before the kill"
-
-    stack.start_process("worker")
+    try:
+        still_claimed = _frozen_with_claims(worker, claimed_by_the_worker)
+        os.kill(main_pid, signal.SIGKILL)
+        stop(worker, grace=0)  # what the supervisor does: its pool processes die with it
+    finally:
+        stack.start_process("worker")  # the next test of the stack needs a worker, whatever happened here
+    assert still_claimed, "every answer finished before the worker could be caught scoring one"
 
     def every_answer_final():
         return not Answer.objects.filter(pk__in=accepted, status="scoring").exists()
