@@ -312,6 +312,18 @@ def related_stems(a: str, b: str) -> bool:
 
 
 
+def family_member_in(stem: str, stems: set[str] | frozenset[str]) -> bool:
+    """Whether another stem of ``stem``'s word family is among ``stems``, each language's candidates tested cheaply
+    before the full test: English family members share their first five letters, a Chinese word and the word it
+    heads their last character."""
+    if len(stem) >= 5:
+        head = stem[:5]
+        return any(other.startswith(head) and related_stems(stem, other) for other in stems)
+    if len(stem) <= 2 and _HAN.match(stem):  # one_word_family pairs one and two characters
+        return any(other != stem and _chinese.one_word_family(stem, other) for other in stems if stem[-1] in other)
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class Token:
     text: str

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from checking.analysis import Candidate, Claim, Unit
 from checking.quantity_compare import comparable, same_value
-from checking.text import related_stems
+from checking.text import family_member_in
 
 _RELATED_CREDIT = 0.85  # "employ" / "employment"
 _ELSEWHERE_CREDIT = 0.5  # the word is in the candidate, outside the quoted window
@@ -41,17 +41,7 @@ class Window:
 def stem_found(stem: str, stems: set[str] | frozenset[str]) -> float:
     if stem in stems:
         return 1.0
-    if len(stem) >= 5:
-        head = stem[:5]  # related stems share at least their first five letters: a cheap test before the full one
-        for other in stems:
-            if other.startswith(head) and related_stems(stem, other):
-                return _RELATED_CREDIT
-    elif len(stem) <= 2:  # a Chinese word and the one it heads (坐 / 乘坐): they share the last character
-        last = stem[-1]
-        for other in stems:
-            if len(other) <= 2 and other != stem and last in other and related_stems(stem, other):
-                return _RELATED_CREDIT
-    return 0.0
+    return _RELATED_CREDIT if family_member_in(stem, stems) else 0.0
 
 
 def claim_coverage(claim: Claim, stems: set[str]) -> float:

@@ -52,7 +52,8 @@ def lost_claims_release() -> int:
     """Hand back every claim held by a worker that is gone; how many were handed back."""
     from ask.regression import question_runs_release_lost
     from kb.services import versions_release_lost
-    from review.services import answers_release_lost, webhooks_release_lost
+    from review.services import answers_release_lost
+    from review.webhooks import webhooks_release_lost
 
     lives = worker_lives()
     if lives is None:

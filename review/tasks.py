@@ -10,7 +10,7 @@ from celery import shared_task
 from console.celery import this_worker_name
 from console.dispatch import enqueue
 from console.outage import OUTAGE_RETRY, is_outage
-from review import services
+from review import services, webhooks
 
 logger = logging.getLogger(__name__)
 
@@ -43,11 +43,11 @@ def answer_check_sync(payload: dict) -> dict:
 # OUTAGE_RETRY: a claim the database refused is asked for again shortly; one it took waits out its lease.
 @shared_task(acks_late=True, ignore_result=True, **OUTAGE_RETRY)
 def webhook_deliver(answer_id: int) -> None:
-    attempt = services.webhook_claim(answer_id=answer_id, worker=this_worker_name())
+    attempt = webhooks.webhook_claim(answer_id=answer_id, worker=this_worker_name())
     if attempt is None:
         return  # delivered, given up, not due yet, or another task is sending it
-    delivered = services.webhook_attempt(answer_id=answer_id, attempt=attempt)
-    retry_in = services.webhook_settle(answer_id=answer_id, attempt=attempt, delivered=delivered)
+    delivered = webhooks.webhook_attempt(answer_id=answer_id, attempt=attempt)
+    retry_in = webhooks.webhook_settle(answer_id=answer_id, attempt=attempt, delivered=delivered)
     if retry_in is not None:
         enqueue(webhook_deliver, answer_id, countdown=retry_in)  # if this is lost, the sweep sends it
 
@@ -55,7 +55,7 @@ def webhook_deliver(answer_id: int) -> None:
 @shared_task(ignore_result=True)
 def answers_housekeeping() -> None:
     services.answers_requeue_stale()
-    services.webhooks_send_due()
+    webhooks.webhooks_send_due()
 
 
 @shared_task(ignore_result=True)

@@ -108,6 +108,15 @@ def _healthz(base_url: str) -> dict:
         return {}
 
 
+def _wait_every_answer_scored(*, base_url: str, token: str, answer_ids, log) -> None:
+    http = httpx.Client(base_url=base_url, timeout=30, headers={"Authorization": f"Bearer {token}"})
+
+    def every_answer_scored() -> bool:
+        return "scoring" not in [http.get(f"/api/v1/answers/{answer_id}").json()["status"] for answer_id in answer_ids]
+
+    wait_until(every_answer_scored, timeout=SCORED_WITHIN, what="every accepted answer to be scored", log=log)
+
+
 def _manage(env: dict, *args: str) -> str:
     result = subprocess.run([sys.executable, str(ROOT / "manage.py"), *args], env=env, cwd=ROOT,
                             capture_output=True, text=True, timeout=120)
@@ -147,13 +156,7 @@ def test_postgres_killed_under_load_comes_back_by_itself_and_every_accepted_answ
     accepted = {key: answer_id for client in clients for key, answer_id in client.accepted.items()}
     assert len(accepted) == len(set(accepted.values())) == 2 * ANSWERS_PER_CLIENT  # one answer per key
 
-    http = httpx.Client(base_url=base_url, timeout=30, headers={"Authorization": f"Bearer {token}"})
-
-    def every_answer_scored() -> bool:
-        statuses = [http.get(f"/api/v1/answers/{answer_id}").json()["status"] for answer_id in accepted.values()]
-        return "scoring" not in statuses
-
-    wait_until(every_answer_scored, timeout=SCORED_WITHIN, what="every accepted answer to be scored", log=log)
+    _wait_every_answer_scored(base_url=base_url, token=token, answer_ids=accepted.values(), log=log)
     output = log.read_text()
     assert "the embedded PostgreSQL stopped; starting it again on the same data" in output
     assert "restarting web" not in output and "restarting worker" not in output  # they reconnected by themselves
@@ -210,11 +213,5 @@ def test_the_web_master_killed_under_load_is_restarted_and_every_accepted_answer
     accepted = {key: answer_id for client in clients for key, answer_id in client.accepted.items()}
     assert len(accepted) == len(set(accepted.values())) == 2 * ANSWERS_PER_CLIENT
 
-    http = httpx.Client(base_url=base_url, timeout=30, headers={"Authorization": f"Bearer {token}"})
-
-    def every_answer_scored() -> bool:
-        statuses = [http.get(f"/api/v1/answers/{answer_id}").json()["status"] for answer_id in accepted.values()]
-        return "scoring" not in statuses
-
-    wait_until(every_answer_scored, timeout=SCORED_WITHIN, what="every accepted answer to be scored", log=log)
+    _wait_every_answer_scored(base_url=base_url, token=token, answer_ids=accepted.values(), log=log)
     assert "restarting it in" in log.read_text()

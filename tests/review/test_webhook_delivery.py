@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from review import services
+from review import services, webhooks
 from review.models import Answer
 from review.tasks import webhook_deliver
 
@@ -40,7 +40,7 @@ def test_a_decision_leaves_a_pending_webhook_that_is_delivered_once(celery_worke
     assert json.loads(receiver.requests[0]["body"])["status"] == "approved"
 
     webhook_deliver(answer.pk)  # the same message delivered again
-    assert services.webhooks_send_due() == 0
+    assert webhooks.webhooks_send_due() == 0
     time.sleep(0.5)
     assert len(receiver.requests) == 1
     assert answer.deliveries.count() == 1
@@ -60,7 +60,7 @@ def test_a_webhook_the_receiver_keeps_refusing_is_given_up_after_the_last_attemp
     assert attempts == [(1, 500, False), (2, 500, False)]
     first, second = answer.deliveries.order_by("attempt")
     assert (second.created_at - first.created_at).total_seconds() >= 2  # backoff before the retry
-    assert services.webhooks_send_due() == 0
+    assert webhooks.webhooks_send_due() == 0
     webhook_deliver(answer.pk)
     assert len(receiver.requests) == 2
 
@@ -75,7 +75,7 @@ def test_the_sweep_sends_a_pending_webhook_whose_message_was_lost(celery_worker,
     not_yet = make_answer(status="approved", callback_url=receiver.url + "/other")
     Answer.objects.filter(pk=not_yet.pk).update(webhook_state="pending", webhook_next_attempt_at=timezone.now())
 
-    assert services.webhooks_send_due() == 1  # the other one's own message may still be on its way
+    assert webhooks.webhooks_send_due() == 1  # the other one's own message may still be on its way
 
     answer = _wait_for_state(answer, {"delivered", "failed"})
     assert answer.webhook_state == "delivered"
@@ -86,5 +86,5 @@ def test_only_one_of_two_concurrent_tasks_gets_the_attempt(make_answer):
     answer = make_answer(status="approved", callback_url="http://receiver.invalid/hook")
     Answer.objects.filter(pk=answer.pk).update(webhook_state="pending", webhook_next_attempt_at=timezone.now())
 
-    assert services.webhook_claim(answer_id=answer.pk) == 1
-    assert services.webhook_claim(answer_id=answer.pk) is None  # leased until the first attempt can finish
+    assert webhooks.webhook_claim(answer_id=answer.pk) == 1
+    assert webhooks.webhook_claim(answer_id=answer.pk) is None  # leased until the first attempt can finish

@@ -6,7 +6,7 @@ import socket
 import httpx
 import pytest
 
-from review import services
+from review import webhooks
 from review.models import Answer
 
 pytestmark = pytest.mark.django_db
@@ -101,7 +101,7 @@ def test_send_time_check_refuses_a_name_rebound_to_loopback(api, dns, sent, make
     answer_id = api.post("/api/v1/answers", {**BODY, "callback_url": "http://hooks.example/cb"}).json()["id"]
     dns["hooks.example"] = ["127.0.0.1"]  # the name now points inside
 
-    delivered = services.webhook_attempt(answer_id=answer_id, attempt=1)
+    delivered = webhooks.webhook_attempt(answer_id=answer_id, attempt=1)
 
     requests, _ = sent
     assert delivered is False
@@ -116,7 +116,7 @@ def test_send_connects_to_the_checked_address_keeping_host_and_tls_name(dns, sen
     dns["hooks.example"] = [PUBLIC_IP]
     answer = _released(make_answer, "https://hooks.example:8443/cb?x=1")
 
-    assert services.webhook_attempt(answer_id=answer.pk, attempt=1) is True
+    assert webhooks.webhook_attempt(answer_id=answer.pk, attempt=1) is True
 
     requests, _ = sent
     (request,) = requests
@@ -132,7 +132,7 @@ def test_redirects_are_not_followed(dns, sent, make_answer):
     requests, responses = sent
     responses.append(httpx.Response(302, headers={"Location": "http://127.0.0.1/admin"}))
 
-    assert services.webhook_attempt(answer_id=answer.pk, attempt=1) is False
+    assert webhooks.webhook_attempt(answer_id=answer.pk, attempt=1) is False
 
     assert len(requests) == 1
     assert answer.deliveries.get().status_code == 302
@@ -142,7 +142,7 @@ def test_stored_private_callback_is_refused_at_send(sent, make_answer, settings)
     settings.WEBHOOK_ALLOWED_HOSTS = []
     answer = _released(make_answer, "http://169.254.169.254/latest/meta-data/")
 
-    assert services.webhook_attempt(answer_id=answer.pk, attempt=1) is False
+    assert webhooks.webhook_attempt(answer_id=answer.pk, attempt=1) is False
 
     requests, _ = sent
     assert requests == []
