@@ -159,7 +159,7 @@ def test_a_full_flow_leaves_no_secret_in_logs_audit_errors_or_responses(
     assert any(w.startswith("alignscore checker skipped: answered without a valid") for w in answer.checker_warnings)
     # The worker's log lines are in the capture too (it runs as threads of this process).
     assert any(r.name == "review.pipeline" and "llm checker skipped" in r.getMessage() for r in caplog.records)
-    assert any(r.name == "review.services" and "webhook for answer" in r.getMessage() for r in caplog.records)
+    assert any(r.name == "review.webhooks" and "webhook for answer" in r.getMessage() for r in caplog.records)
 
     places = {"logs": caplog.text + "\n".join(r.getMessage() for r in caplog.records), **_stored_text()}
     places.update({f"response {n}": r.content.decode() for n, r in enumerate(responses)})
