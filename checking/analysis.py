@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from checking.claims import text_segments
 from checking.languages import zh as _chinese
-from checking.quantities import Quantity, bare_word, find_quantities, labels_follow
+from checking.quantities import Quantity, bare_word, find_quantities, header_unit, labels_follow, with_header_units
 from checking.quantity_words import MONTHS, WEEKDAYS
 from checking.text import (
     CHANGE_VERBS,
@@ -42,6 +42,10 @@ _CLAIM_DECAY = 0.25
 EVIDENCE_DECAY = 0.4
 _CLAIM_RIGHT_FACTOR = 0.6
 _OTHER_SEGMENT_FACTOR = 0.3
+# A table row's section heading and caption in a cell's word context: the heading names what the table is about as
+# a column header names a column (both 0.8, like the row label); the sentence introducing it says more besides.
+_SECTION_WEIGHT = 0.8
+_CAPTION_WEIGHT = 0.5
 _NAME_WEIGHT = 1.5
 NEGATION_CUES = frozenset({"not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "cannot",
                            *_chinese.NEGATION_CUES})
@@ -106,14 +110,23 @@ class Clause:
     leads: frozenset[str] = frozenset()  # the first word each negation applies to: "exceed" of "may not be exceeded"
 
 
-def _analyze_unit(text: str, start: int, end: int, kind: str, header: list[list[Token]]) -> Unit:
+def _analyze_unit(text: str, start: int, end: int, kind: str, header: list[list[Token]], *,
+                  about: dict[str, float] | None = None) -> Unit:
+    """One sentence, list item, heading or table row. A row's words include its column headers' and those of what
+    it is ``about`` (stem -> weight in its cells' contexts): its section's heading and the sentence introducing the
+    table ("住宿费在下表标准以内…", "Prices per month:")."""
     table = kind in ("table_row", "table_header")
     tokens = tokenize(text, start, end, table=table)
-    unit = Unit(start=start, end=end, kind=kind, tokens=tokens, quantities=find_quantities(text, tokens), header=header)
+    quantities = find_quantities(text, tokens)
+    if kind == "table_row" and header:
+        quantities = with_header_units(quantities, [header_unit(text[cell[0].start:cell[-1].end]) if cell else None
+                                                    for cell in header])
+    unit = Unit(start=start, end=end, kind=kind, tokens=tokens, quantities=quantities, header=header)
     skip = quantity_tokens(unit)
     unit.stems = {t.stem for k, t in enumerate(tokens) if is_content(t) and k not in skip}
     for cell in header:
         unit.stems.update(t.stem for t in cell if is_content(t))
+    unit.stems |= set(about or ())
     unit.clauses, unit.polarity_words = _clauses(tokens, skip)
     unit.negated = set().union(*(c.negated for c in unit.clauses))
     unit.asserted = {s for c in unit.clauses for s in c.stems if s not in c.negated}
@@ -123,6 +136,9 @@ def _analyze_unit(text: str, start: int, end: int, kind: str, header: list[list[
     unit.embed_text = _embed_text(text, unit)
     context_skip = context_skip_tokens(unit)
     unit.quantity_contexts = [word_context(unit, q.pos, q.cell, context_skip, anchor=q.anchor) for q in unit.quantities]
+    for context in unit.quantity_contexts:
+        for stem, weight in (about or {}).items():
+            context[stem] = max(context.get(stem, 0.0), weight)
     unit.quantity_labels = _list_labels(unit, skip) if not table else [frozenset()] * len(unit.quantities)
     unit.words = {t.lower: t.stem for k, t in enumerate(tokens)
                   if is_content(t) and k not in skip and (not t.capital or (t.initial and not t.text.isupper()))}
@@ -139,7 +155,8 @@ def _list_labels(unit: Unit, skip: set[int]) -> list[frozenset[str]]:
     quantities = unit.quantities
     labels: list[frozenset[str]] = [frozenset()] * len(quantities)
     for kind in {q.kind for q in quantities} - _UNLABELLED_KINDS:
-        members = [k for k, q in enumerate(quantities) if q.kind == kind]
+        # the value a change started from is no member of its own ("由四百元下调至三百五十元" states one value)
+        members = [k for k, q in enumerate(quantities) if q.kind == kind and not q.superseded]
         if len(members) < 2:
             continue
         gaps = [unit.tokens[quantities[a].token_span[1] : quantities[b].token_span[0]]
@@ -296,7 +313,9 @@ def analyze_candidate(text: str, heading: str = "") -> Candidate:
     units: list[Unit] = []
     header: list[list[Token]] = []
     stems: set[str] = set()
-    caption = ""
+    caption, caption_stems = "", frozenset()
+    # The words a table row is about beyond its own cells: its section's heading and the sentence introducing it.
+    section_stems = _heading_stems(heading.rsplit(HEADING_SEPARATOR, 1)[-1])
     for segment in text_segments(text):
         if segment.kind == "table_header":
             header_tokens = tokenize(text, segment.start, segment.end, table=True)
@@ -306,11 +325,14 @@ def analyze_candidate(text: str, heading: str = "") -> Candidate:
             continue
         if segment.kind != "table_row":
             header = []
-        unit = _analyze_unit(text, segment.start, segment.end, segment.kind, header)
+        unit = _analyze_unit(text, segment.start, segment.end, segment.kind, header,
+                             about=_table_context(section_stems, caption_stems) if segment.kind == "table_row" else None)
         if segment.kind == "table_row" and caption:
             unit.embed_text = f"{caption} {unit.embed_text}"
-        elif segment.kind not in ("table_row", "heading"):
-            caption = unit.embed_text
+        elif segment.kind == "heading":
+            section_stems, caption_stems = frozenset(unit.stems), frozenset()
+        elif segment.kind != "table_row":
+            caption, caption_stems = unit.embed_text, frozenset(unit.stems)
         stems.update(unit.stems)
         if segment.kind != "heading":  # headings add vocabulary, never a quote
             units.append(unit)
@@ -320,6 +342,10 @@ def analyze_candidate(text: str, heading: str = "") -> Candidate:
     heading_stems = _heading_stems(heading)
     return Candidate(units=units, stems=stems | heading_stems, names=names, heading_stems=heading_stems,
                      section=tuple(part.strip().lower() for part in heading.split(HEADING_SEPARATOR)[:2] if part.strip()))
+
+
+def _table_context(section: frozenset[str], caption: frozenset[str]) -> dict[str, float]:
+    return {**dict.fromkeys(caption, _CAPTION_WEIGHT), **dict.fromkeys(section, _SECTION_WEIGHT)}
 
 
 def _heading_stems(heading: str) -> frozenset[str]:

@@ -6,14 +6,18 @@ how two quantities compare is ``quantity_compare``."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from checking.languages.zh import DATE as CHINESE_DATE
 from checking.languages.zh import date_value as chinese_date
 from checking.quantity_words import (
     ARTICLE_NUMERALS,
     BOUNDS_AFTER,
+    CHANGE_ORIGIN_WORDS,
+    CHANGE_TARGET_WORDS,
     CURRENCY_CODES,
     CURRENCY_SYMBOLS,
     FRACTION_DENOMINATORS,
@@ -47,6 +51,7 @@ from checking.text import (
     LIST_JOINERS,
     Token,
     is_content,
+    tokenize,
 )
 
 _LIST_GAP = 3  # content words between list members
@@ -73,6 +78,7 @@ class Quantity:
     lead: int = 0  # tokens of a bound phrase ("at least") just before it
     described: tuple[int, ...] = ()  # words inside the span that are words of the text: "20 *vacation* days"
     anchor: float = -1.0  # where the words before it are measured from; see _align_ranges
+    superseded: bool = False  # the value a change started from: "$20" of "raised from $20 to $25"
 
     def __post_init__(self) -> None:
         if self.anchor < 0:
@@ -138,7 +144,27 @@ def find_quantities(text: str, tokens: list[Token]) -> list[Quantity]:
         quantities.append(quantity)
         consumed.update(range(quantity.token_span[0], quantity.token_span[1]))
         i = max(next_i, i + 1)
-    return _align_ranges(tokens, sorted(quantities, key=lambda q: q.start))
+    return _mark_superseded(tokens, _align_ranges(tokens, sorted(quantities, key=lambda q: q.start)))
+
+
+def _mark_superseded(tokens: list[Token], quantities: list[Quantity]) -> list[Quantity]:
+    """"raised from $20 to $25", "由四百元下调至三百五十元": the first value is what the change replaced, not what
+    holds now; a like value after it, written after a to-word and governed by a change word, is the new one."""
+    marked = list(quantities)
+    for k, (before, after) in enumerate(itertools.pairwise(quantities)):
+        if before.kind != after.kind:
+            continue
+        first, second = _word_before(tokens, before.token_span[0]), _word_before(tokens, after.token_span[0])
+        if after.change not in (None, 0) and first in CHANGE_ORIGIN_WORDS and any(
+                t.lower in CHANGE_TARGET_WORDS for t in tokens[before.token_span[1]:after.token_span[0]]):
+            marked[k] = replace(before, superseded=True)
+        elif before.change not in (None, 0) and first in CHANGE_TARGET_WORDS and second in CHANGE_ORIGIN_WORDS:
+            marked[k + 1] = replace(after, superseded=True)  # "rose to $25 from $20"
+    return marked
+
+
+def _word_before(tokens: list[Token], i: int) -> str:
+    return tokens[i - 1].lower if i > 0 else ""
 
 
 def _align_ranges(tokens: list[Token], quantities: list[Quantity]) -> list[Quantity]:
@@ -464,3 +490,36 @@ def _make(text: str, tokens: list[Token], kind: str, value, first: int, end: int
     return Quantity(kind=kind, value=value, surface=" ".join(text[start:stop].split()), start=start, end=stop,
                      pos=anchor.pos, cell=anchor.cell, token_span=(first, core_end or end), lead=lead, **extra)
 
+
+
+# A column header's unit, in brackets: "普通员工（元/间·晚）", "Price ($/month)", "Storage (GB)", "Share (%)".
+_HEADER_UNIT = re.compile(r"[（(]\s*([^（）()]{1,16}?)\s*[）)]")
+_BARE_NUMBER = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?")
+
+
+@lru_cache(maxsize=256)
+def header_unit(text: str) -> Quantity | None:
+    """What one of a column header's unit is (1元, $1/month, 1 GB), if the header names one in brackets."""
+    match = _HEADER_UNIT.search(text)
+    if match is None:
+        return None
+    unit = match.group(1)
+    symbol, _, per = unit.partition("/")
+    for written in (f"1{unit}", f"1 {unit}", f"{unit}1", f"{symbol}1/{per}"):
+        tokens = tokenize(written, 0, len(written), table=False)
+        found = find_quantities(written, tokens)
+        if len(found) == 1 and found[0].kind != "count":
+            return found[0]
+    return None
+
+
+def with_header_units(quantities: list[Quantity], units: list[Quantity | None]) -> list[Quantity]:
+    """A table cell's bare number ("350") in its column's unit (元 per room-night: 350元); a number the cell writes
+    with a unit of its own keeps it."""
+    measured = []
+    for q in quantities:
+        unit = units[q.cell] if 0 <= q.cell < len(units) else None
+        if unit is not None and q.kind == "count" and _BARE_NUMBER.fullmatch(q.surface):
+            q = replace(q, kind=unit.kind, value=q.value * unit.value, per=q.per | unit.per, scale=unit.scale)
+        measured.append(q)
+    return measured

@@ -102,6 +102,9 @@ HEDGES = (("about",), ("approximately",), ("approx",), ("around",), ("roughly",)
 PERIOD_VERB = re.compile(r"(?:ed|ing)$|^(?:vests?|spreads?|pays?|repays?|runs?|lasts?|takes?|grows?|accrues?|"
                           r"amortizes?|happens?|occurs?)$")
 RANGE_WORDS = frozenset({"to", "-", "–", "through"})
+# "raised from $20 to $25", "由四百元下调至三百五十元": the value after a from-word is what a change left behind.
+CHANGE_ORIGIN_WORDS = frozenset({"from", *_chinese.CHANGE_ORIGIN_WORDS})
+CHANGE_TARGET_WORDS = frozenset({"to", *_chinese.CHANGE_TARGET_WORDS})
 TIME_OF_DAY = re.compile(
     r"(?<![0-9.:])([0-9]{1,2})(?::([0-5][0-9]))?\s?([AaPp])\.?\s?[Mm]\b\.?"
     r"|(?<![0-9.:])([01]?[0-9]|2[0-3]):([0-5][0-9])(?![0-9:])"

@@ -48,7 +48,7 @@ UNITS: dict[str, tuple[str, float]] = {
     "TB": ("data", 1e12), "%": ("percent", 1), "％": ("percent", 1),
 }
 # Counted things keep their counter: 3次 and 3人 are both counts, of different things.
-COUNTERS = ("次", "人", "名", "位", "个", "张", "份", "项", "条", "家", "台", "件", "篇", "页", "个字符", "字符")
+COUNTERS = ("次", "人", "名", "位", "个", "张", "份", "项", "条", "家", "台", "件", "篇", "页", "个字符", "字符", "倍")
 _UNIT = "|".join(sorted((re.escape(u) for u in (*UNITS, *COUNTERS)), key=len, reverse=True))
 _QUANTITY = re.compile(rf"(?P<percent>百分之)?(?P<number>{_NUMBER})\s*(?P<unit>{_UNIT})?")
 
@@ -109,6 +109,8 @@ BOUNDS_BEFORE = (
 )
 BOUNDS_AFTER = ((("以上",), 1), (("及以上",), 1), (("以下",), -1), (("及以下",), -1), (("以内",), -1),
                 (("之内",), -1))
+CHANGE_ORIGIN_WORDS = frozenset({"由", "从"})
+CHANGE_TARGET_WORDS = frozenset({"至", "到", "为"})
 CHANGE_WORDS = {"增加": 1, "增长": 1, "上调": 1, "提高": 1, "上升": 1, "升高": 1, "上浮": 1, "增至": 1, "涨": 1,
                 "延长": 1, "放宽": 1, "减少": -1, "下调": -1, "降低": -1, "下降": -1, "下浮": -1, "降至": -1,
                 "减至": -1, "跌": -1, "缩短": -1, "收紧": -1}

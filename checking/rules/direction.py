@@ -3,13 +3,18 @@ with the like word the evidence puts in the most similar wording."""
 
 from __future__ import annotations
 
-from checking.analysis import affinity, context_skip_tokens, word_context
+import math
+
+from checking.analysis import Polar, Unit, affinity, context_skip_tokens, word_context
 from checking.findings import Finding, FindingKind
 from checking.rules.context import RuleContext, says
 
 # Binding a claim's direction word to the evidence's: by shared nearby words.
 _BINDING_MARGIN = 0.85  # a direction word agreeing with the claim must be nearly as well placed as the best
 _MIN_CONTEXT = 0.2
+_CLAUSE_MARKS = frozenset({",", ";", ":"})
+_MIN_LEAD = 0.05
+_LEAD_MARGIN = 0.5
 
 
 def check_directions(ctx: RuleContext) -> list[Finding]:
@@ -21,15 +26,42 @@ def check_directions(ctx: RuleContext) -> list[Finding]:
         same_family = [(p, u) for p, u in evidence if p.family == polar.family]
         if not same_family:
             continue
-        claim_ctx = word_context(claim.unit, polar.pos, -1, claim_skip | {polar.index})
-        ranked = sorted(((affinity(claim_ctx, word_context(u, p.pos, -1, {p.index})), p, u) for p, u in same_family),
-                        key=lambda entry: -entry[0])
-        best_score, best, unit = ranked[0]
-        agreeing = [score for score, p, _ in ranked if p.polarity == polar.polarity]
-        if best.polarity != polar.polarity and best_score > _MIN_CONTEXT and (
-                not agreeing or agreeing[0] < _BINDING_MARGIN * best_score):
+        claim_ctx = _context(claim.unit, polar, claim_skip)
+        contexts = [(_context(u, p), p, u) for p, u in same_family]
+        ranked = sorted(((affinity(claim_ctx, c), c, p, u) for c, p, u in contexts), key=lambda entry: -entry[0])
+        opposing = [entry for entry in ranked if entry[2].polarity != polar.polarity]
+        agreeing = [entry for entry in ranked if entry[2].polarity == polar.polarity]
+        if not opposing:
+            continue
+        best_score, best_ctx, best, unit = opposing[0]
+        if best_score > _MIN_CONTEXT and (
+                not agreeing or agreeing[0][0] < _BINDING_MARGIN * best_score
+                or agreeing[0][3] is unit and _told_apart(claim_ctx, best_ctx, agreeing[0][1])):
             mine = claim.unit.tokens[polar.index]
             findings.append(Finding(FindingKind.DIRECTION, says(polar.word, best.word),
                                     claim_span=(mine.start, mine.end),
                                     evidence_span=ctx.token_span(unit, unit.tokens[best.index])))
     return findings
+
+
+def _context(unit: Unit, polar: Polar, skip: frozenset[int] | set[int] = frozenset()) -> dict[str, float]:
+    """The words around a direction word. With the opposite direction of its family elsewhere in the sentence
+    ("一类城市…由五百元上调至六百元，三类城市…由四百元下调至三百五十元", "prices rose in March, wages fell"), only its
+    own clause's: the other clause's subject is not its."""
+    if not any(p.family == polar.family and p.polarity != polar.polarity for p in unit.polars):
+        return word_context(unit, polar.pos, -1, {*skip, polar.index})
+    cuts = [t.pos for t in unit.tokens if t.kind == "punct" and t.lower in _CLAUSE_MARKS]
+    start = max((c for c in cuts if c < polar.pos), default=-math.inf)
+    end = min((c for c in cuts if c > polar.pos), default=math.inf)
+    outside = {k for k, t in enumerate(unit.tokens) if not start < t.pos < end}
+    return word_context(unit, polar.pos, -1, {*skip, *outside, polar.index})
+
+
+def _told_apart(claim_ctx: dict[str, float], best: dict[str, float], agreeing: dict[str, float]) -> bool:
+    """Two clauses of one sentence say opposite things of different subjects: what the claim shares with both
+    alike (住宿标准) cannot tell them apart; what it shares more with one (一类城市, not 三类城市) does."""
+    def lead(mine: dict[str, float], other: dict[str, float]) -> float:
+        return sum(w * max(0.0, mine.get(s, 0.0) - other.get(s, 0.0)) for s, w in claim_ctx.items())
+
+    ahead = lead(best, agreeing)
+    return ahead > _MIN_LEAD and lead(agreeing, best) < _LEAD_MARGIN * ahead

@@ -19,10 +19,12 @@ from checking.text import CONJUNCTIONS, LIGHT_STEMS, LIST_JOINERS
 from checking.windows import Window, stem_found, unit_credit
 
 _BINDING_TOLERANCE = 0.05  # an equal value in another unit must be nearly as well placed as the best
-_SAME_UNIT_TOLERANCE = 0.05  # word distances inside one sentence are a weak guide: doubt favours the claim
+_SAME_UNIT_TOLERANCE = 0.05
+_SHARE_TOLERANCE = 0.05  # word distances inside one sentence are a weak guide: doubt favours the claim
 _NEARBY_WEIGHT = 0.5
 _RATE_WEIGHT = 0.1
 _SHARED_WEIGHT = 0.3
+_SUPERSEDED_WEIGHT = 0.5
 _LABEL_WEIGHT = 1.0  # a list member's own label ("adult women (3.1 percent)") outweighs every softer cue
 _SWAP_AGREEMENT = 0.2  # how clearly the claim's members must differ the other way round from the evidence's
 _MIN_LABEL_CONTEXT = 0.2  # a label word counts when it sits in the claim number's own part of the claim
@@ -73,11 +75,20 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
         placement = _with_labels([_placement(claim, q, claim_ctx, e, unit, e_ctx) for e, unit, e_ctx, _ in compatible],
                                  [(unit, _label_share(claim_ctx, labels)) for _, unit, _, labels in compatible])
         best = max(range(len(compatible)), key=placement.__getitem__)
+        import os
+        if os.environ.get("QDEBUG"):
+            print("Q", describe(q), {k: round(v,2) for k,v in claim_ctx.items()})
+            for k,(e,u,ectx,lab) in enumerate(compatible):
+                print("   ", describe(e), round(placement[k],3), repr(" ".join(t.text for t in u.tokens)[:50]), "share", round(_local_share(claim_ctx, u, window),2), round(_local_share(claim_ctx, u, window, paraphrased=True),2), {a: round(b,2) for a,b in list(ectx.items())[:8]})
         equal = [k for k, (e, *_) in enumerate(compatible) if same_value(q, e)]
         if equal:
             k = max(equal, key=placement.__getitem__)
             same_unit = compatible[k][1] is compatible[best][1]
-            if placement[k] >= placement[best] - (_SAME_UNIT_TOLERANCE if same_unit else _BINDING_TOLERANCE):
+            # Another sentence's equal value must be about as much of the claim as the best placed one: a row of
+            # 杭州 at 450 is not outweighed by a sentence stating 350 of other cities.
+            fewer_words = not same_unit and (_local_share(claim_ctx, compatible[k][1])
+                                             < _local_share(claim_ctx, compatible[best][1]) - _SHARE_TOLERANCE)
+            if placement[k] >= placement[best] - (_SAME_UNIT_TOLERANCE if same_unit else _BINDING_TOLERANCE) and not fewer_words:
                 if _local_share(claim_ctx, compatible[k][1], window, paraphrased=True) >= _MIN_MATCH_SHARE:
                     findings.append(_compare_attributes(ctx, q, compatible[k][0], compatible[k][1]))
                 else:  # the same value, said about something else
@@ -170,7 +181,11 @@ def _placement(claim: Claim, q: Quantity, claim_ctx: dict[str, float], e: Quanti
     shared = sum(max((1.0 / (1.0 + EVIDENCE_DECAY * abs(x.pos - e.pos)) for x in unit.quantities
                       if comparable(o, x) and same_value(o, x)), default=0.0) for o in others)
     same_rate = bool(q.per & e.per) or (not q.per and not e.per)
-    return local + _NEARBY_WEIGHT * nearby + _RATE_WEIGHT * same_rate + _SHARED_WEIGHT * shared / max(1, len(others))
+    # A value a change left behind is not what holds now: "the standard is 350" is about the "to" of "from 400 to
+    # 350", unless the claim tells of the change itself.
+    superseded = e.superseded and not q.superseded
+    return (local + _NEARBY_WEIGHT * nearby + _RATE_WEIGHT * same_rate + _SHARED_WEIGHT * shared / max(1, len(others))
+            - _SUPERSEDED_WEIGHT * superseded)
 
 
 def _listed_together(claim: Claim, candidate: Candidate) -> dict[Quantity, tuple[Quantity, Unit]]:
