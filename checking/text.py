@@ -324,6 +324,14 @@ def family_member_in(stem: str, stems: set[str] | frozenset[str]) -> bool:
     return False
 
 
+def word_pieces(stem: str) -> tuple[str, ...]:
+    """The words a word is made of, itself first: Chinese writes a compound as one word (国际出差: 国际, 出差);
+    English words are their own only piece."""
+    if not _HAN.match(stem):
+        return (stem,)
+    return (stem, *(piece for piece in _chinese.word_parts(stem) if len(piece) > 1 and piece != stem))
+
+
 @dataclass(frozen=True, slots=True)
 class Token:
     text: str

@@ -14,7 +14,7 @@ from __future__ import annotations
 from checking.analysis import Slot, slot_sequence
 from checking.findings import Finding, FindingKind
 from checking.rules.context import RuleContext, claim_span, frame_shared, says
-from checking.text import ANTONYMS, negating_forms
+from checking.text import ANTONYMS, family_member_in, negating_forms, word_pieces
 
 
 def check_antonyms(ctx: RuleContext) -> list[Finding]:
@@ -43,6 +43,28 @@ def check_antonyms(ctx: RuleContext) -> list[Finding]:
         if shared and shared > mine:
             return [Finding(FindingKind.NEGATION, says(tok.text, other.text),
                             claim_span=claim_span(tok), evidence_span=ctx.token_span(unit, other))]
+    return _opposite_instead(ctx)
+
+
+def _opposite_instead(ctx: RuleContext) -> list[Finding]:
+    """A claim word the evidence never uses, where it uses the word's opposite: "国际出差的市内交通补助为每人每天八十元"
+    against "国内出差每人每天八十元", "多因素认证是可选的" against "必须启用多因素认证". Slots cannot bind these (a
+    compound holds the word, Chinese puts a modal where English puts an adjective); the evidence saying only the
+    opposite is as clear. Words of a compound count as words (国际 of 国际出差)."""
+    claim = ctx.claim
+    pieces_of = {piece: (unit, t) for unit in ctx.window.units for t in unit.tokens if t.kind == "word"
+                 for piece in word_pieces(t.stem)}
+    claim_tokens = [t for t in claim.unit.tokens if t.kind == "word"]
+    claim_pieces = {piece for t in claim_tokens for piece in word_pieces(t.stem)}
+    for tok in claim_tokens:
+        if tok.stem in claim.unit.negated:
+            continue  # "not approved" may well say "rejected"
+        for piece in word_pieces(tok.stem):
+            opposites = [o for o in ANTONYMS.get(piece, ()) if o in pieces_of and o not in claim_pieces]
+            if opposites and piece not in pieces_of and not family_member_in(piece, pieces_of.keys()):
+                unit, other = pieces_of[opposites[0]]
+                return [Finding(FindingKind.NEGATION, says(tok.text, other.text),
+                                claim_span=claim_span(tok), evidence_span=ctx.token_span(unit, other))]
     return []
 
 

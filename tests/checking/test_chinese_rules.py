@@ -5,6 +5,7 @@ from functools import partial
 from checking.base import EvidenceCandidate
 from checking.builtin import check_claim
 from checking.findings import FindingKind
+from checking.text import word_pieces
 
 # The rules' own score and findings, as tests/review/test_builtin_checker.py pins them for English.
 rules_check = partial(check_claim, fitted=False, embed=None)
@@ -136,3 +137,29 @@ def test_a_one_character_verb_is_found_in_the_word_it_heads():
     kinds = {f.kind for f in outcome.findings}
     assert not kinds & {FindingKind.UNSUPPORTED_TERM, FindingKind.SUBSTITUTION, FindingKind.SLOT_SWAP}
     assert outcome.score >= 0.6
+
+
+def test_an_opposite_inside_a_compound_word_is_contradicted():
+    evidence = "出差期间的市内交通实行定额补助，国内出差每人每天八十元，包干使用。"
+    outcome = rules_check(claim="国际出差的市内交通补助为每人每天八十元。", candidates=[EvidenceCandidate(evidence)])
+
+    assert any(f.kind == FindingKind.NEGATION and "国内" in f.message and "国际" in f.message for f in outcome.findings)
+
+
+def test_a_compound_words_pieces_are_words_of_it():
+    assert word_pieces("国际出差") == ("国际出差", "国际", "出差")
+    assert word_pieces("passport") == ("passport",)
+
+
+def test_an_opposite_the_evidence_says_instead_in_another_place_is_contradicted():
+    evidence = "访问公司邮箱、代码仓库和VPN必须启用多因素认证。"
+    outcome = rules_check(claim="访问公司邮箱时，多因素认证是可选的。", candidates=[EvidenceCandidate(evidence)])
+
+    assert FindingKind.NEGATION in {f.kind for f in outcome.findings}
+
+
+def test_a_word_the_evidence_says_beside_its_opposite_is_no_finding():
+    evidence = "国内出差由部门经理审批，国际出差由总经理审批。"
+    outcome = rules_check(claim="国际出差由总经理审批。", candidates=[EvidenceCandidate(evidence)])
+
+    assert FindingKind.NEGATION not in {f.kind for f in outcome.findings}
