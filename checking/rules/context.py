@@ -13,6 +13,8 @@ from checking.findings import Span
 from checking.text import Token
 from checking.windows import Window, stem_found
 
+_PHRASE_WORDS = 4  # content words (and numbers) a table cell needs to be read as a phrase
+
 
 @dataclass(frozen=True)
 class RuleContext:
@@ -73,10 +75,18 @@ def word_sequence(unit: Unit) -> list[Slot]:
 
 
 def sentence_sequences(ctx: RuleContext) -> Iterator[tuple[Unit, list[Slot]]]:
-    """The window's sentences and list items with their word sequences (a table row's cells are not one phrase)."""
+    """The window's sentences and list items with their word sequences; a table row's cells are not one phrase,
+    but a cell that is a phrase of its own ("部门经理审核后，报人力资源总监审批") is one, after the row's label."""
     for unit in ctx.window.units:
+        sequence = word_sequence(unit)
         if unit.kind != "table_row":
-            yield unit, word_sequence(unit)
+            yield unit, sequence
+            continue
+        label = [s for s in sequence[1:-1] if s.tok.cell == 0]  # what the row is about, said before each cell
+        for cell in sorted({s.tok.cell for s in sequence[1:-1]} - {0}):
+            slots = [s for s in sequence[1:-1] if s.tok.cell == cell]
+            if len(slots) >= _PHRASE_WORDS:
+                yield unit, [sequence[0], *label, *slots, sequence[-1]]
 
 
 def slots_text(slots: list[Slot]) -> str:

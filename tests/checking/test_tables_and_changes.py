@@ -128,3 +128,18 @@ def test_a_multiple_written_in_chinese_numerals_is_a_number():
     quantities = [q for unit in analyze_candidate("住宿费按单人标准的一点五倍报销。").units for q in unit.quantities]
 
     assert [(q.kind, q.value) for q in quantities] == [("count", 1.5)]
+
+
+LEAVE_APPROVAL = """| 请假天数 | 审批流程 |
+|---|---|
+| 一天以内 | 直属主管审批 |
+| 超过五天 | 部门经理审核后，报人力资源总监审批 |
+"""
+
+
+def test_roles_exchanged_within_a_table_cell_are_caught():
+    assert FindingKind.ROLE_SWAP in _kinds("请假超过五天的，由人力资源总监审核后，报部门经理审批。", LEAVE_APPROVAL)
+
+
+def test_a_table_cell_said_in_its_own_order_is_no_exchange():
+    assert FindingKind.ROLE_SWAP not in _kinds("请假超过五天的，由部门经理审核后，报人力资源总监审批。", LEAVE_APPROVAL)
