@@ -17,6 +17,7 @@ from checking.rules.exchange import check_exchanges
 from checking.rules.entities import check_entities, check_name_roles, check_pairings
 from checking.rules.negation import check_negation
 from checking.rules.quantities import check_quantities
+from checking.rules.rows import check_table_rows
 from checking.rules.subject import check_subject
 from checking.rules.wording import check_wording
 
@@ -34,4 +35,5 @@ RULES: tuple[Rule, ...] = (
     check_wording,
     check_additions,
     check_subject,
+    check_table_rows,
 )

@@ -75,12 +75,11 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
         placement = _with_labels([_placement(claim, q, claim_ctx, e, unit, e_ctx) for e, unit, e_ctx, _ in compatible],
                                  [(unit, _label_share(claim_ctx, labels)) for _, unit, _, labels in compatible])
         best = max(range(len(compatible)), key=placement.__getitem__)
-        import os
-        if os.environ.get("QDEBUG"):
-            print("Q", describe(q), {k: round(v,2) for k,v in claim_ctx.items()})
-            for k,(e,u,ectx,lab) in enumerate(compatible):
-                print("   ", describe(e), round(placement[k],3), repr(" ".join(t.text for t in u.tokens)[:50]), "share", round(_local_share(claim_ctx, u, window),2), round(_local_share(claim_ctx, u, window, paraphrased=True),2), {a: round(b,2) for a,b in list(ectx.items())[:8]})
         equal = [k for k, (e, *_) in enumerate(compatible) if same_value(q, e)]
+        named = _row_named(q, [compatible[k] for k in equal])
+        if named is not None and _local_share(claim_ctx, named[1], window, paraphrased=True) >= _MIN_MATCH_SHARE:
+            findings.append(_compare_attributes(ctx, q, *named))
+            continue
         if equal:
             k = max(equal, key=placement.__getitem__)
             same_unit = compatible[k][1] is compatible[best][1]
@@ -88,7 +87,8 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
             # 杭州 at 450 is not outweighed by a sentence stating 350 of other cities.
             fewer_words = not same_unit and (_local_share(claim_ctx, compatible[k][1])
                                              < _local_share(claim_ctx, compatible[best][1]) - _SHARE_TOLERANCE)
-            if placement[k] >= placement[best] - (_SAME_UNIT_TOLERANCE if same_unit else _BINDING_TOLERANCE) and not fewer_words:
+            tolerance = _SAME_UNIT_TOLERANCE if same_unit else _BINDING_TOLERANCE
+            if placement[k] >= placement[best] - tolerance and not fewer_words:
                 if _local_share(claim_ctx, compatible[k][1], window, paraphrased=True) >= _MIN_MATCH_SHARE:
                     findings.append(_compare_attributes(ctx, q, compatible[k][0], compatible[k][1]))
                 else:  # the same value, said about something else
@@ -102,6 +102,17 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
         else:
             findings.append(missing)
     return findings
+
+
+def _row_named(q: Quantity, equal: list[tuple]) -> tuple[Quantity, Unit] | None:
+    """A bounded value the claim states as a table row's label does ("超过一天" of the row "超过一天，不超过五天"):
+    a row label with a bound is the condition the row is about, so the claim names that row, wherever word
+    distances would put it."""
+    if not q.bound:
+        return None
+    rows = [(e, unit) for e, unit, *_ in equal
+            if unit.kind == "table_row" and e.cell == 0 and attribute_difference(q, e) is None]
+    return rows[0] if len(rows) == 1 else None
 
 
 def _with_labels(placement: list[float], shares: list[tuple[Unit, float]]) -> list[float]:
@@ -177,8 +188,10 @@ def _placement(claim: Claim, q: Quantity, claim_ctx: dict[str, float], e: Quanti
     local = _local_share(claim_ctx, unit)
     nearby = cosine(claim_ctx, evidence_ctx)
     # a specific date beside a version number, the numbers beside a month: where those sit, this one does
+    # (a table row is one record: how far apart its cells are says nothing of which values go together)
     others = [o for o in claim.unit.quantities if not comparable(q, o) and _specific(o)]
-    shared = sum(max((1.0 / (1.0 + EVIDENCE_DECAY * abs(x.pos - e.pos)) for x in unit.quantities
+    distance = 0.0 if unit.kind == "table_row" else EVIDENCE_DECAY
+    shared = sum(max((1.0 / (1.0 + distance * abs(x.pos - e.pos)) for x in unit.quantities
                       if comparable(o, x) and same_value(o, x)), default=0.0) for o in others)
     same_rate = bool(q.per & e.per) or (not q.per and not e.per)
     # A value a change left behind is not what holds now: "the standard is 350" is about the "to" of "from 400 to
@@ -214,7 +227,7 @@ def _bind_members(members: list[Quantity], unit: Unit) -> dict[Quantity, tuple[Q
         same = [k for k, e in enumerate(unit.quantities) if k not in taken and comparable(q, e) and same_value(q, e)]
         if not same:
             return None
-        k = next((k for k in same if _attribute_difference(q, unit.quantities[k]) is None), same[0])
+        k = next((k for k in same if attribute_difference(q, unit.quantities[k]) is None), same[0])
         taken.add(k)
         pairs[q] = (unit.quantities[k], unit)
     return pairs
@@ -258,7 +271,7 @@ def _signed_cosine(a: dict[str, float], b: dict[str, float]) -> float:
 def _compare_attributes(ctx: RuleContext, q: Quantity, e: Quantity, unit: Unit) -> Finding:
     """The same value: its rate period, direction of change and bound must agree too."""
     spans = {"claim_span": (q.start, q.end), "evidence_span": ctx.evidence_span(unit, e.start, e.end)}
-    difference = _attribute_difference(q, e)
+    difference = attribute_difference(q, e)
     if difference is not None:
         return Finding(*difference, **spans)
     # subject: scoring.beside_verdict says where the value was seen when nothing supports the claim
@@ -266,7 +279,7 @@ def _compare_attributes(ctx: RuleContext, q: Quantity, e: Quantity, unit: Unit) 
                    subject=describe(q), **spans)
 
 
-def _attribute_difference(q: Quantity, e: Quantity) -> tuple[FindingKind, str] | None:
+def attribute_difference(q: Quantity, e: Quantity) -> tuple[FindingKind, str] | None:
     """How two quantities of the same value still differ (rate period, direction of change, bound), if they do."""
     time_per_q = {p for p in q.per if p in TIME_UNITS}
     time_per_e = {p for p in e.per if p in TIME_UNITS}
@@ -291,5 +304,5 @@ def value_also_stated(*, claim: Claim, finding: Finding, candidate: Candidate) -
     span = finding.evidence_span
     if q is None or span is None:
         return False
-    return any(comparable(q, e) and same_value(q, e) and _attribute_difference(q, e) is None
+    return any(comparable(q, e) and same_value(q, e) and attribute_difference(q, e) is None
                for unit in candidate.units if unit.start <= span[0] and span[1] <= unit.end for e in unit.quantities)

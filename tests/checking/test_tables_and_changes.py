@@ -143,3 +143,54 @@ def test_roles_exchanged_within_a_table_cell_are_caught():
 
 def test_a_table_cell_said_in_its_own_order_is_no_exchange():
     assert FindingKind.ROLE_SWAP not in _kinds("请假超过五天的，由部门经理审核后，报人力资源总监审批。", LEAVE_APPROVAL)
+
+
+LEAVE_DAYS = """| 累计工龄 | 法定年假 | 公司福利年假 | 合计 |
+|---|---|---|---|
+| 满1年不满10年 | 5天 | 2天 | 7天 |
+| 满10年不满20年 | 10天 | 3天 | 13天 |
+| 满20年及以上 | 15天 | 5天 | 20天 |
+"""
+
+
+def test_any_cell_of_the_row_a_claim_names_may_hold_its_value():
+    """A row is one record: the total in its last column is as near the label as the first column's value."""
+    assert FindingKind.QUANTITY_MISMATCH not in _kinds("累计工龄满10年不满20年的员工，每年一共有13天年假。", LEAVE_DAYS)
+    wrong = _kinds("累计工龄满10年不满20年的员工，每年一共有12天年假。", LEAVE_DAYS)
+    assert {FindingKind.QUANTITY_MISMATCH, FindingKind.MISSING_QUANTITY} & set(wrong)
+
+
+def test_a_bounded_value_names_the_row_whose_label_states_it():
+    claim = "请假一天以内由直属主管审批，超过一天、不超过五天的由部门经理审批。"
+    findings = _findings(claim, LEAVE_APPROVAL)
+
+    assert not [f for f in findings if f.kind in (FindingKind.QUANTITY_MISMATCH, FindingKind.MISSING_SUBJECT)]
+
+
+@pytest.mark.parametrize(("claim", "moved"), [
+    ("成都属于一类城市，普通员工住宿标准为每晚600元。", "成都"),
+    ("请假超过一天的由直属主管审批。", "主管"),
+])
+def test_a_claim_joining_two_rows_of_a_table_is_caught(claim, moved):
+    evidence = HOTEL_TABLE if "城市" in claim else LEAVE_APPROVAL
+    findings = [f for f in _findings(claim, evidence) if f.kind == FindingKind.MISSING_SUBJECT]
+
+    assert findings and moved in findings[0].message
+
+
+@pytest.mark.parametrize("claim", [
+    "成都属于二类城市，普通员工住宿标准为每晚450元。",
+    "北京和杭州的部门经理住宿标准都是每晚600元以上。",  # a list may name several rows on purpose
+])
+def test_a_claim_naming_one_row_or_a_list_of_rows_is_no_join(claim):
+    assert FindingKind.MISSING_SUBJECT not in _kinds(claim, HOTEL_TABLE)
+
+
+def test_english_rows_are_joined_alike():
+    table = """| Version | Released | Highlights |
+|---|---|---|
+| 1.0 | March 3, 2021 | Web app and desktop apps for Windows and macOS |
+| 1.5 | February 8, 2022 | Android app and shared notebooks |
+"""
+    assert FindingKind.MISSING_SUBJECT not in _kinds("The Android app arrived with version 1.5.", table)
+    assert FindingKind.MISSING_SUBJECT in _kinds("Windows support arrived with version 1.5.", table)
