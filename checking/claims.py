@@ -88,6 +88,9 @@ _CHATTER = re.compile(
     r"you are welcome|please (?:reach out|contact|ask))",
     re.IGNORECASE,
 )
+# A reply opening a sentence, up to its comma: "不可以，", "No, ".
+_REPLY_OPENING = re.compile(r"\s*([^\W\d_][^\W\d_ ]*(?: [^\W\d_]+)?)\s*[,，]\s*")
+_REPLY_PIECE = re.compile(r"[\W_]+")
 _CHATTER_MAX_WORDS = 12
 _CHATTER_MAX_CHARS = 24
 _MIN_CLAUSE_WORDS = 3
@@ -98,9 +101,18 @@ def split_claims(text: str) -> list[ClaimSpan]:
     for segment in text_segments(text):
         if segment.kind in ("heading", "table_header") or not _is_claim_like(text[segment.start : segment.end]):
             continue
-        for start, end in _independent_clauses(text, segment.start, segment.end):
+        for start, end in _independent_clauses(text, _after_reply(text, segment.start, segment.end), segment.end):
             claims.append(ClaimSpan(text[start:end], start, end))
     return claims
+
+
+def _after_reply(text: str, start: int, end: int) -> int:
+    """Where a sentence's statement starts, after an opening reply ("不可以，公司禁止…", "No, refunds are…"): the
+    reply says nothing a source could confirm, the statement after it does."""
+    opening = _REPLY_OPENING.match(text, start, end)
+    if opening is None or opening.group(1).lower() not in REPLY_WORDS or not _checkable(text[opening.end():end]):
+        return start
+    return opening.end()
 
 
 def text_segments(text: str) -> list[Segment]:
@@ -224,6 +236,8 @@ def _is_claim_like(sentence: str) -> bool:
 
 def _checkable(sentence: str) -> bool:
     """A number, or a word that says what about: "Paris.", "$750.", "Refunds are not available." are; "Yes.",
-    "No.", "Exactly!" and "It is." are not (a source cannot confirm them on their own)."""
+    "No.", "Exactly!", "It is." and "很遗憾，不能。" are not (a source cannot confirm them on their own)."""
+    if all(reply.lower() in REPLY_WORDS for reply in _REPLY_PIECE.split(sentence) if reply):
+        return False  # the segmenter cuts replies into words ("不适用" is 不 + 适用); as written they are replies
     return any(token.kind == "num" or (is_content(token) and token.lower not in REPLY_WORDS)
                for token in tokenize(sentence, 0, len(sentence), table=False))

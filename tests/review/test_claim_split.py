@@ -134,10 +134,19 @@ def test_a_chinese_fact_after_a_reply_word_or_pleasantry_is_still_a_claim():
 
 
 def test_a_one_word_answer_with_a_fact_is_a_claim():
-    """A number, an amount or a name can be looked up; an answer word ("Yes") in front of a fact is kept with it."""
-    for answer in ("42.", "$750.", "London.", "Yes, refunds are available within 14 days."):
+    """A number, an amount or a name can be looked up; a reply opening a fact ("Yes, …") is no part of the claim:
+    no source confirms the reply, the fact after it is what is checked."""
+    for answer in ("42.", "$750.", "London."):
         assert texts(answer) == [answer]
+    assert texts("Yes, refunds are available within 14 days.") == ["refunds are available within 14 days."]
     assert texts("Yes. The Pro plan costs $12 per month.") == ["The Pro plan costs $12 per month."]
+    assert texts("Paris, the capital, is large.") == ["Paris, the capital, is large."]
+
+
+def test_a_chinese_reply_opening_a_fact_or_standing_alone_is_no_claim():
+    assert texts("不可以，公司禁止将公司账号借给他人使用。") == ["公司禁止将公司账号借给他人使用。"]
+    assert texts("很遗憾，不能。公司福利年假部分未休的不予补偿。") == ["公司福利年假部分未休的不予补偿。"]
+    assert texts("不适用。实习生不适用本制度。") == ["实习生不适用本制度。"]
 
 
 def test_an_answer_with_no_checkable_claims_waits_for_a_person():
