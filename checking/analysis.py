@@ -306,6 +306,8 @@ class Candidate:
     names: set[str]  # stems only ever written capitalised, and capitalised mid-sentence at least once
     heading_stems: frozenset[str] = frozenset()  # shared by every window of the candidate
     section: tuple[str, ...] = ()  # the heading path's first two levels (document title, section), if any
+    # rules.rows' tables with the words naming each row, once computed (a cached candidate meets every claim)
+    row_names: list[tuple[list[Unit], list[set[str]]]] | None = field(default=None, repr=False, compare=False)
 
 
 @lru_cache(maxsize=512)

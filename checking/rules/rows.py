@@ -23,10 +23,11 @@ _LIST_JOINTS = 2  # ... as does a list ("杭州、南京、成都、武汉等省
 def check_table_rows(ctx: RuleContext) -> list[Finding]:
     claim = ctx.claim
     in_window = {id(unit) for unit in ctx.window.units}
-    for rows in _tables(ctx.candidate.units):
-        if len(rows) < 2 or not any(id(row) in in_window for row in rows):
+    if ctx.candidate.row_names is None:
+        ctx.candidate.row_names = [(rows, _own_words(rows)) for rows in _tables(ctx.candidate.units) if len(rows) > 1]
+    for rows, own in ctx.candidate.row_names:
+        if not any(id(row) in in_window for row in rows):
             continue
-        own = _own_words(rows)
         for clause in _clauses(claim.unit.tokens):
             if any(t.lower in COORDINATORS for t in clause):
                 continue  # "北京和杭州": a clause may name several rows on purpose
