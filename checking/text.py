@@ -324,6 +324,7 @@ def family_member_in(stem: str, stems: set[str] | frozenset[str]) -> bool:
     return False
 
 
+@lru_cache(maxsize=65536)  # every window's words are asked for their pieces, claim after claim
 def word_pieces(stem: str) -> tuple[str, ...]:
     """The words a word is made of, itself first: Chinese writes a compound as one word (国际出差: 国际, 出差);
     English words are their own only piece."""
