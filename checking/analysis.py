@@ -330,7 +330,7 @@ def analyze_candidate(text: str, heading: str = "") -> Candidate:
         row = segment.kind == "table_row"
         unit = _analyze_unit(text, segment.start, segment.end, segment.kind, header,
                              about=_table_context(section_stems, caption_stems) if row else None)
-        if segment.kind == "table_row" and caption:
+        if row and caption:
             unit.embed_text = f"{caption} {unit.embed_text}"
         elif segment.kind == "heading":
             section_stems, caption_stems = frozenset(unit.stems), frozenset()

@@ -491,7 +491,6 @@ def _make(text: str, tokens: list[Token], kind: str, value, first: int, end: int
                      pos=anchor.pos, cell=anchor.cell, token_span=(first, core_end or end), lead=lead, **extra)
 
 
-
 # A column header's unit, in brackets: "普通员工（元/间·晚）", "Price ($/month)", "Storage (GB)", "Share (%)".
 _HEADER_UNIT = re.compile(r"[（(]\s*([^（）()]{1,16}?)\s*[）)]")
 _BARE_NUMBER = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?")
@@ -499,7 +498,7 @@ _BARE_NUMBER = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?")
 
 @lru_cache(maxsize=256)
 def header_unit(text: str) -> Quantity | None:
-    """What one of a column header's unit is (1元, $1/month, 1 GB), if the header names one in brackets."""
+    """One of the unit a column header names in brackets (1元, $1/month, 1 GB), if it names one."""
     match = _HEADER_UNIT.search(text)
     if match is None:
         return None

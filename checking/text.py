@@ -327,7 +327,7 @@ def family_member_in(stem: str, stems: set[str] | frozenset[str]) -> bool:
 @lru_cache(maxsize=65536)  # every window's words are asked for their pieces, claim after claim
 def word_pieces(stem: str) -> tuple[str, ...]:
     """The words a word is made of, itself first: Chinese writes a compound as one word (国际出差: 国际, 出差);
-    English words are their own only piece."""
+    an English word is its only piece."""
     if not _HAN.match(stem):
         return (stem,)
     return (stem, *(piece for piece in _chinese.word_parts(stem) if len(piece) > 1 and piece != stem))

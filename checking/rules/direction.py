@@ -13,6 +13,8 @@ from checking.rules.context import RuleContext, says
 _BINDING_MARGIN = 0.85  # a direction word agreeing with the claim must be nearly as well placed as the best
 _MIN_CONTEXT = 0.2
 _CLAUSE_MARKS = frozenset({",", ";", ":"})
+# Two clauses of one sentence with opposite directions: the claim's words must lead one by this much, and the other
+# by less than this share of it, to bind the claim to the first (``_told_apart``).
 _MIN_LEAD = 0.05
 _LEAD_MARGIN = 0.5
 

@@ -19,12 +19,12 @@ from checking.text import CONJUNCTIONS, LIGHT_STEMS, LIST_JOINERS
 from checking.windows import Window, stem_found, unit_credit
 
 _BINDING_TOLERANCE = 0.05  # an equal value in another unit must be nearly as well placed as the best
-_SAME_UNIT_TOLERANCE = 0.05
-_SHARE_TOLERANCE = 0.05  # word distances inside one sentence are a weak guide: doubt favours the claim
+_SAME_UNIT_TOLERANCE = 0.05  # word distances inside one sentence are a weak guide: doubt favours the claim
+_SHARE_TOLERANCE = 0.05  # how much less of the claim's wording another sentence's equal value may have
 _NEARBY_WEIGHT = 0.5
 _RATE_WEIGHT = 0.1
 _SHARED_WEIGHT = 0.3
-_SUPERSEDED_WEIGHT = 0.5
+_SUPERSEDED_WEIGHT = 0.5  # what a placement loses when the evidence value is one a change left behind
 _LABEL_WEIGHT = 1.0  # a list member's own label ("adult women (3.1 percent)") outweighs every softer cue
 _SWAP_AGREEMENT = 0.2  # how clearly the claim's members must differ the other way round from the evidence's
 _MIN_LABEL_CONTEXT = 0.2  # a label word counts when it sits in the claim number's own part of the claim

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from checking.analysis import Unit
 from checking.findings import Finding, FindingKind
+from checking.quantities import Quantity
 from checking.quantity_compare import comparable, same_value
 from checking.rules.context import RuleContext, claim_span, said_of
 from checking.rules.quantities import attribute_difference
@@ -93,10 +94,11 @@ def _naming_cells(row: Unit) -> list[list[Token]]:
 
 
 def _labels_word(row: Unit, tok: Token) -> bool:
+    """Whether the word is one of the row's label (its first cell)."""
     return any(t.cell == 0 and t.stem == tok.stem for t in row.tokens)
 
 
-def _labels(row: Unit, q) -> bool:
+def _labels(row: Unit, q: Quantity) -> bool:
     """Whether the row's label (its first cell) states the claim's value as the claim does, bound and all."""
     return any(e.cell == 0 and comparable(q, e) and same_value(q, e) and attribute_difference(q, e) is None
                for e in row.quantities)
