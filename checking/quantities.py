@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from checking.languages.zh import DATE as CHINESE_DATE
 from checking.languages.zh import date_value as chinese_date
+from checking.languages.zh import ordinal_value as chinese_ordinal
 from checking.quantity_words import (
     ARTICLE_NUMERALS,
     BOUNDS_AFTER,
@@ -440,6 +441,8 @@ def _parse_word_quantity(text: str, tokens: list[Token], i: int) -> tuple[Quanti
         if lower == "second" and i > 0 and tokens[i - 1].kind == "num":
             return None  # "30 second" is a duration
         return _make(text, tokens, "ordinal", ORDINAL_WORDS[lower], i, i + 1, strong=False), i + 1
+    if (nth := chinese_ordinal(lower)) is not None:
+        return _make(text, tokens, "ordinal", nth, i, i + 1, strong=False), i + 1
     if lower in ("a", "an") and i + 1 < len(tokens):
         unit = unit_at(tokens, i + 1)
         previous_is_quantity = i > 0 and (tokens[i - 1].kind == "num" or tokens[i - 1].lower in UNITS

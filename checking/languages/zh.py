@@ -430,9 +430,25 @@ def _numeral_text(value: float) -> str:
 _UNIT_AHEAD = "|".join(sorted((re.escape(u) for u in (*UNITS, *COUNTERS, "万", "亿")), key=len, reverse=True))
 _CARVED_NUMERAL = re.compile(
     rf"(?P<percent>百分之)(?P<pnumber>{_CHINESE_NUMBER}|{_ARABIC_NUMBER})"
-    rf"|(?:(?P<arabic>{_ARABIC_NUMBER})|(?<!第)(?P<chinese>[{_DIGITS}十百千][{_DIGITS}十百千万亿点]*)(?=\s*(?:{_UNIT_AHEAD})))"
+    rf"|(?:(?P<arabic>{_ARABIC_NUMBER})|(?<!第)(?P<chinese>[{_DIGITS}十百千][{_DIGITS}十百千万亿点]*)(?!季度)"
+    rf"(?=\s*(?:{_UNIT_AHEAD})))"
     rf"\s*(?P<unit>{_UNIT_AHEAD})?"
 )
+# An ordinal: "第一季度", "第三天", "第2条"; "一季度" to "四季度" (no 个) name a quarter of the year as "第一季度" does.
+_ORDINAL = re.compile(rf"第(?P<nth>[{_DIGITS}十百]+|[0-9]+)|(?P<quarter>[一二三四])季度")
+
+
+def ordinal_value(word: str) -> int | None:
+    """The place a word names (第一季度: 1, 三季度: 3), or None."""
+    match = _ORDINAL.match(word)
+    if match is None:
+        return None
+    try:
+        return int(number_value(match.group("nth") or match.group("quarter")))
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
 # "不" before a comparison is one bound ("不超过": at most), not a negation of the clause.
 _NEGATED_COMPARISONS = frozenset({"超过", "少于", "低于", "高于", "多于", "大于", "小于", "足"})
 _BOUND_NEGATIONS = frozenset({"不", "不得", "不能", "不可", "不应", "不宜"})

@@ -163,3 +163,12 @@ def test_a_word_the_evidence_says_beside_its_opposite_is_no_finding():
     outcome = rules_check(claim="国际出差由总经理审批。", candidates=[EvidenceCandidate(evidence)])
 
     assert FindingKind.NEGATION not in {f.kind for f in outcome.findings}
+
+
+def test_another_quarter_of_the_year_is_contradicted():
+    evidence = "自2025年第一季度起，报销一律使用电子发票。"
+    wrong = rules_check(claim="自2025年第二季度起，报销一律使用电子发票。", candidates=[EvidenceCandidate(evidence)])
+    right = rules_check(claim="从2025年一季度开始，报销一律使用电子发票。", candidates=[EvidenceCandidate(evidence)])
+
+    assert FindingKind.QUANTITY_MISMATCH in {f.kind for f in wrong.findings}
+    assert FindingKind.QUANTITY_MISMATCH not in {f.kind for f in right.findings}

@@ -133,3 +133,21 @@ def test_a_one_character_word_and_the_word_it_heads_are_one_family():
     assert not one_word_family("不", "并不") and not one_word_family("前", "提前") and not one_word_family("次", "每次")
     assert not one_word_family("年", "每年") and not one_word_family("天", "每天")
     assert not one_word_family("坐", "坐下来") and not one_word_family("sit", "sitting")
+
+
+@pytest.mark.parametrize(("word", "place"), [("第一季度", 1), ("第二季度", 2), ("三季度", 3), ("第三天", 3), ("第12条", 12),
+                                              ("季度", None), ("统一", None)])
+def test_an_ordinal_names_its_place(word, place):
+    from checking.languages.zh import ordinal_value
+
+    assert ordinal_value(word) == place
+
+
+def test_a_quarter_without_a_counter_is_a_place_and_with_one_a_duration():
+    from checking.analysis import analyze_candidate
+
+    def read(text):
+        return [(q.kind, q.value) for unit in analyze_candidate(text).units for q in unit.quantities]
+
+    assert ("ordinal", 1) in read("从2025年一季度开始执行。")
+    assert ("duration:mo", 9.0) in read("三个季度内完成。")
