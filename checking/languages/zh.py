@@ -342,6 +342,9 @@ CHINESE = Chinese()
 # Modal and light verbs and particles a question is phrased with: they say how it asks, not what about (能休 is 能
 # + 休, "can take"; 还能用吗 asks whether leave "can still be used"), as English's light words do (checking.text).
 LIGHT_WORDS = frozenset("能 能够 可 可以 要 会 得 需 需要 应 应该 做 进行 有 是 用 去 来 让 给 算 还 完 请 被 了 过 着 吧 啊".split())
+# Words placing an event in time relative to another ("辞职以后": after resigning): 后 and 前 alone are stop-words,
+# and a policy says "离职的，…收回" without one; what the question asks about is the event.
+_TIME_RELATIONS = frozenset("以后 之后 以前 之前".split())
 # After a word asking for an amount, the next word is the measure asked for (多少天, 多少比例, 几位): the answer
 # states a number, not that word, as "long" in English "how long". Generic nouns that make a question word of
 # 什么 or 哪 (什么时候 "when", 什么情况下 "under what conditions", 哪些方面) do the same.
@@ -366,7 +369,7 @@ def asked_measure(word: str) -> str:
 
 
 def light(word: str) -> bool:
-    return word in LIGHT_WORDS
+    return word in LIGHT_WORDS or word in _TIME_RELATIONS
 
 
 _HAN_WORD = re.compile(r"^[\u3400-\u9fff]+$")

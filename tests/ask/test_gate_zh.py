@@ -31,7 +31,8 @@ def words(question: str) -> list[str]:
 
 
 def test_chinese_key_terms_leave_out_question_words_and_light_words():
-    assert words("员工辞职以后，系统权限什么时候收回？") == ["员工", "辞职", "以后", "系统", "权限", "收回"]
+    # 以后 places the event in time (as 后 alone does): what is asked about is the resignation
+    assert words("员工辞职以后，系统权限什么时候收回？") == ["员工", "辞职", "系统", "权限", "收回"]
     assert words("请病假需要提供医院证明吗？") == ["病假", "提供", "医院", "证明"]
     assert words("国际出差的签证费可以报销吗？") == ["国际", "出差", "签证费", "报销"]
     # the measure a question word asks for is no key term; what it counts, written as a longer word, is
@@ -42,7 +43,7 @@ def test_chinese_key_terms_leave_out_question_words_and_light_words():
 
 
 def test_traditional_questions_name_their_terms_as_written_and_match_simplified_text():
-    assert words("員工辭職以後，系統權限什麼時候收回？") == ["員工", "辭職", "以後", "系統", "權限", "收回"]
+    assert words("員工辭職以後，系統權限什麼時候收回？") == ["員工", "辭職", "系統", "權限", "收回"]
     decision = decide("員工辭職以後，系統權限什麼時候收回？", "员工辞职以后，各系统的权限须在最后工作日下班前收回。")
     assert decision.status == "answered"
 
