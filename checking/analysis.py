@@ -227,7 +227,7 @@ def _clauses(tokens: list[Token], skip: set[int]) -> tuple[list[Clause], dict[st
         stems, negated, leads, has_negation, scope_left, dangling = {}, set(), set(), False, 0, False
 
     for k, tok in enumerate(tokens):
-        if tok.text in NEGATION_BREAKS or tok.lower in NEGATION_BREAKS:
+        if breaks_clause(tok):
             close()
             continue
         if _is_negation_cue(tokens, k):
@@ -252,6 +252,22 @@ def _clauses(tokens: list[Token], skip: set[int]) -> tuple[list[Clause], dict[st
             dangling = False
     close()
     return clauses, polarity
+
+
+def breaks_clause(tok: Token) -> bool:
+    """A mark or word ending a clause: ",", ";", "but", "because", 但是 (text.NEGATION_BREAKS)."""
+    return tok.text in NEGATION_BREAKS or tok.lower in NEGATION_BREAKS
+
+
+def clause_spans(tokens: list[Token]) -> list[tuple[int, int]]:
+    """Token index ranges of the clauses ``tokens`` make, cut where ``breaks_clause`` (the breaks left out)."""
+    spans, start = [], 0
+    for k, tok in enumerate(tokens):
+        if breaks_clause(tok):
+            spans.append((start, k))
+            start = k + 1
+    spans.append((start, len(tokens)))
+    return [(a, b) for a, b in spans if a < b]
 
 
 def _joins_a_clause(tokens: list[Token], k: int) -> bool:
@@ -334,7 +350,7 @@ def analyze_candidate(text: str, heading: str = "") -> Candidate:
             unit.embed_text = f"{caption} {unit.embed_text}"
         elif segment.kind == "heading":
             section_stems, caption_stems = frozenset(unit.stems), frozenset()
-        elif segment.kind != "table_row":
+        elif not row:
             caption, caption_stems = unit.embed_text, frozenset(unit.stems)
         stems.update(unit.stems)
         if segment.kind != "heading":  # headings add vocabulary, never a quote

@@ -3,16 +3,13 @@ with the like word the evidence puts in the most similar wording."""
 
 from __future__ import annotations
 
-import math
-
-from checking.analysis import Polar, Unit, affinity, context_skip_tokens, word_context
+from checking.analysis import Polar, Unit, affinity, clause_spans, context_skip_tokens, word_context
 from checking.findings import Finding, FindingKind
 from checking.rules.context import RuleContext, says
 
 # Binding a claim's direction word to the evidence's: by shared nearby words.
 _BINDING_MARGIN = 0.85  # a direction word agreeing with the claim must be nearly as well placed as the best
 _MIN_CONTEXT = 0.2
-_CLAUSE_MARKS = frozenset({",", ";", ":"})
 # Two clauses of one sentence with opposite directions: the claim's words must lead one by this much, and the other
 # by less than this share of it, to bind the claim to the first (``_told_apart``).
 _MIN_LEAD = 0.05
@@ -52,10 +49,8 @@ def _context(unit: Unit, polar: Polar, skip: frozenset[int] | set[int] = frozens
     own clause's: the other clause's subject is not its."""
     if not any(p.family == polar.family and p.polarity != polar.polarity for p in unit.polars):
         return word_context(unit, polar.pos, -1, {*skip, polar.index})
-    cuts = [t.pos for t in unit.tokens if t.kind == "punct" and t.lower in _CLAUSE_MARKS]
-    start = max((c for c in cuts if c < polar.pos), default=-math.inf)
-    end = min((c for c in cuts if c > polar.pos), default=math.inf)
-    outside = {k for k, t in enumerate(unit.tokens) if not start < t.pos < end}
+    start, end = next(((a, b) for a, b in clause_spans(unit.tokens) if a <= polar.index < b), (0, len(unit.tokens)))
+    outside = {k for k in range(len(unit.tokens)) if not start <= k < end}
     return word_context(unit, polar.pos, -1, {*skip, *outside, polar.index})
 
 

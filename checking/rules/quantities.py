@@ -110,9 +110,15 @@ def _row_named(q: Quantity, equal: list[tuple]) -> tuple[Quantity, Unit] | None:
     distances would put it."""
     if not q.bound:
         return None
-    rows = [(e, unit) for e, unit, *_ in equal
-            if unit.kind == "table_row" and e.cell == 0 and attribute_difference(q, e) is None]
+    rows = [(e, unit) for e, unit, *_ in equal if states_row_label(q, e, unit)]
     return rows[0] if len(rows) == 1 else None
+
+
+def states_row_label(q: Quantity, e: Quantity, unit: Unit) -> bool:
+    """Whether ``e`` is in the label (first cell) of a table row and states the claim's ``q`` as the claim does:
+    the same value, bound and rate."""
+    return (unit.kind == "table_row" and e.cell == 0 and comparable(q, e) and same_value(q, e)
+            and attribute_difference(q, e) is None)
 
 
 def _with_labels(placement: list[float], shares: list[tuple[Unit, float]]) -> list[float]:

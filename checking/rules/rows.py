@@ -8,15 +8,12 @@ claim is in the table, and its number may well be right for one of the two rows.
 
 from __future__ import annotations
 
-from checking.analysis import Unit
+from checking.analysis import Unit, clause_spans
 from checking.findings import Finding, FindingKind
-from checking.quantities import Quantity
-from checking.quantity_compare import comparable, same_value
 from checking.rules.context import RuleContext, claim_span, said_of
-from checking.rules.quantities import attribute_difference
+from checking.rules.quantities import states_row_label
 from checking.text import COORDINATORS, LIST_JOINERS, Token, is_content
 
-_CLAUSE_MARKS = frozenset({",", ";", ":", "."})
 _NAME_WORDS = 3  # a cell of this many content words or fewer names something ("直属主管", "部门经理及以上")
 _LIST_JOINTS = 2  # ... as does a list ("杭州、南京、成都、武汉等省会城市")
 
@@ -29,20 +26,11 @@ def check_table_rows(ctx: RuleContext) -> list[Finding]:
     for rows, own in ctx.candidate.row_names:
         if not any(id(row) in in_window for row in rows):
             continue
-        for clause in _clauses(claim.unit.tokens):
+        for a, b in clause_spans(claim.unit.tokens):
+            clause = claim.unit.tokens[a:b]
             if any(t.lower in COORDINATORS for t in clause):
                 continue  # "北京和杭州": a clause may name several rows on purpose
-            named: dict[int, Token] = {}
-            for tok in clause:
-                for r, words in enumerate(own):
-                    if is_content(tok) and tok.stem in words:
-                        named.setdefault(r, tok)
-            span = (clause[0].start, clause[-1].end)
-            for q in claim.unit.quantities:
-                if span[0] <= q.start < span[1]:
-                    labelled = [r for r, row in enumerate(rows) if _labels(row, q)]
-                    if len(labelled) == 1:
-                        named.setdefault(labelled[0], clause[0])
+            named = _rows_named(claim.unit, a, b, rows, own)
             if len(named) < 2:
                 continue
             # report a name the claim moved (not a row's own label): its row is where the evidence says it
@@ -53,6 +41,21 @@ def check_table_rows(ctx: RuleContext) -> list[Finding]:
             return [Finding(FindingKind.MISSING_SUBJECT, said_of(tok.text, label), claim_span=claim_span(tok),
                             evidence_span=ctx.evidence_span(row, row.start, row.end))]
     return []
+
+
+def _rows_named(claim: Unit, a: int, b: int, rows: list[Unit], own: list[set[str]]) -> dict[int, Token]:
+    """The rows the claim's tokens ``a``..``b`` name, each with the token naming it: a word of the row's own, or a
+    value its label states as the claim does."""
+    named: dict[int, Token] = {}
+    for tok in claim.tokens[a:b]:
+        for r in (r for r, words in enumerate(own) if is_content(tok) and tok.stem in words):
+            named.setdefault(r, tok)
+    for q in claim.quantities:
+        if a <= q.token_span[0] < b:
+            labelled = [r for r, row in enumerate(rows) if any(states_row_label(q, e, row) for e in row.quantities)]
+            if len(labelled) == 1:
+                named.setdefault(labelled[0], claim.tokens[q.token_span[0]])
+    return named
 
 
 def _tables(units: list[Unit]) -> list[list[Unit]]:
@@ -96,22 +99,6 @@ def _naming_cells(row: Unit) -> list[list[Token]]:
 def _labels_word(row: Unit, tok: Token) -> bool:
     """Whether the word is one of the row's label (its first cell)."""
     return any(t.cell == 0 and t.stem == tok.stem for t in row.tokens)
-
-
-def _labels(row: Unit, q: Quantity) -> bool:
-    """Whether the row's label (its first cell) states the claim's value as the claim does, bound and all."""
-    return any(e.cell == 0 and comparable(q, e) and same_value(q, e) and attribute_difference(q, e) is None
-               for e in row.quantities)
-
-
-def _clauses(tokens: list[Token]) -> list[list[Token]]:
-    clauses: list[list[Token]] = [[]]
-    for tok in tokens:
-        if tok.kind == "punct" and tok.lower in _CLAUSE_MARKS:
-            clauses.append([])
-        else:
-            clauses[-1].append(tok)
-    return [clause for clause in clauses if clause]
 
 
 def _written(tokens: list[Token]) -> str:
