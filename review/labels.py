@@ -22,3 +22,25 @@ EVIDENCE_FLAG_LABELS = {
     "confidential": pgettext_lazy("evidence flag", "confidential"),
     "restricted": pgettext_lazy("evidence flag", "restricted"),
 }
+
+# The checker's finding kinds (checking.findings.FindingKind, stored as English codes) as the claim card's badges
+# read them.
+FINDING_KIND_LABELS = {
+    "quantity_mismatch": pgettext_lazy("finding kind", "quantity mismatch"),
+    "direction": pgettext_lazy("finding kind", "direction"),
+    "negation": pgettext_lazy("finding kind", "negation"),
+    "entity_swap": pgettext_lazy("finding kind", "entity swap"),
+    "role_swap": pgettext_lazy("finding kind", "role swap"),
+    "slot_swap": pgettext_lazy("finding kind", "slot swap"),
+    "missing_quantity": pgettext_lazy("finding kind", "missing quantity"),
+    "missing_entity": pgettext_lazy("finding kind", "missing entity"),
+    "missing_subject": pgettext_lazy("finding kind", "missing subject"),
+    "entity_elsewhere": pgettext_lazy("finding kind", "entity elsewhere"),
+    "unsupported_addition": pgettext_lazy("finding kind", "unsupported addition"),
+    "unsupported_term": pgettext_lazy("finding kind", "unsupported term"),
+    "substitution": pgettext_lazy("finding kind", "substitution"),
+    "weak_missing_quantity": pgettext_lazy("finding kind", "weak missing quantity"),
+    "quantity_match": pgettext_lazy("finding kind", "quantity match"),
+    "external_support": pgettext_lazy("finding kind", "external support"),
+    "external_doubt": pgettext_lazy("finding kind", "external doubt"),
+}

@@ -15,6 +15,7 @@ from checking.languages import LANGUAGE_CHOICES
 from checking.scoring import beside_verdict
 from console.models import SecurityLevel
 from review.conflicts import ConflictPair, QuoteDifference, conflict_pairs, quote_difference
+from review.labels import FINDING_KIND_LABELS
 
 
 class ApiClient(models.Model):
@@ -252,7 +253,7 @@ class Claim(models.Model):
     def finding_rows(self) -> list[dict]:
         """Findings as the review page lists them: effect (for the badge's colour), a readable kind, message."""
         findings, _reasons = self._findings_beside_verdict
-        return [{"effect": str(f.effect), "kind": str(f.kind).replace("_", " "), "message": f.message}
+        return [{"effect": str(f.effect), "kind": FINDING_KIND_LABELS[f.kind], "message": f.message}
                 for f in findings if f.kind is not FindingKind.UNSUPPORTED_TERM]
 
     @property

@@ -56,3 +56,19 @@ def test_a_claim_stored_before_the_rewording_reads_as_one_scored_now():
     assert stored.other_reasons == ["$750 is in the nearest passage, which does not support the claim"]
     assert [(row["effect"], row["message"]) for row in supported.finding_rows] == [("supports", "$750 matches evidence")]
     assert supported.other_reasons == []
+
+
+def test_a_finding_kind_is_shown_in_the_readers_language():
+    """The badge beside a reason names its kind as a person reads it, not as the checker stores it."""
+    from django.utils import translation
+
+    from review.models import Claim
+
+    match = Finding(FindingKind.QUANTITY_MATCH, "600元与证据一致", subject="600元").as_dict()
+    claim = Claim(text="普通员工住宿标准为每晚600元。", verdict="supported", findings=[match], reasons=["600元与证据一致"])
+
+    with translation.override("zh-hans"):
+        assert [str(row["kind"]) for row in claim.finding_rows] == ["数值一致"]
+    with translation.override("en"):
+        assert [str(row["kind"]) for row in Claim(text="x", verdict="supported", findings=[match]).finding_rows] \
+            == ["quantity match"]
