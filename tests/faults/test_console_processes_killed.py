@@ -39,7 +39,9 @@ def _postgres_pid(pgdata) -> int | None:
 
 class Client(threading.Thread):
     """A RAG application sending answers one after another, each with its own Idempotency-Key and sent again
-    (after Retry-After, shortened here) until it is accepted."""
+    (after Retry-After, shortened here) until it is accepted. Halfway it waits for ``resume``: the test injects its
+    fault then, so the second half is sent into the outage however fast the first half went (on a quick machine
+    all twelve answers were once accepted before the kill, and no request met the outage)."""
 
     def __init__(self, *, base_url: str, token: str, name: str) -> None:
         super().__init__(daemon=True)
@@ -47,9 +49,13 @@ class Client(threading.Thread):
         self.name_prefix = name
         self.responses: list[tuple[int, str, dict, str]] = []  # status, content type, JSON body, Retry-After
         self.accepted: dict[str, int] = {}  # Idempotency-Key -> answer id
+        self.halfway, self.resume = threading.Event(), threading.Event()
 
     def run(self) -> None:
         for number in range(ANSWERS_PER_CLIENT):
+            if number == ANSWERS_PER_CLIENT // 2:
+                self.halfway.set()
+                self.resume.wait(timeout=120)
             key = f"{self.name_prefix}-{number}"
             while key not in self.accepted:
                 try:
@@ -134,8 +140,10 @@ def test_postgres_killed_under_load_comes_back_by_itself_and_every_accepted_answ
     clients = [Client(base_url=base_url, token=token, name=name) for name in ("alpha", "beta")]
     for client in clients:
         client.start()
-    wait_until(lambda: sum(len(c.accepted) for c in clients) >= 3, timeout=60, what="the first answers")
+    wait_until(lambda: all(c.halfway.is_set() for c in clients), timeout=60, what="the first answers")
     os.kill(first_pid, signal.SIGKILL)
+    for client in clients:
+        client.resume.set()
 
     def postgres_back() -> bool:
         return _postgres_pid(pgdata) not in {None, first_pid} and _healthz(base_url).get("database", {}).get("ok")
@@ -199,8 +207,10 @@ def test_the_web_master_killed_under_load_is_restarted_and_every_accepted_answer
     clients = [Client(base_url=base_url, token=token, name=name) for name in ("alpha", "beta")]
     for client in clients:
         client.start()
-    wait_until(lambda: sum(len(c.accepted) for c in clients) >= 3, timeout=60, what="the first answers")
+    wait_until(lambda: all(c.halfway.is_set() for c in clients), timeout=60, what="the first answers")
     os.kill(first_master, signal.SIGKILL)
+    for client in clients:
+        client.resume.set()
 
     wait_until(lambda: _web_master_pid(process) not in {None, first_master} and _healthz(base_url).get("status"),
                timeout=30, what="the web process to be back", log=log)
