@@ -141,9 +141,17 @@ def test_postgres_killed_under_load_comes_back_by_itself_and_every_accepted_answ
     for client in clients:
         client.start()
     wait_until(lambda: all(c.halfway.is_set() for c in clients), timeout=60, what="the first answers")
-    os.kill(first_pid, signal.SIGKILL)
-    for client in clients:
-        client.resume.set()
+    # run_console is held while the server is down, so that the clients meet the outage however fast it would
+    # restart the server (it once did so before any request arrived: 'no request met the outage').
+    os.kill(process.pid, signal.SIGSTOP)
+    try:
+        os.kill(first_pid, signal.SIGKILL)
+        for client in clients:
+            client.resume.set()
+        wait_until(lambda: any(status == 503 for client in clients for status, *_ in client.responses),
+                   timeout=60, what="a request to meet the outage", log=log)
+    finally:
+        os.kill(process.pid, signal.SIGCONT)
 
     def postgres_back() -> bool:
         return _postgres_pid(pgdata) not in {None, first_pid} and _healthz(base_url).get("database", {}).get("ok")
