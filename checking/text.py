@@ -324,6 +324,14 @@ def family_member_in(stem: str, stems: set[str] | frozenset[str]) -> bool:
     return False
 
 
+def synonym_in(stem: str, stems: set[str] | frozenset[str]) -> bool:
+    """Whether a word of the same meaning as ``stem`` is among ``stems`` (Chinese, by the thesaurus: 回来/返回).
+    The gate reads it, and the antonym rule (a word whose synonym the evidence uses is no word it avoids); the
+    checker's word coverage does not: the thesaurus's groups are broad (表现 / 反映), and an invented sentence finds
+    some synonym of its words in any long article (UHGEval's hallucinations passed more often)."""
+    return bool(_HAN.match(stem)) and not _chinese.synonyms(stem).isdisjoint(stems)
+
+
 @lru_cache(maxsize=65536)  # every window's words are asked for their pieces, claim after claim
 def word_pieces(stem: str) -> tuple[str, ...]:
     """The words a word is made of, itself first: Chinese writes a compound as one word (国际出差: 国际, 出差);

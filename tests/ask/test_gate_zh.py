@@ -102,3 +102,10 @@ def test_the_other_cases_of_a_listed_rule_are_quoted_beside_the_first(model_in_p
                 "- 病假期间的工资按本人基本工资的百分之八十发放。\n")
     assert compose("请病假需要提供医院证明吗？", markdown) == [
         "连续病假不超过两天的，无需提供医院证明。", "连续病假三天及以上的，必须提供医院出具的诊断证明。"]
+
+
+def test_a_term_is_covered_by_a_word_of_the_same_meaning():
+    # 回来 / 返回 and 上报 / 报告 are one meaning in the thesaurus; 老婆 / 配偶 are not (wife, spouse)
+    assert decide("出差回来后多少天内提交报销单？", "出差人员应当在返回后三十日内提交报销单。").status == "answered"
+    decision = decide("老婆生孩子，男员工能休几天假？", "男员工在配偶生育期间享受陪产假十五天。")
+    assert decision.status == "insufficient_evidence" and "老婆" in decision.missing_terms

@@ -25,6 +25,7 @@ def _quantities(text: str) -> list[tuple[str, object, str]]:
     ("密码至少12个字符", ("count:个字符", 12, "12个字符")),
     ("年假十五天", ("duration:s", 15 * 86400, "十五天")),
     ("每月报销2,000元", ("money:CNY", 2000, "2,000元")),
+    ("按基本工资的百分之百发放", ("percent", 100, "百分之百")),
 ])
 def test_numerals_are_read_with_their_unit_and_span(text, expected):
     assert expected in _quantities(text)
@@ -133,6 +134,20 @@ def test_a_one_character_word_and_the_word_it_heads_are_one_family():
     assert not one_word_family("不", "并不") and not one_word_family("前", "提前") and not one_word_family("次", "每次")
     assert not one_word_family("年", "每年") and not one_word_family("天", "每天")
     assert not one_word_family("坐", "坐下来") and not one_word_family("sit", "sitting")
+
+
+def test_words_of_one_meaning_come_from_the_thesaurus():
+    from checking.languages.zh import synonyms
+    from checking.text import synonym_in
+
+    assert "返回" in synonyms("回来") and "报告" in synonyms("上报") and "子女" in synonyms("孩子")
+    assert synonym_in("上报", {"必须", "报告", "服务台"}) and not synonym_in("上报", {"必须", "服务台"})
+    # a word of several meanings is a synonym of each (报告 the verb 上报, and the noun 呈文), not one form
+    assert {"上报", "呈文"} <= synonyms("报告") and "呈文" not in synonyms("上报")
+    # only related ("#": 同姓, 同乡, 同行), single characters (过, 超), roles and question words take no part
+    assert "同乡" not in synonyms("同行") and synonyms("偷") == frozenset() and "超" not in synonyms("超出")
+    assert synonyms("经理") == frozenset() and synonyms("多少") == frozenset()
+    assert not synonym_in("申请", {"审批"}) and not synonym_in("白天", {"夜间", "列车"})
 
 
 @pytest.mark.parametrize(("word", "place"), [("第一季度", 1), ("第二季度", 2), ("三季度", 3), ("第三天", 3), ("第12条", 12),
