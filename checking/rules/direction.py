@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from checking.analysis import Polar, Unit, affinity, clause_spans, context_skip_tokens, word_context
 from checking.findings import Finding, FindingKind
+from checking.quantity_compare import comparable, same_value
 from checking.rules.context import RuleContext, says
+from checking.rules.quantities import stated_alike
 
 # Binding a claim's direction word to the evidence's: by shared nearby words.
 _BINDING_MARGIN = 0.85  # a direction word agreeing with the claim must be nearly as well placed as the best
@@ -23,7 +25,7 @@ def check_directions(ctx: RuleContext) -> list[Finding]:
     findings: list[Finding] = []
     for polar in claim.unit.polars:
         same_family = [(p, u) for p, u in evidence if p.family == polar.family]
-        if not same_family:
+        if not same_family or _bound_stated_alike(ctx, polar):
             continue
         claim_ctx = _context(claim.unit, polar, claim_skip)
         contexts = [(_context(u, p), p, u) for p, u in same_family]
@@ -41,6 +43,19 @@ def check_directions(ctx: RuleContext) -> list[Finding]:
                                     claim_span=(mine.start, mine.end),
                                     evidence_span=ctx.token_span(unit, unit.tokens[best.index])))
     return findings
+
+
+def _bound_stated_alike(ctx: RuleContext, polar: Polar) -> bool:
+    """The direction word bounds a claim number ("超过15天的") that the evidence states with the same bound
+    ("超过十五天的"): the quantity rule judges which of the evidence's values the claim's is; another clause's
+    opposite bound of the same number ("不超过十五天；") is no contradiction."""
+    tokens = ctx.claim.unit.tokens
+    for q in ctx.claim.unit.quantities:
+        first = next((k for k, t in enumerate(tokens) if t.start >= q.start), None)
+        if q.bound and first is not None and first - max(q.lead, 1) <= polar.index < first:
+            return any(comparable(q, e) and same_value(q, e) and stated_alike(q, e)
+                       for unit in ctx.window.units for e in unit.quantities)
+    return False
 
 
 def _context(unit: Unit, polar: Polar, skip: frozenset[int] | set[int] = frozenset()) -> dict[str, float]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -82,6 +83,11 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
             continue
         if equal:
             k = max(equal, key=placement.__getitem__)
+            stated_with_its_bound = _stated_with_its_bound(q, compatible[best][0], [
+                compatible[j][0] for j in equal if compatible[j][1] is compatible[best][1]])
+            if stated_with_its_bound is not None:
+                findings.append(_compare_attributes(ctx, q, stated_with_its_bound, compatible[best][1]))
+                continue
             same_unit = compatible[k][1] is compatible[best][1]
             # Another sentence's equal value must be about as much of the claim as the best placed one: a row of
             # 杭州 at 450 is not outweighed by a sentence stating 350 of other cities.
@@ -102,6 +108,20 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
         else:
             findings.append(missing)
     return findings
+
+
+def _stated_with_its_bound(q: Quantity, best: Quantity, equal_in_its_unit: list[Quantity]) -> Quantity | None:
+    """The value the best-placed one's sentence states with the claim's own bound and direction, where that
+    sentence states the claim's number twice ("员工累计工作满一年后，享受……；累计工作不满一年的员工没有……",
+    "不超过十五天；超过十五天的，须经……批准"): the bound tells the two apart, which word distances cannot."""
+    if not same_value(replace(q, bound=0, change=None), replace(best, bound=0, change=None)):
+        return None
+    return next((e for e in equal_in_its_unit if stated_alike(q, e)), None)
+
+
+def stated_alike(q: Quantity, e: Quantity) -> bool:
+    """The same value stated with the very same bound ("超过" both, not "超过" and "不少于"), rate and direction."""
+    return q.bound == e.bound and attribute_difference(q, e) is None
 
 
 def _row_named(q: Quantity, equal: list[tuple]) -> tuple[Quantity, Unit] | None:

@@ -93,6 +93,32 @@ def test_a_negated_comparison_is_one_bound_not_a_negation():
     assert any(f.kind is FindingKind.QUANTITY_MATCH for f in outcome.findings)
 
 
+def test_under_an_age_is_a_bound_however_it_is_written():
+    """不满 / 未满 (under) bind the number as 不足 does: the same bound reworded is no finding, its opposite is."""
+    evidence = "子女未满三周岁的，父母双方每年各享受育儿假十天。"
+    agreeing = rules_check(claim="孩子不满3周岁的，父母每年各享受育儿假10天。", candidates=[EvidenceCandidate(evidence)])
+    assert not any(f.is_contradiction for f in agreeing.findings)
+    assert _against("子女超过三周岁的，父母双方每年各享受育儿假十天。", evidence)
+
+
+def test_a_number_stated_twice_in_a_sentence_binds_where_its_bound_agrees():
+    """The sentence states 十五天 twice, bounded both ways: the claim's own bound says which it means."""
+    evidence = "事假为无薪假，按日扣除工资。每年累计事假原则上不超过十五天；超过十五天的，须经人力资源总监批准。"
+    agreeing = rules_check(claim="每年事假累计超过15天的，需要人力资源总监批准。", candidates=[EvidenceCandidate(evidence)])
+    assert not any(f.is_contradiction for f in agreeing.findings)
+    assert any(f.kind is FindingKind.QUANTITY_MATCH for f in agreeing.findings)
+    # stated once, with the other bound: still a contradiction, by the quantity rule and the direction rule
+    once = "每年累计事假原则上不超过十五天，须经人力资源总监批准。"
+    assert _against("每年事假累计超过15天的，需要人力资源总监批准。", once) == [
+        "论断为超过15天；证据为至多十五天", "论断说“超过”；证据说“不超过”"]
+
+
+def test_a_verbatim_sentence_beside_the_same_number_unbounded_is_supported():
+    evidence = "员工累计工作满一年后，享受带薪年休假；累计工作不满一年的员工没有带薪年休假。"
+    outcome = rules_check(claim="累计工作不满一年的员工没有带薪年休假。", candidates=[EvidenceCandidate(evidence)])
+    assert not any(f.is_contradiction for f in outcome.findings)
+
+
 def test_one_written_as_an_article_is_no_missing_fact():
     """一次出差 is "a trip": when the evidence lacks it, it is weak doubt, as English "a year" is."""
     outcome = rules_check(claim="一次出差报销总额超过15000元时，财务部进行专项复核。",
