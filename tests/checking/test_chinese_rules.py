@@ -119,6 +119,18 @@ def test_a_verbatim_sentence_beside_the_same_number_unbounded_is_supported():
     assert not any(f.is_contradiction for f in outcome.findings)
 
 
+def test_a_negation_of_the_same_words_in_another_clause_is_about_something_else():
+    """调休 is asserted as the claim asserts it ("调休须在……使用") and denied of unapproved overtime: no contradiction.
+    Where no clause asserts what the negated one shares with the claim, the negation still holds."""
+    items = ("- 休息日加班的，优先安排调休，调休须在加班之日起三个月内使用。\n"
+             "- 加班须事先经部门经理批准，未经批准的加班不计入调休。")
+    claim = "休息日加班换来的调休，要在加班之日起3个月内使用。"
+    outcome = rules_check(claim=claim, candidates=[EvidenceCandidate(items)])
+    assert not any(f.kind is FindingKind.NEGATION for f in outcome.findings)
+    denied = rules_check(claim="节假日加班计入调休。", candidates=[EvidenceCandidate("节假日加班不计入调休。")])
+    assert any(f.kind is FindingKind.NEGATION for f in denied.findings)
+
+
 def test_one_written_as_an_article_is_no_missing_fact():
     """一次出差 is "a trip": when the evidence lacks it, it is weak doubt, as English "a year" is."""
     outcome = rules_check(claim="一次出差报销总额超过15000元时，财务部进行专项复核。",
