@@ -1,16 +1,17 @@
 """The evidence gate: may the question be answered from what retrieval found?
 
 Retrieval scoring well is not evidence that the question can be answered ("Can the knowledge base be downloaded
-publicly?" finds "the knowledge base is not public", which answers nothing about *downloading*). The gate keeps
-the hits that qualify as evidence (cosine similarity at least ASK_GATE_MIN_SIMILARITY, or a full-text match when
-vector search is unavailable) and asks whether they cover the question's key terms: its content words (entities,
-actions, qualifiers), less stop-words, question words and light verbs. A term is covered by the same word family
-(the checker's stemming, synonyms and related stems; for Chinese, the thesaurus's synonyms too) and, when ASK_GATE_TERM_SIMILARITY is above 0, by an
-evidence word whose embedding is that close (indexed word vectors, review.pipeline's embedder): a synonym or an
-inflection the stems miss ("biggest" / "larger", "mileage" / "mile"). Such a word must stand in a passage that
-covers the rest of the term's phrase, and is never a known opposite; only terms of the languages the embedding
-model reads (ASK_GATE_TERM_SIMILARITY_LANGUAGES) are compared so. Fewer covered than ASK_GATE_MIN_TERM_COVERAGE
-of the terms: `insufficient_evidence`, with the terms missing, as the question wrote them.
+publicly?" finds "the knowledge base is not public", which answers nothing about *downloading*). The gate keeps the
+hits that qualify as evidence (cosine similarity at least ASK_GATE_MIN_SIMILARITY, or a full-text match when vector
+search is unavailable) and asks whether they cover the question's key terms: its content words (entities, actions,
+qualifiers), less stop-words, question words and light verbs. A term is covered by the same word family (the
+checker's stemming, synonyms and related stems; for Chinese, the thesaurus's synonyms too) and, when
+ASK_GATE_TERM_SIMILARITY is above 0, by an evidence word whose embedding is that close (indexed word vectors,
+review.pipeline's embedder): a synonym or an inflection the stems miss ("biggest" / "larger", "mileage" / "mile").
+Such a word must stand in a passage that covers the rest of the term's phrase, and is never a known opposite; only
+terms of the languages the embedding model reads (ASK_GATE_TERM_SIMILARITY_LANGUAGES) are compared so. Fewer covered
+than ASK_GATE_MIN_TERM_COVERAGE of the terms: `insufficient_evidence`, with the terms missing, as the question wrote
+them.
 
 Chinese is segmented (checking.languages.zh): its question words, light verbs and the measure a question word asks
 for (多少天, 什么时候) are no key terms, and since Chinese writes a compound as one word, a term is also covered
@@ -105,8 +106,9 @@ def _chinese_term(token: Token) -> KeyTerm | None:
 
 def term_found(stem: str, words: Collection[str]) -> float:
     """How far a key term (its stem) is among a passage's words (stems): its word family, a word of the same
-    meaning (Chinese, by the thesaurus: 回来 / 返回), or for Chinese, which writes compounds as one word, its parts: 住宿费 is found where 住宿 is and a word with 费 in it, a one-character
-    term (休, 假) in a word that has it (休完, 婚假). A passage's words bring their parts with them
+    meaning (Chinese, by the thesaurus: 回来 / 返回), or for Chinese, which writes compounds as one word, its parts:
+    住宿费 is found where 住宿 is and a word with 费 in it, a one-character term (休, 假) in a word that has it (休完,
+    婚假). A passage's words bring their parts with them
     (evidence_words: 出差 is found in 国际出差). Terms made only of single characters (多人) are found only whole."""
     found = stem_found(stem, words) or float(synonym_in(stem, words))
     if found or not _HAN.match(stem):
@@ -117,8 +119,8 @@ def term_found(stem: str, words: Collection[str]) -> float:
     if len(parts) < 2 or all(len(part) == 1 for part in parts):
         return 0.0
     whole = [word for word in words if len(word) > 1 and _HAN.match(word)]
-    return float(all(part in words or synonym_in(part, words) if len(part) > 1 else any(part in word for word in whole)
-                     for part in parts))
+    return float(all(part in words or synonym_in(part, words) if len(part) > 1
+                     else any(part in word for word in whole) for part in parts))
 
 
 def qualified_hits(hits: list[SearchHit], *, min_similarity: float) -> list[SearchHit]:

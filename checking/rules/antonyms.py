@@ -61,7 +61,8 @@ def _opposite_instead(ctx: RuleContext) -> list[Finding]:
             continue  # "not approved" may well say "rejected"
         for piece in word_pieces(tok.stem):
             opposites = [o for o in ANTONYMS.get(piece, ()) if o in pieces_of and o not in claim_pieces]
-            used = piece in pieces_of or family_member_in(piece, pieces_of.keys()) or synonym_in(piece, pieces_of.keys())
+            words = pieces_of.keys()
+            used = piece in words or family_member_in(piece, words) or synonym_in(piece, words)
             if opposites and not used:
                 unit, other = pieces_of[opposites[0]]
                 return [Finding(FindingKind.NEGATION, says(tok.text, other.text),

@@ -96,7 +96,8 @@ def test_a_negated_comparison_is_one_bound_not_a_negation():
 def test_under_an_age_is_a_bound_however_it_is_written():
     """不满 / 未满 (under) bind the number as 不足 does: the same bound reworded is no finding, its opposite is."""
     evidence = "子女未满三周岁的，父母双方每年各享受育儿假十天。"
-    agreeing = rules_check(claim="孩子不满3周岁的，父母每年各享受育儿假10天。", candidates=[EvidenceCandidate(evidence)])
+    agreeing = rules_check(claim="孩子不满3周岁的，父母每年各享受育儿假10天。",
+                           candidates=[EvidenceCandidate(evidence)])
     assert not any(f.is_contradiction for f in agreeing.findings)
     assert _against("子女超过三周岁的，父母双方每年各享受育儿假十天。", evidence)
 
@@ -104,7 +105,8 @@ def test_under_an_age_is_a_bound_however_it_is_written():
 def test_a_number_stated_twice_in_a_sentence_binds_where_its_bound_agrees():
     """The sentence states 十五天 twice, bounded both ways: the claim's own bound says which it means."""
     evidence = "事假为无薪假，按日扣除工资。每年累计事假原则上不超过十五天；超过十五天的，须经人力资源总监批准。"
-    agreeing = rules_check(claim="每年事假累计超过15天的，需要人力资源总监批准。", candidates=[EvidenceCandidate(evidence)])
+    agreeing = rules_check(claim="每年事假累计超过15天的，需要人力资源总监批准。",
+                           candidates=[EvidenceCandidate(evidence)])
     assert not any(f.is_contradiction for f in agreeing.findings)
     assert any(f.kind is FindingKind.QUANTITY_MATCH for f in agreeing.findings)
     # stated once, with the other bound: still a contradiction, by the quantity rule and the direction rule
