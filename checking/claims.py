@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kb.sentences import sentence_spans, strip_span
-from checking.text import CHATTER_PATTERNS, REPLY_WORDS, is_content, tokenize
+from checking.languages import zh
+from checking.text import CHATTER_PATTERNS, REPLY_WORDS, ideographs, is_content, tokenize
 
 SegmentKind = Literal["heading", "item", "table_header", "table_row", "sentence"]
 _BlockKind = Literal["heading", "item", "table_header", "table_row", "paragraph"]
@@ -60,7 +61,7 @@ _TABLE_ROW = re.compile(r"[ \t]*\|")
 _TABLE_SEPARATOR = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?")
 _LINE = re.compile(r"[^\n]*\n|[^\n]+")
 
-_CLAUSE_CUT = re.compile(r",\s+(?:and|but|while|whereas)\s+|;\s+")
+_CLAUSE_CUT = re.compile(r",\s+(?:and|but|while|whereas)\s+|;\s+|；")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*|\d[\d,.]*")
 _AUXILIARIES = frozenset(
     {"is", "are", "was", "were", "be", "been", "has", "have", "had", "will", "would", "can", "could", "must", "may",
@@ -94,6 +95,7 @@ _REPLY_PIECE = re.compile(r"[\W_]+")
 _CHATTER_MAX_WORDS = 12
 _CHATTER_MAX_CHARS = 24
 _MIN_CLAUSE_WORDS = 3
+_MIN_CHINESE_CLAUSE_WORDS = 3  # content words: "超过十五天的，须经人力资源总监批准" has four
 
 
 def split_claims(text: str) -> list[ClaimSpan]:
@@ -180,7 +182,8 @@ def _independent_clauses(text: str, start: int, end: int) -> list[tuple[int, int
         if not depth_ok(cut.start()):
             continue
         left, right = text[piece_start : cut.start()], text[cut.end() : end]
-        if _is_clause(left) and _is_clause(_first_clause(right)) and not _leans_back(right):
+        if _is_clause(left) and _is_clause(_first_clause(right)) and not _leans_back(right) \
+                and not _paired_provisions(left, right):
             pieces.append(strip_span(text, piece_start, cut.start()))
             piece_start = cut.end()
     pieces.append(strip_span(text, piece_start, end))
@@ -203,7 +206,11 @@ def _first_clause(text: str) -> str:
 
 
 def _is_clause(text: str) -> bool:
-    """Has a subject-like opening and a finite verb after it."""
+    """Has a subject-like opening and a finite verb after it; a Chinese clause, enough words of its own (Chinese
+    policy text joins provisions with "；", each a statement: "年假须提前三个工作日申请；连续休年假超过五天的，须
+    提前两周申请")."""
+    if ideographs(text):
+        return sum(is_content(t) for t in tokenize(text, 0, len(text), table=False)) >= _MIN_CHINESE_CLAUSE_WORDS
     words = [word.lower() for word in _WORD.findall(text)]
     if len(words) < _MIN_CLAUSE_WORDS:
         return False
@@ -214,7 +221,19 @@ def _looks_finite(word: str) -> bool:
     return word in _AUXILIARIES or word in _COMMON_VERBS or (word.endswith("ed") and len(word) > 4)
 
 
+def _paired_provisions(left: str, right: str) -> bool:
+    """Two Chinese provisions stating like quantities ("直系亲属去世的，给予丧假三天；祖父母去世的，给予丧假一天"):
+    which gets which is what the claim says, so they are checked together, where an exchange of the two shows."""
+    if not ideographs(left):
+        return False
+    kinds = {q.kind for q in zh.CHINESE.quantities(left)}
+    return any(q.kind in kinds for q in zh.CHINESE.quantities(right))
+
+
 def _leans_back(text: str) -> bool:
+    if ideographs(text):
+        first = next((t.lower for t in tokenize(text, 0, len(text), table=False) if t.kind == "word"), None)
+        return first is None or first in zh.DEPENDENT_OPENERS
     words = _WORD.findall(text)
     return not words or words[0].lower() in _DEPENDENT_OPENERS
 

@@ -130,6 +130,8 @@ PERSONAL_WORDS = frozenset("我 我们 咱们 你 你们 您 我的 你的".spli
 DISCOURSE_WORDS = frozenset("是的 对 嗯 好的 好 当然 其实 不过 另外 哦 啊 吧".split())
 # Words opening a clause that adds a further fact ("，且……", "，并……", "，同时……"), as English "with", "including".
 ADDING_WORDS = frozenset({"且", "并且", "并", "同时", "另外", "此外", "而且", "还", "以及"})
+# Words opening a clause that leans on the one before ("；但……", "；其……", "；否则……"): no statement of its own.
+DEPENDENT_OPENERS = PRONOUNS | ADDING_WORDS | frozenset({"但", "但是", "而", "也", "则", "否则", "因此", "所以"})
 # A rate's denominator comes before the number in Chinese ("每晚五百元": 500 yuan per night), in English after it.
 RATE_WORDS = {"每天": "day", "每日": "day", "每晚": "night", "每夜": "night", "每周": "week", "每星期": "week",
               "每月": "month", "每个月": "month", "每年": "year", "每季度": "quarter", "每小时": "hour", "每人": "person",

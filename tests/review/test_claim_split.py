@@ -44,6 +44,18 @@ def test_semicolon_and_while_join_independent_clauses():
     ]
 
 
+def test_a_chinese_semicolon_joins_provisions_that_are_claims_of_their_own():
+    answer = "年假须至少提前三个工作日申请；一次连续休年假超过五天的，须至少提前两周申请。"
+    assert texts(answer) == ["年假须至少提前三个工作日申请", "一次连续休年假超过五天的，须至少提前两周申请。"]
+    assert_exact_offsets(answer, split_claims(answer))
+    # a clause leaning on the one before (但, 其, 也 ...) or too short to stand alone stays with it
+    for sentence in ("出差须经部门经理审批；但国际出差须经总经理审批。", "病假不超过两天的；无需证明。"):
+        assert texts(sentence) == [sentence]
+    # two provisions stating like quantities are checked together: which gets which is part of the claim
+    paired = "员工的祖父母去世的，给予丧假三天；父母、配偶、子女去世的，给予丧假一天。"
+    assert texts(paired) == [paired]
+
+
 def test_no_fragments_that_are_meaningless_alone():
     kept_whole = [
         "Single sign-on is included on Team, but it is not available on Plus.",  # "it" leans back
