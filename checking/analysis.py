@@ -439,10 +439,14 @@ def quantity_tokens(unit: Unit) -> set[int]:
     return {k for q in unit.quantities for k in range(*q.token_span) if k not in q.described}
 
 
+def bound_leads(quantity: Quantity) -> range:
+    """The tokens of a quantity's bound phrase ("at least", "最多"), just before its number."""
+    return range(quantity.token_span[0] - quantity.lead, quantity.token_span[0])
+
+
 def context_skip_tokens(unit: Unit) -> set[int]:
     """Tokens left out of word contexts: numbers, units and bound phrases ("at least" says nothing of topic)."""
-    leads = {k for q in unit.quantities for k in range(q.token_span[0] - q.lead, q.token_span[0])}
-    return quantity_tokens(unit) | leads
+    return quantity_tokens(unit) | {k for q in unit.quantities for k in bound_leads(q)}
 
 
 def word_context(unit: Unit, pos: float, cell: int, skip: set[int], *, claim: bool = False, anchor: float | None = None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from checking.analysis import Claim, Polar, pretty, stem_span
+from checking.analysis import Claim, Polar, bound_leads, pretty, stem_span
 from checking.findings import Finding, FindingKind
 from checking.languages import zh as _chinese
 from checking.rules.context import RuleContext, claim_span
@@ -106,4 +106,6 @@ def unsupported_degrees(claim: Claim, window: Window) -> list[Polar]:
     """Superlatives and comparisons ("its highest level", "larger than") the evidence makes none of: the
     direction rules can only check a degree the evidence also states, so an invented one is an addition."""
     families = {p.family for u in window.units for p in u.polars}
-    return [p for p in claim.unit.polars if p.family in _DEGREE_FAMILIES and p.family not in families]
+    bounds = {k for q in claim.unit.quantities for k in bound_leads(q)}  # "最多3天" bounds a number; the quantity rule
+    return [p for p in claim.unit.polars
+            if p.family in _DEGREE_FAMILIES and p.family not in families and p.index not in bounds]

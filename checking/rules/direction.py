@@ -3,7 +3,7 @@ with the like word the evidence puts in the most similar wording."""
 
 from __future__ import annotations
 
-from checking.analysis import Polar, Unit, affinity, clause_spans, context_skip_tokens, word_context
+from checking.analysis import Polar, Unit, affinity, bound_leads, clause_spans, context_skip_tokens, word_context
 from checking.findings import Finding, FindingKind
 from checking.quantity_compare import comparable, same_value
 from checking.rules.context import RuleContext, says
@@ -49,10 +49,8 @@ def _bound_stated_alike(ctx: RuleContext, polar: Polar) -> bool:
     """The direction word bounds a claim number ("超过15天的") that the evidence states with the same bound
     ("超过十五天的"): the quantity rule judges which of the evidence's values the claim's is; another clause's
     opposite bound of the same number ("不超过十五天；") is no contradiction."""
-    tokens = ctx.claim.unit.tokens
     for q in ctx.claim.unit.quantities:
-        first = next((k for k, t in enumerate(tokens) if t.start >= q.start), None)
-        if q.bound and first is not None and first - max(q.lead, 1) <= polar.index < first:
+        if q.bound and polar.index in bound_leads(q):
             return any(comparable(q, e) and same_value(q, e) and stated_alike(q, e)
                        for unit in ctx.window.units for e in unit.quantities)
     return False
