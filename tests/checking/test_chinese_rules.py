@@ -133,6 +133,14 @@ def test_a_negation_of_the_same_words_in_another_clause_is_about_something_else(
     assert any(f.kind is FindingKind.NEGATION for f in denied.findings)
 
 
+def test_a_bound_word_before_a_number_is_no_invented_superlative():
+    """最多 of "最多3天" bounds the number (as 不得超过 does), however 最多 alone would be a superlative."""
+    outcome = rules_check(claim="试用期员工每次请事假最多3天。",
+                          candidates=[EvidenceCandidate("试用期员工申请事假，单次不得超过三天。")])
+    assert not any(f.kind is FindingKind.UNSUPPORTED_ADDITION for f in outcome.findings)
+    assert any(f.kind is FindingKind.QUANTITY_MATCH for f in outcome.findings)
+
+
 def test_one_written_as_an_article_is_no_missing_fact():
     """一次出差 is "a trip": when the evidence lacks it, it is weak doubt, as English "a year" is."""
     outcome = rules_check(claim="一次出差报销总额超过15000元时，财务部进行专项复核。",
