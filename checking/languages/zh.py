@@ -456,6 +456,9 @@ _MARKUP = frozenset("*_`#>[]")
 # Chinese writes no capitals: a name is what the segmenter tags as a person, organisation or other proper noun (a
 # place too, but for common words it tags as places), or a role by its ending. The rules' name logic then applies.
 _PROPER_TAGS = frozenset({"nr", "nrt", "nrfg", "nt", "nz", "ns"})
+# Quotation marks and title marks around a short term name it ("云途"系统, 密码管理器「安盾」, 《员工手册》), whatever
+# the segmenter's tags say.
+_QUOTED_NAME = re.compile(r"「([^」\n]{2,20})」|《([^》\n]{2,20})》|“([^”\n]{2,20})”|\"([^\"\n]{2,20})\"")
 _NOT_PLACES = frozenset({"城市", "地区", "国内", "国外", "境内", "境外", "全国", "本地", "当地", "各地", "海外", "异地"})
 ROLE_ENDINGS = ("经理", "总监", "主管", "总裁", "主任", "董事", "部长", "专员", "负责人", "总经理", "委员会")
 
@@ -545,6 +548,7 @@ def tokens(text: str, start: int, end: int, *, table: bool) -> list:
     pos = 0.0
     cell = -1 if text[start:end].lstrip().startswith("|") else 0
     names = _SEGMENTER.proper_nouns(fold(text[start:end]))
+    quoted = [match.span(match.lastindex) for match in _QUOTED_NAME.finditer(text, start, end)]
     for kind, a, b, lower in _pieces(text, start, end):
         if table and lower == "|":
             cell += 1
@@ -559,7 +563,8 @@ def tokens(text: str, start: int, end: int, *, table: bool) -> list:
         found.append(Token(
             text=text[a:b], lower=lower, stem=lower, start=a, end=b, kind=kind,
             pos=pos, cell=cell if table else -1,
-            capital=kind == "word" and (lower in names or lower.endswith(ROLE_ENDINGS)),
+            capital=kind == "word" and (lower in names or lower.endswith(ROLE_ENDINGS)
+                                        or any(qa <= a and b <= qb for qa, qb in quoted)),
             initial=not any(t.kind == "word" for t in found) or (bool(found) and found[-1].lower in ".!?:"),
         ))
     return found

@@ -36,8 +36,8 @@ def check_entities(ctx: RuleContext) -> list[Finding]:
     findings: list[Finding] = []
     for run in claim.entities:
         missing = [t for t in run if not stem_found(t.stem, window.stems)]
-        name = " ".join(t.text for t in run)
         span = claim_span(*run)
+        name = claim.text[span[0]:span[1]]  # as written: "钉钉" is one name though cut 钉 + 钉
         if not missing:
             # with numbers, binding them is surer
             rival = None if measured else _role_rival(claim, run, window, candidate.names)

@@ -141,6 +141,16 @@ def test_a_bound_word_before_a_number_is_no_invented_superlative():
     assert any(f.kind is FindingKind.QUANTITY_MATCH for f in outcome.findings)
 
 
+def test_a_quoted_term_is_a_name_the_evidence_must_have():
+    """Quotation marks name a thing whatever the segmenter's tags say: an invented system is a missing name, shown
+    as written (钉钉, though the segmenter cuts it 钉 + 钉)."""
+    evidence = [EvidenceCandidate("所有出差必须在出发前通过“云途”办公系统提交出差申请。")]
+    invented = rules_check(claim="所有出差必须在出发前通过“钉钉”办公系统提交出差申请。", candidates=evidence)
+    assert [f.message for f in invented.findings if f.kind is FindingKind.MISSING_ENTITY] == ["证据中没有“钉钉”"]
+    stated = rules_check(claim="出差申请须在出发前通过“云途”办公系统提交。", candidates=evidence)
+    assert not any(f.kind is FindingKind.MISSING_ENTITY for f in stated.findings)
+
+
 def test_one_written_as_an_article_is_no_missing_fact():
     """一次出差 is "a trip": when the evidence lacks it, it is weak doubt, as English "a year" is."""
     outcome = rules_check(claim="一次出差报销总额超过15000元时，财务部进行专项复核。",
