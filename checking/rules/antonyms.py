@@ -11,10 +11,14 @@ in the same slot, since the longer word is often a word of its own ("unemploymen
 
 from __future__ import annotations
 
-from checking.analysis import Slot, slot_sequence
+from checking.analysis import Slot, Unit, slot_sequence
 from checking.findings import Finding, FindingKind
 from checking.rules.context import RuleContext, claim_span, frame_shared, says
 from checking.text import ANTONYMS, family_member_in, negating_forms, synonym_in, word_pieces
+from checking.windows import claim_coverage
+
+# The share of the claim's words a sentence must hold to be the one the claim restates.
+_RESTATED_COVERAGE = 0.75
 
 
 def check_antonyms(ctx: RuleContext) -> list[Finding]:
@@ -50,9 +54,23 @@ def _opposite_instead(ctx: RuleContext) -> list[Finding]:
     """A claim word the evidence never uses, where it uses the word's opposite: "国际出差的市内交通补助为每人每天八十元"
     against "国内出差每人每天八十元", "多因素认证是可选的" against "必须启用多因素认证". Slots cannot bind these (a
     compound holds the word, Chinese puts a modal where English puts an adjective); the evidence saying only the
-    opposite is as clear. Words of a compound count as words (国际 of 国际出差)."""
+    opposite is as clear. Words of a compound count as words (国际 of 国际出差). "Never" is asked of the window, then
+    of the sentence the claim restates: "审批人应当在出差申请中写明出差事由……" against "申请人应当在申请中写明出差事由……"
+    is contradicted though 审批人 is named in the next paragraph."""
+    restated = max(ctx.window.units, key=lambda unit: claim_coverage(ctx.claim, unit.stems), default=None)
+    scopes = [ctx.window.units]
+    if restated is not None and claim_coverage(ctx.claim, restated.stems) >= _RESTATED_COVERAGE:
+        scopes.append([restated])
+    for units in scopes:
+        finding = _opposite_instead_in(ctx, units)
+        if finding:
+            return finding
+    return []
+
+
+def _opposite_instead_in(ctx: RuleContext, units: list[Unit]) -> list[Finding]:
     claim = ctx.claim
-    pieces_of = {piece: (unit, t) for unit in ctx.window.units for t in unit.tokens if t.kind == "word"
+    pieces_of = {piece: (unit, t) for unit in units for t in unit.tokens if t.kind == "word"
                  for piece in word_pieces(t.stem)}
     claim_tokens = [t for t in claim.unit.tokens if t.kind == "word"]
     claim_pieces = {piece for t in claim_tokens for piece in word_pieces(t.stem)}

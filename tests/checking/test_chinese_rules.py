@@ -151,6 +151,19 @@ def test_a_quoted_term_is_a_name_the_evidence_must_have():
     assert not any(f.kind is FindingKind.MISSING_ENTITY for f in stated.findings)
 
 
+def test_an_opposite_in_the_sentence_the_claim_restates_is_contradicted_though_named_elsewhere():
+    """The sentence the claim restates says 申请人 where the claim says 审批人; the next paragraph names 审批人, which
+    does not make the restated sentence say it."""
+    evidence = ("申请人应当在申请中写明出差事由、行程安排、预计费用和同行人员。\n\n"
+                "审批人根据出差的预计总费用确定。")
+    swapped = rules_check(claim="审批人应当在出差申请中写明出差事由、行程安排、预计费用和同行人员。",
+                          candidates=[EvidenceCandidate(evidence)])
+    assert [f.message for f in swapped.findings if f.kind is FindingKind.NEGATION] == ["论断说“审批人”；证据说“申请人”"]
+    kept = rules_check(claim="申请人应当在出差申请中写明出差事由、行程安排、预计费用和同行人员。",
+                       candidates=[EvidenceCandidate(evidence)])
+    assert not any(f.is_contradiction for f in kept.findings)
+
+
 def test_one_written_as_an_article_is_no_missing_fact():
     """一次出差 is "a trip": when the evidence lacks it, it is weak doubt, as English "a year" is."""
     outcome = rules_check(claim="一次出差报销总额超过15000元时，财务部进行专项复核。",
