@@ -563,7 +563,7 @@ def tokens(text: str, start: int, end: int, *, table: bool) -> list:
         found.append(Token(
             text=text[a:b], lower=lower, stem=lower, start=a, end=b, kind=kind,
             pos=pos, cell=cell if table else -1,
-            capital=kind == "word" and (lower in names or lower.endswith(ROLE_ENDINGS)
+            capital=kind == "word" and (lower in names or lower.endswith(ROLE_ENDINGS) or text[a].isupper()
                                         or any(qa <= a and b <= qb for qa, qb in quoted)),
             initial=not any(t.kind == "word" for t in found) or (bool(found) and found[-1].lower in ".!?:"),
         ))

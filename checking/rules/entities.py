@@ -12,6 +12,7 @@ from checking.analysis import (
     Slot,
     Unit,
     affinity,
+    clause_spans,
     context_skip_tokens,
     looks_like_name,
     slot_sequence,
@@ -22,7 +23,7 @@ from checking.quantity_cues import unit_at
 from checking.quantity_words import MONTHS, WEEKDAYS
 from checking.rules.additions import not_in_evidence
 from checking.rules.context import RuleContext, claim_span, frame_shared
-from checking.text import LIST_JOINERS, NEGATION_BREAKS, Token, is_content
+from checking.text import LIST_JOINERS, NEGATION_BREAKS, Token, ideographs, is_content
 from checking.windows import Window, stem_found
 
 _MIN_ROLE_CONTEXT = 0.2
@@ -85,7 +86,44 @@ def check_pairings(ctx: RuleContext) -> list[Finding]:
                 "second": f"{with_b.text} {middle} {b.text}"}
             return [Finding(FindingKind.ROLE_SWAP, message, claim_span=claim_span(a, b),
                             evidence_span=ctx.token_span(unit, first, partner))]
+    return _clause_pairings(ctx)
+
+
+def _clause_pairings(ctx: RuleContext) -> list[Finding]:
+    """Two names of one claim clause that a sentence of the evidence names in two parallel clauses, each with
+    another name: "Mac电脑使用BitLocker" against "Windows电脑使用BitLocker，Mac电脑使用FileVault", where no
+    function word links the pair as "on" does in English. Chinese only: English clauses cut at a comma part names
+    that stay paired ("headquartered in San Francisco, with offices in New York City and London")."""
+    if not ideographs(ctx.claim.text):
+        return []
+    evidence = [(names, unit) for unit in ctx.window.units if unit.kind != "table_row"
+                for names in _clause_names(unit.tokens)]
+    for names in _clause_names(ctx.claim.unit.tokens):
+        for a, b in itertools.combinations(sorted(names.values(), key=lambda t: t.start), 2):
+            if any(a.stem in theirs and b.stem in theirs for theirs, _ in evidence):
+                continue
+            with_a = [(theirs, unit) for theirs, unit in evidence if a.stem in theirs and len(theirs) > 1]
+            for theirs_a, unit in with_a:
+                with_b = next((theirs for theirs, other in evidence if other is unit and b.stem in theirs
+                               and len(theirs) > 1 and theirs is not theirs_a), None)
+                if with_b is None:
+                    continue
+                partner = next(t for stem, t in theirs_a.items() if stem != a.stem)
+                rival = next(t for stem, t in with_b.items() if stem != b.stem)
+                message = _("claim pairs '%(claim)s'; evidence pairs '%(first)s' and '%(second)s'") % {
+                    "claim": f"{a.text} … {b.text}", "first": f"{a.text} … {partner.text}",
+                    "second": f"{rival.text} … {b.text}"}
+                return [Finding(FindingKind.ROLE_SWAP, message, claim_span=claim_span(a, b),
+                                evidence_span=ctx.token_span(unit, partner, partner))]
     return []
+
+
+def _clause_names(tokens: list[Token]) -> list[dict[str, Token]]:
+    """Per clause of Chinese text, its names (stem -> first token), for clauses naming any: Chinese capitalises no
+    sentence's first word, so a name opening the sentence ("Mac电脑…") is a name too."""
+    clauses = [{t.stem: t for t in reversed(tokens[a:b]) if t.kind == "word" and t.capital}
+               for a, b in clause_spans(tokens)]
+    return [names for names in clauses if names]
 
 
 def check_name_roles(ctx: RuleContext) -> list[Finding]:

@@ -164,6 +164,15 @@ def test_an_opposite_in_the_sentence_the_claim_restates_is_contradicted_though_n
     assert not any(f.is_contradiction for f in kept.findings)
 
 
+def test_names_paired_otherwise_in_parallel_clauses_are_a_role_swap():
+    """No function word links "Mac" and "BitLocker" as "on" would in English: the clauses pair them."""
+    evidence = [EvidenceCandidate("必须开启全盘加密：Windows电脑使用BitLocker，Mac电脑使用FileVault。")]
+    swapped = rules_check(claim="Mac电脑使用BitLocker进行全盘加密。", candidates=evidence)
+    assert [f.kind for f in swapped.findings if f.kind is FindingKind.ROLE_SWAP] == [FindingKind.ROLE_SWAP]
+    paired = rules_check(claim="Mac电脑使用FileVault进行全盘加密。", candidates=evidence)
+    assert not any(f.kind is FindingKind.ROLE_SWAP for f in paired.findings)
+
+
 def test_one_written_as_an_article_is_no_missing_fact():
     """一次出差 is "a trip": when the evidence lacks it, it is weak doubt, as English "a year" is."""
     outcome = rules_check(claim="一次出差报销总额超过15000元时，财务部进行专项复核。",
