@@ -57,35 +57,37 @@ def _opposite_instead(ctx: RuleContext) -> list[Finding]:
     opposite is as clear. Words of a compound count as words (国际 of 国际出差). "Never" is asked of the window, then
     of the sentence the claim restates: "审批人应当在出差申请中写明出差事由……" against "申请人应当在申请中写明出差事由……"
     is contradicted though 审批人 is named in the next paragraph."""
-    restated = max(ctx.window.units, key=lambda unit: claim_coverage(ctx.claim, unit.stems), default=None)
-    scopes = [ctx.window.units]
-    if restated is not None and claim_coverage(ctx.claim, restated.stems) >= _RESTATED_COVERAGE:
-        scopes.append([restated])
-    for units in scopes:
-        finding = _opposite_instead_in(ctx, units)
-        if finding:
-            return finding
-    return []
+    finding, opposed = _opposite_instead_in(ctx, ctx.window.units)
+    if finding or not opposed:  # the restated sentence is in the window: no opposite there, none in it
+        return finding
+    restated = max(ctx.window.units, key=lambda unit: claim_coverage(ctx.claim, unit.stems))
+    if claim_coverage(ctx.claim, restated.stems) < _RESTATED_COVERAGE:
+        return []
+    return _opposite_instead_in(ctx, [restated])[0]
 
 
-def _opposite_instead_in(ctx: RuleContext, units: list[Unit]) -> list[Finding]:
+def _opposite_instead_in(ctx: RuleContext, units: list[Unit]) -> tuple[list[Finding], bool]:
+    """The finding in these units, if any, and whether they hold an opposite of some claim word at all."""
     claim = ctx.claim
     pieces_of = {piece: (unit, t) for unit in units for t in unit.tokens if t.kind == "word"
                  for piece in word_pieces(t.stem)}
     claim_tokens = [t for t in claim.unit.tokens if t.kind == "word"]
     claim_pieces = {piece for t in claim_tokens for piece in word_pieces(t.stem)}
+    opposed = False
     for tok in claim_tokens:
         if tok.stem in claim.unit.negated:
             continue  # "not approved" may well say "rejected"
         for piece in word_pieces(tok.stem):
             opposites = [o for o in ANTONYMS.get(piece, ()) if o in pieces_of and o not in claim_pieces]
+            if not opposites:
+                continue
+            opposed = True
             words = pieces_of.keys()
-            used = piece in words or family_member_in(piece, words) or synonym_in(piece, words)
-            if opposites and not used:
+            if not (piece in words or family_member_in(piece, words) or synonym_in(piece, words)):
                 unit, other = pieces_of[opposites[0]]
                 return [Finding(FindingKind.NEGATION, says(tok.text, other.text),
-                                claim_span=claim_span(tok), evidence_span=ctx.token_span(unit, other))]
-    return []
+                                claim_span=claim_span(tok), evidence_span=ctx.token_span(unit, other))], True
+    return [], opposed
 
 
 def _occurrences(seq: list[Slot], stems: set[str] | frozenset[str]) -> list[int]:

@@ -82,15 +82,15 @@ def _clause_conflict(claim: Claim, clause: Clause,
         return None
     best, unit = max(evidence, key=lambda p: (_overlap(clause.stems, p[0]), p[0].has_negation))
     hit = set(clause.stems) & best.negated
+    if not (best.has_negation and hit and _overlap(clause.stems, best) >= min(2.0, 0.5 * len(clause.stems))):
+        return None
     # Another sentence asserting every word the negated clause shares with the claim, and holding more of the whole
     # claim than the negated clause's sentence, says them as the claim does: the negated one is about something
     # else ("休息日加班的，优先安排调休，调休须在加班之日起三个月内使用" beside "未经批准的加班不计入调休"). In one
     # sentence ("不超过两天的，无需提供证明；超过两天的，须提供"), the clause's own words decide, as before.
     shared = clause.stems.keys() & best.stems.keys()
-    asserted_alike = any(shared <= other.stems.keys() - other.negated
-                         and claim_coverage(claim, other_unit.stems) > claim_coverage(claim, unit.stems)
-                         for other, other_unit in evidence if other_unit is not unit)
-    if best.has_negation and hit and _overlap(clause.stems, best) >= min(2.0, 0.5 * len(clause.stems)) \
-            and not asserted_alike:
-        return _evidence_negates(pretty(claim, hit)), hit, unit
-    return None
+    if any(shared <= other.stems.keys() - other.negated
+           and claim_coverage(claim, other_unit.stems) > claim_coverage(claim, unit.stems)
+           for other, other_unit in evidence if other_unit is not unit):
+        return None
+    return _evidence_negates(pretty(claim, hit)), hit, unit
