@@ -30,6 +30,7 @@ from checking.text import (
     is_content,
     stem_of,
     tokenize,
+    words_as_written,
 )
 
 if TYPE_CHECKING:
@@ -531,7 +532,7 @@ def _slot_sequence(unit: Unit) -> list[Slot]:
 
 def pretty(claim: Claim, stems: set[str]) -> str:
     words = [t.text for t in claim.unit.tokens if t.kind == "word" and t.stem in stems]
-    return " ".join(dict.fromkeys(words)) or " ".join(sorted(stems))
+    return words_as_written(dict.fromkeys(words)) or words_as_written(sorted(stems))
 
 
 def stem_span(claim: Claim, stems: set[str]) -> tuple[int, int] | None:

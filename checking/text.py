@@ -4,6 +4,7 @@ words), stemming, and tokenization with exact offsets. General English, not tied
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -205,6 +206,17 @@ _HAN = re.compile(r"[\u3400-\u9fff]")  # a quick test before the language of a s
 def ideographs(text: str) -> set[str]:
     """The characters of ``text`` that carry a meaning of their own (Chinese 假 of 婚假 and 年假), unlike letters."""
     return set(_HAN.findall(text))
+
+
+def words_as_written(words: Iterable[str]) -> str:
+    """Words shown to a reader as their script writes them: a space between two words of a spaced script, none
+    beside an ideograph (Chinese writes no spaces): "must include", "必须包含", "Mac电脑"."""
+    shown = ""
+    for word in words:
+        if shown and not (_HAN.match(shown[-1]) or _HAN.match(word[:1])):
+            shown += " "
+        shown += word
+    return shown
 CONJUNCTIONS = frozenset({"and", "or", "but", "while", "whereas", "nor"})
 _CONJUNCTION_GAP = 1.0
 _PUNCT_GAPS = {",": 0.5, ";": 2.0, ":": 1.0, "(": 1.0, ")": 1.0, ".": 3.0, "!": 3.0, "?": 3.0, "|": 1.0}

@@ -9,7 +9,7 @@ from checking.analysis import Claim, Polar, bound_leads, pretty, stem_span
 from checking.findings import Finding, FindingKind
 from checking.languages import zh as _chinese
 from checking.rules.context import RuleContext, claim_span
-from checking.text import COORDINATORS, LIGHT_STEMS, Token, is_content
+from checking.text import COORDINATORS, LIGHT_STEMS, Token, is_content, words_as_written
 from checking.windows import Window, stem_found
 
 _RELATIVE_PRONOUNS = frozenset({"which", "who", "whose", "whom", "where"})
@@ -55,7 +55,7 @@ def _unsupported_phrases(claim: Claim, unsupported: set[str]) -> list[Finding]:
         if content and all(t.stem in unsupported for t in content):
             words = [t for t in part if t.kind == "word"]
             phrases.append(Finding(FindingKind.UNSUPPORTED_ADDITION,
-                                   not_in_evidence(" ".join(t.text for t in words)),
+                                   not_in_evidence(words_as_written(t.text for t in words)),
                                    claim_span=claim_span(*words)))
     return phrases
 
@@ -75,7 +75,7 @@ def _appended_to_a_sentence(ctx: RuleContext) -> list[Finding]:
             continue
         if all(sum(stem_found(t.stem, u.stems) > 0 for t in added) * 2 < len(added) for u in units):
             words = [t for t in part if t.kind == "word"]
-            return [Finding(FindingKind.UNSUPPORTED_ADDITION, not_in_evidence(" ".join(t.text for t in words)),
+            return [Finding(FindingKind.UNSUPPORTED_ADDITION, not_in_evidence(words_as_written(t.text for t in words)),
                             claim_span=claim_span(*words))]
     return []
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from checking.analysis import Candidate, Claim, Slot, Unit, slot_sequence
 from checking.findings import Span
-from checking.text import Token
+from checking.text import Token, words_as_written
 from checking.windows import Window, stem_found
 
 _PHRASE_WORDS = 4  # content words (and numbers) a table cell needs to be read as a phrase
@@ -90,4 +90,4 @@ def sentence_sequences(ctx: RuleContext) -> Iterator[tuple[Unit, list[Slot]]]:
 
 
 def slots_text(slots: list[Slot]) -> str:
-    return " ".join(s.tok.text for s in slots)
+    return words_as_written(s.tok.text for s in slots)

@@ -23,7 +23,7 @@ from checking.quantity_cues import unit_at
 from checking.quantity_words import MONTHS, WEEKDAYS
 from checking.rules.additions import not_in_evidence
 from checking.rules.context import RuleContext, claim_span, frame_shared
-from checking.text import LIST_JOINERS, NEGATION_BREAKS, Token, ideographs, is_content
+from checking.text import LIST_JOINERS, NEGATION_BREAKS, Token, ideographs, is_content, words_as_written
 from checking.windows import Window, stem_found
 
 _MIN_ROLE_CONTEXT = 0.2
@@ -82,8 +82,9 @@ def check_pairings(ctx: RuleContext) -> list[Finding]:
         if a_with is not None and with_b is not None:
             first, partner, unit = a_with
             message = _("claim pairs '%(claim)s'; evidence pairs '%(first)s' and '%(second)s'") % {
-                "claim": f"{a.text} {middle} {b.text}", "first": f"{a.text} {middle} {partner.text}",
-                "second": f"{with_b.text} {middle} {b.text}"}
+                "claim": words_as_written([a.text, middle, b.text]),
+                "first": words_as_written([a.text, middle, partner.text]),
+                "second": words_as_written([with_b.text, middle, b.text])}
             return [Finding(FindingKind.ROLE_SWAP, message, claim_span=claim_span(a, b),
                             evidence_span=ctx.token_span(unit, first, partner))]
     return _clause_pairings(ctx)
@@ -175,7 +176,7 @@ def _run_at(seq: list[Slot], stems: tuple[str, ...]) -> tuple[int, int] | None:
 
 
 def _slot_text(slots: list[Slot], first: int, last: int) -> str:
-    return " ".join(slot.tok.text for slot in slots[first : last + 1])
+    return words_as_written(slot.tok.text for slot in slots[first : last + 1])
 
 
 def _name_around(tokens: list[Token], k: int) -> tuple[str, Token, Token]:
@@ -184,7 +185,7 @@ def _name_around(tokens: list[Token], k: int) -> tuple[str, Token, Token]:
         first -= 1
     while last + 1 < len(tokens) and tokens[last + 1].kind == "word" and tokens[last + 1].capital:
         last += 1
-    return " ".join(t.text for t in tokens[first : last + 1]), tokens[first], tokens[last]
+    return words_as_written(t.text for t in tokens[first : last + 1]), tokens[first], tokens[last]
 
 
 def _list_partners(claim: Claim, run: list[Token]) -> set[str]:

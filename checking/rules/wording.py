@@ -14,6 +14,7 @@ from checking.text import (
     Token,
     is_content,
     related_stems,
+    words_as_written,
 )
 from checking.windows import Window, stem_found
 
@@ -45,9 +46,10 @@ def _substitutions(ctx: RuleContext) -> list[Finding]:
         rival = word_in_its_place(claim, window, k)
         if rival is not None:
             other, unit, neighbour = rival
-            pair = (f"{tok.text} {neighbour.text}", f"{other.text} {neighbour.text}") if neighbour.end > tok.end \
-                else (f"{neighbour.text} {tok.text}", f"{neighbour.text} {other.text}")
-            found.append(Finding(FindingKind.SUBSTITUTION, says(pair[0], pair[1]),
+            mine, theirs = ((tok, neighbour), (other, neighbour)) if neighbour.end > tok.end \
+                else ((neighbour, tok), (neighbour, other))
+            found.append(Finding(FindingKind.SUBSTITUTION,
+                                 says(words_as_written(t.text for t in mine), words_as_written(t.text for t in theirs)),
                                  claim_span=claim_span(tok, neighbour), evidence_span=ctx.token_span(unit, other)))
     return found
 
@@ -169,7 +171,7 @@ def _slot_text(before: Slot, words: list[Slot], after: Slot) -> str:
     for slot in [*words, after]:
         if slot.tok is not None:
             parts += [*slot.shown, slot.tok.text]
-    return " ".join(parts)
+    return words_as_written(parts)
 
 
 def _content_neighbour(tokens: list[Token], k: int, step: int) -> Token | None:

@@ -190,7 +190,7 @@ def test_a_clause_appended_to_a_stated_sentence_is_an_addition():
                           candidates=[EvidenceCandidate(evidence)])
 
     assert [f.message for f in outcome.findings if f.kind is FindingKind.UNSUPPORTED_ADDITION] == [
-        "证据中没有“且 按 各自 的 协议 执行”"]
+        "证据中没有“且按各自的协议执行”"]
 
 
 def test_two_stated_sentences_joined_are_no_addition():
@@ -252,3 +252,11 @@ def test_another_quarter_of_the_year_is_contradicted():
 
     assert FindingKind.QUANTITY_MISMATCH in {f.kind for f in wrong.findings}
     assert FindingKind.QUANTITY_MISMATCH not in {f.kind for f in right.findings}
+
+
+def test_reasons_quote_chinese_words_as_chinese_writes_them():
+    """Chinese puts no spaces between words: a reason quoting several of them must not either."""
+    evidence = [EvidenceCandidate("加班的员工可以安排调休。")]
+    outcome = rules_check(claim="加班的员工可以换来调休。", candidates=evidence)
+
+    assert "论断说“可以换来”；证据说“可以安排”" in [f.message for f in outcome.findings]

@@ -3,6 +3,7 @@
 import pytest
 
 from checking.languages import detect_language, language_for
+from checking.text import words_as_written
 
 CHINESE = language_for("zh")
 
@@ -166,3 +167,13 @@ def test_a_quarter_without_a_counter_is_a_place_and_with_one_a_duration():
 
     assert ("ordinal", 1) in read("从2025年一季度开始执行。")
     assert ("duration:mo", 9.0) in read("三个季度内完成。")
+
+
+@pytest.mark.parametrize(("words", "shown"), [
+    (["must", "include"], "must include"),
+    (["必须", "包含"], "必须包含"),
+    (["Mac", "电脑", "使用", "BitLocker"], "Mac电脑使用BitLocker"),
+    (["VPN", "and", "Wi-Fi"], "VPN and Wi-Fi"),
+])
+def test_words_are_shown_with_spaces_only_where_their_script_writes_them(words, shown):
+    assert words_as_written(words) == shown
