@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kb.sentences import sentence_spans, strip_span
-from checking.languages import zh
-from checking.text import CHATTER_PATTERNS, REPLY_WORDS, ideographs, is_content, tokenize
+from checking.languages import detect_language, language_for
+from checking.text import CHATTER_PATTERNS, REPLY_WORDS, is_content, tokenize
 
 SegmentKind = Literal["heading", "item", "table_header", "table_row", "sentence"]
 _BlockKind = Literal["heading", "item", "table_header", "table_row", "paragraph"]
@@ -63,25 +63,6 @@ _LINE = re.compile(r"[^\n]*\n|[^\n]+")
 
 _CLAUSE_CUT = re.compile(r",\s+(?:and|but|while|whereas)\s+|;\s+|；")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*|\d[\d,.]*")
-_AUXILIARIES = frozenset(
-    {"is", "are", "was", "were", "be", "been", "has", "have", "had", "will", "would", "can", "could", "must", "may",
-     "might", "should", "shall", "does", "do", "did", "cannot", "won't", "isn't", "aren't", "wasn't", "doesn't",
-     "don't", "can't", "hasn't", "haven't"}
-)
-_COMMON_VERBS = frozenset(
-    {"rose", "fell", "grew", "gets", "get", "got", "gave", "gives", "takes", "took", "made", "makes", "keeps", "kept",
-     "lost", "paid", "pays", "costs", "cost", "includes", "include", "offers", "offer", "provides", "provide",
-     "requires", "require", "allows", "allow", "covers", "cover", "receives", "receive", "adds", "add", "runs", "ran",
-     "lasts", "starts", "ends", "began", "begins", "remains", "remain", "stays", "stay", "needs", "need", "holds",
-     "held", "goes", "went", "comes", "came", "orbits", "contains", "supports", "means", "says", "shows", "uses",
-     "applies", "apply", "expires", "expire", "reaches", "lies", "sits", "counts", "works", "follows", "leads",
-     "sold", "sells", "set", "sets", "left", "leaves", "saw", "sees", "won", "wins", "led", "fit", "fits"}
-)
-# A clause opening with one of these leans on the previous one for its meaning.
-_DEPENDENT_OPENERS = frozenset(
-    {"it", "its", "they", "them", "their", "this", "that", "these", "those", "he", "she", "his", "her", "which",
-     "who", "whom", "whose", "so", "then", "also", "both", "one", "others", "same", "such", "there", "thus"}
-)
 _CHATTER = re.compile(
     r"\W*(?:hope (?:this|that|it) helps|i hope|let me know|feel free|happy to help|glad to help|thanks?\b|"
     r"thank you|hi\b|hello\b|hey\b|good (?:morning|afternoon|evening)\b|sure\b|certainly\b|of course|"
@@ -94,8 +75,6 @@ _REPLY_OPENING = re.compile(r"\s*([^\W\d_][^\W\d_ ]*(?: [^\W\d_]+)?)\s*[,，]\s*
 _REPLY_PIECE = re.compile(r"[\W_]+")
 _CHATTER_MAX_WORDS = 12
 _CHATTER_MAX_CHARS = 24
-_MIN_CLAUSE_WORDS = 3
-_MIN_CHINESE_CLAUSE_WORDS = 3  # content words: "超过十五天的，须经人力资源总监批准" has four
 
 
 def split_claims(text: str) -> list[ClaimSpan]:
@@ -174,7 +153,9 @@ def _blocks(text: str) -> list[tuple[int, int, _BlockKind]]:
 
 
 def _independent_clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Cut a sentence at ", and" / "; " / ", while" when both sides stand alone."""
+    """Cut a sentence at ", and" / "; " / ", while" / "；" when both sides stand alone (the sentence's language
+    says what a clause is)."""
+    language = language_for(detect_language(text[start:end]))
     pieces: list[tuple[int, int]] = []
     piece_start = start
     depth_ok = _outside_brackets(text, start, end)
@@ -182,8 +163,8 @@ def _independent_clauses(text: str, start: int, end: int) -> list[tuple[int, int
         if not depth_ok(cut.start()):
             continue
         left, right = text[piece_start : cut.start()], text[cut.end() : end]
-        if _is_clause(left) and _is_clause(_first_clause(right)) and not _leans_back(right) \
-                and not _paired_provisions(left, right):
+        if language.stands_alone(left) and language.stands_alone(_first_clause(right)) \
+                and not language.leans_back(right) and not language.provisions_paired(left, right):
             pieces.append(strip_span(text, piece_start, cut.start()))
             piece_start = cut.end()
     pieces.append(strip_span(text, piece_start, end))
@@ -203,39 +184,6 @@ def _outside_brackets(text: str, start: int, end: int) -> Callable[[int], bool]:
 def _first_clause(text: str) -> str:
     cut = _CLAUSE_CUT.search(text)
     return text[: cut.start()] if cut else text
-
-
-def _is_clause(text: str) -> bool:
-    """Has a subject-like opening and a finite verb after it; a Chinese clause, enough words of its own (Chinese
-    policy text joins provisions with "；", each a statement: "年假须提前三个工作日申请；连续休年假超过五天的，须
-    提前两周申请")."""
-    if ideographs(text):
-        return sum(is_content(t) for t in tokenize(text, 0, len(text), table=False)) >= _MIN_CHINESE_CLAUSE_WORDS
-    words = [word.lower() for word in _WORD.findall(text)]
-    if len(words) < _MIN_CLAUSE_WORDS:
-        return False
-    return any(_looks_finite(word) for word in words[1:]) and not _looks_finite(words[0])
-
-
-def _looks_finite(word: str) -> bool:
-    return word in _AUXILIARIES or word in _COMMON_VERBS or (word.endswith("ed") and len(word) > 4)
-
-
-def _paired_provisions(left: str, right: str) -> bool:
-    """Two Chinese provisions stating like quantities ("直系亲属去世的，给予丧假三天；祖父母去世的，给予丧假一天"):
-    which gets which is what the claim says, so they are checked together, where an exchange of the two shows."""
-    if not ideographs(left):
-        return False
-    kinds = {q.kind for q in zh.CHINESE.quantities(left)}
-    return any(q.kind in kinds for q in zh.CHINESE.quantities(right))
-
-
-def _leans_back(text: str) -> bool:
-    if ideographs(text):
-        first = next((t.lower for t in tokenize(text, 0, len(text), table=False) if t.kind == "word"), None)
-        return first is None or first in zh.DEPENDENT_OPENERS
-    words = _WORD.findall(text)
-    return not words or words[0].lower() in _DEPENDENT_OPENERS
 
 
 def _is_claim_like(sentence: str) -> bool:

@@ -59,3 +59,18 @@ class TextLanguage(Protocol):
     def terms_add(self, terms: Iterable[str]) -> None: ...
 
     def document_terms(self, markdown: str) -> list[str]: ...
+
+    # Clauses: where a claim sentence may be cut in two (checking.claims), and how names pair across clauses.
+    names_paired_by_clause: bool  # two names in parallel clauses of one sentence are paired, lacking a linking word
+
+    def stands_alone(self, text: str) -> bool:
+        """Whether ``text`` (one side of a clause cut) is a statement of its own."""
+        ...
+
+    def leans_back(self, text: str) -> bool:
+        """Whether a clause opens by leaning on the one before ("; it …", "；但……")."""
+        ...
+
+    def provisions_paired(self, left: str, right: str) -> bool:
+        """Whether two clauses are provisions to be checked together (which gets which is what they say)."""
+        ...

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from checking.analysis import NEGATION_CUES
@@ -12,6 +13,32 @@ from kb.sentences import sentence_spans
 
 _DIRECTION_PAIRS = (("more", "less"), ("above", "below"), ("before", "after"), ("rose", "fell"),
                     ("increase", "decrease"), ("minimum", "maximum"), ("at least", "at most"))
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*|\d[\d,.]*")
+_AUXILIARIES = frozenset(
+    {"is", "are", "was", "were", "be", "been", "has", "have", "had", "will", "would", "can", "could", "must", "may",
+     "might", "should", "shall", "does", "do", "did", "cannot", "won't", "isn't", "aren't", "wasn't", "doesn't",
+     "don't", "can't", "hasn't", "haven't"}
+)
+_COMMON_VERBS = frozenset(
+    {"rose", "fell", "grew", "gets", "get", "got", "gave", "gives", "takes", "took", "made", "makes", "keeps", "kept",
+     "lost", "paid", "pays", "costs", "cost", "includes", "include", "offers", "offer", "provides", "provide",
+     "requires", "require", "allows", "allow", "covers", "cover", "receives", "receive", "adds", "add", "runs", "ran",
+     "lasts", "starts", "ends", "began", "begins", "remains", "remain", "stays", "stay", "needs", "need", "holds",
+     "held", "goes", "went", "comes", "came", "orbits", "contains", "supports", "means", "says", "shows", "uses",
+     "applies", "apply", "expires", "expire", "reaches", "lies", "sits", "counts", "works", "follows", "leads",
+     "sold", "sells", "set", "sets", "left", "leaves", "saw", "sees", "won", "wins", "led", "fit", "fits"}
+)
+# A clause opening with one of these leans on the previous one for its meaning.
+_DEPENDENT_OPENERS = frozenset(
+    {"it", "its", "they", "them", "their", "this", "that", "these", "those", "he", "she", "his", "her", "which",
+     "who", "whom", "whose", "so", "then", "also", "both", "one", "others", "same", "such", "there", "thus"}
+)
+_MIN_CLAUSE_WORDS = 3
+
+
+def _looks_finite(word: str) -> bool:
+    return word in _AUXILIARIES or word in _COMMON_VERBS or (word.endswith("ed") and len(word) > 4)
 
 
 class English:
@@ -51,6 +78,24 @@ class English:
 
     def document_terms(self, markdown: str) -> list[str]:
         return []
+
+    # Clauses cut at a comma part names that stay paired ("headquartered in San Francisco, with offices in New
+    # York City and London"): English links a pair by a function word ("on"), which entities read instead.
+    names_paired_by_clause = False
+
+    def stands_alone(self, text: str) -> bool:
+        """A subject-like opening and a finite verb after it."""
+        words = [word.lower() for word in _WORD.findall(text)]
+        if len(words) < _MIN_CLAUSE_WORDS:
+            return False
+        return any(_looks_finite(word) for word in words[1:]) and not _looks_finite(words[0])
+
+    def leans_back(self, text: str) -> bool:
+        words = _WORD.findall(text)
+        return not words or words[0].lower() in _DEPENDENT_OPENERS
+
+    def provisions_paired(self, left: str, right: str) -> bool:
+        return False
 
 
 ENGLISH = English()

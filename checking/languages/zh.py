@@ -130,6 +130,7 @@ PERSONAL_WORDS = frozenset("我 我们 咱们 你 你们 您 我的 你的".spli
 DISCOURSE_WORDS = frozenset("是的 对 嗯 好的 好 当然 其实 不过 另外 哦 啊 吧".split())
 # Words opening a clause that adds a further fact ("，且……", "，并……", "，同时……"), as English "with", "including".
 ADDING_WORDS = frozenset({"且", "并且", "并", "同时", "另外", "此外", "而且", "还", "以及"})
+_MIN_CLAUSE_WORDS = 3  # content words: fewer make no statement of their own
 # Words opening a clause that leans on the one before ("；但……", "；其……", "；否则……"): no statement of its own.
 DEPENDENT_OPENERS = PRONOUNS | ADDING_WORDS | frozenset({"但", "但是", "而", "也", "则", "否则", "因此", "所以"})
 # A rate's denominator comes before the number in Chinese ("每晚五百元": 500 yuan per night), in English after it.
@@ -329,6 +330,29 @@ class Chinese:
 
     def terms_add(self, terms: Iterable[str]) -> None:
         _SEGMENTER.add(terms)
+
+    # Clauses: policy text joins provisions with "；", each a statement ("年假须提前三个工作日申请；连续休年假超过五
+    # 天的，须提前两周申请"). No function word links two names as "on" does in English ("Windows电脑使用BitLocker，
+    # Mac电脑使用FileVault"): parallel clauses pair them.
+    names_paired_by_clause = True
+
+    def stands_alone(self, text: str) -> bool:
+        """Enough content words of its own: "超过十五天的，须经人力资源总监批准" has four."""
+        from checking.text import is_content, tokenize
+
+        return sum(is_content(t) for t in tokenize(text, 0, len(text), table=False)) >= _MIN_CLAUSE_WORDS
+
+    def leans_back(self, text: str) -> bool:
+        from checking.text import tokenize
+
+        first = next((t.lower for t in tokenize(text, 0, len(text), table=False) if t.kind == "word"), None)
+        return first is None or first in DEPENDENT_OPENERS
+
+    def provisions_paired(self, left: str, right: str) -> bool:
+        """Provisions stating like quantities ("直系亲属去世的，给予丧假三天；祖父母去世的，给予丧假一天"): which
+        gets which is what the claim says, so they are checked together, where an exchange of the two shows."""
+        kinds = {q.kind for q in self.quantities(left)}
+        return any(q.kind in kinds for q in self.quantities(right))
 
     def document_terms(self, markdown: str) -> list[str]:
         """What the document marks as a term of its own: bold text, names in 「」《》“”, and short table cells."""

@@ -23,7 +23,8 @@ from checking.quantity_cues import unit_at
 from checking.quantity_words import MONTHS, WEEKDAYS
 from checking.rules.additions import not_in_evidence
 from checking.rules.context import RuleContext, claim_span, frame_shared
-from checking.text import LIST_JOINERS, NEGATION_BREAKS, Token, ideographs, is_content, words_as_written
+from checking.languages import detect_language, language_for
+from checking.text import LIST_JOINERS, NEGATION_BREAKS, Token, is_content, words_as_written
 from checking.windows import Window, stem_found
 
 _MIN_ROLE_CONTEXT = 0.2
@@ -93,9 +94,9 @@ def check_pairings(ctx: RuleContext) -> list[Finding]:
 def _clause_pairings(ctx: RuleContext) -> list[Finding]:
     """Two names of one claim clause that a sentence of the evidence names in two parallel clauses, each with
     another name: "Mac电脑使用BitLocker" against "Windows电脑使用BitLocker，Mac电脑使用FileVault", where no
-    function word links the pair as "on" does in English. Chinese only: English clauses cut at a comma part names
-    that stay paired ("headquartered in San Francisco, with offices in New York City and London")."""
-    if not ideographs(ctx.claim.text):
+    function word links the pair as "on" does in English (the claim's language says whether its clauses pair
+    names)."""
+    if not language_for(detect_language(ctx.claim.text)).names_paired_by_clause:
         return []
     evidence = [(names, unit) for unit in ctx.window.units if unit.kind != "table_row"
                 for names in _clause_names(unit.tokens)]
