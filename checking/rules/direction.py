@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from checking.analysis import Polar, Unit, affinity, bound_leads, clause_spans, context_skip_tokens, word_context
 from checking.findings import Finding, FindingKind
-from checking.quantity_compare import comparable, same_value
 from checking.rules.context import RuleContext, says
-from checking.rules.quantities import stated_alike
+from checking.rules.quantities import states_as_claimed
 
 # Binding a claim's direction word to the evidence's: by shared nearby words.
 _BINDING_MARGIN = 0.85  # a direction word agreeing with the claim must be nearly as well placed as the best
@@ -51,8 +50,7 @@ def _bound_stated_alike(ctx: RuleContext, polar: Polar) -> bool:
     opposite bound of the same number ("不超过十五天；") is no contradiction."""
     for q in ctx.claim.unit.quantities:
         if q.bound and polar.index in bound_leads(q):
-            return any(comparable(q, e) and same_value(q, e) and stated_alike(q, e)
-                       for unit in ctx.window.units for e in unit.quantities)
+            return any(states_as_claimed(q, e, same_bound=True) for unit in ctx.window.units for e in unit.quantities)
     return False
 
 

@@ -116,12 +116,15 @@ def _stated_with_its_bound(q: Quantity, best: Quantity, equal_in_its_unit: list[
     "不超过十五天；超过十五天的，须经……批准"): the bound tells the two apart, which word distances cannot."""
     if not same_value(replace(q, bound=0, change=None), replace(best, bound=0, change=None)):
         return None
-    return next((e for e in equal_in_its_unit if stated_alike(q, e)), None)
+    return next((e for e in equal_in_its_unit if states_as_claimed(q, e, same_bound=True)), None)
 
 
-def stated_alike(q: Quantity, e: Quantity) -> bool:
-    """The same value stated with the very same bound ("超过" both, not "超过" and "不少于"), rate and direction."""
-    return q.bound == e.bound and attribute_difference(q, e) is None
+def states_as_claimed(q: Quantity, e: Quantity, *, same_bound: bool = False) -> bool:
+    """Whether ``e`` states the claim's ``q``: a like value, the same within its bound ("more than 200,000" is
+    236,000), with the same rate and direction; with ``same_bound``, the very same bound too ("超过" both, not
+    "超过" and "不少于")."""
+    return (comparable(q, e) and same_value(q, e) and attribute_difference(q, e) is None
+            and (not same_bound or q.bound == e.bound))
 
 
 def _row_named(q: Quantity, equal: list[tuple]) -> tuple[Quantity, Unit] | None:
@@ -137,8 +140,7 @@ def _row_named(q: Quantity, equal: list[tuple]) -> tuple[Quantity, Unit] | None:
 def states_row_label(q: Quantity, e: Quantity, unit: Unit) -> bool:
     """Whether ``e`` is in the label (first cell) of a table row and states the claim's ``q`` as the claim does:
     the same value, bound and rate."""
-    return (unit.kind == "table_row" and e.cell == 0 and comparable(q, e) and same_value(q, e)
-            and attribute_difference(q, e) is None)
+    return unit.kind == "table_row" and e.cell == 0 and states_as_claimed(q, e)
 
 
 def _with_labels(placement: list[float], shares: list[tuple[Unit, float]]) -> list[float]:
@@ -330,5 +332,4 @@ def value_also_stated(*, claim: Claim, finding: Finding, candidate: Candidate) -
     span = finding.evidence_span
     if q is None or span is None:
         return False
-    return any(comparable(q, e) and same_value(q, e) and attribute_difference(q, e) is None
-               for unit in candidate.units if unit.start <= span[0] and span[1] <= unit.end for e in unit.quantities)
+    return any(states_as_claimed(q, e) for unit in candidate.units if unit.start <= span[0] and span[1] <= unit.end for e in unit.quantities)
