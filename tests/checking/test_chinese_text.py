@@ -135,6 +135,8 @@ def test_a_one_character_word_and_the_word_it_heads_are_one_family():
     assert not one_word_family("不", "并不") and not one_word_family("前", "提前") and not one_word_family("次", "每次")
     assert not one_word_family("年", "每年") and not one_word_family("天", "每天")
     assert not one_word_family("坐", "坐下来") and not one_word_family("sit", "sitting")
+    # a verb ending in its object is another word than the object: 辞职 "resign" is no form of 职 "post"
+    assert not one_word_family("职", "辞职")
 
 
 def test_words_of_one_meaning_come_from_the_thesaurus():
@@ -149,6 +151,14 @@ def test_words_of_one_meaning_come_from_the_thesaurus():
     assert "同乡" not in synonyms("同行") and synonyms("偷") == frozenset() and "超" not in synonyms("超出")
     assert synonyms("经理") == frozenset() and synonyms("多少") == frozenset()
     assert not synonym_in("申请", {"审批"}) and not synonym_in("白天", {"夜间", "列车"})
+
+
+def test_near_synonyms_of_one_word_group_are_synonyms():
+    """The thesaurus's fifth level parts 辞职 (resign) from 离职 (leave a post); its fourth-level group joins them,
+    as a question and a policy use them. Groups of another class stay apart (入职 is joining)."""
+    from checking.languages.zh import synonyms
+
+    assert "离职" in synonyms("辞职") and "辞职" in synonyms("离职") and "入职" not in synonyms("辞职")
 
 
 @pytest.mark.parametrize(("word", "place"), [("第一季度", 1), ("第二季度", 2), ("三季度", 3), ("第三天", 3), ("第12条", 12),
