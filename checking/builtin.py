@@ -38,7 +38,7 @@ from itertools import islice
 import numpy
 
 from checking import scoring
-from checking.analysis import MARKUP, Candidate, Claim, analyze_candidate, analyze_claim
+from checking.analysis import MARKUP, Candidate, Claim, analyze_candidate, analyze_claim, clause_spans
 from checking.base import CheckOutcome, Embedder, EvidenceCandidate
 from checking.features import claim_features
 from checking.languages import reasons_in_language_of
@@ -75,6 +75,7 @@ _FILLED_BY_JOINING = frozenset({FindingKind.MISSING_QUANTITY, FindingKind.ENTITY
 # subject ("Monday through Friday" in a support-hours answer and in a working-hours one).
 _NOT_SUBJECT_STEMS = frozenset(stem_of(w) for w in (*MONTHS, *WEEKDAYS, "hour", "day", "week", "month", "year",
                                                    "minute", "time", "date", "am", "pm"))
+_MIN_CLAUSE_SUBJECT = 3  # words: fewer do not say what a clause is about ("，每天一百元")
 
 
 class BuiltinChecker:
@@ -109,8 +110,10 @@ class BuiltinChecker:
         best = _pick(pool.contenders())
         if best.score < _CONFIDENT_AT and not best.refutes:
             best = _joined(parsed, best, pool) or best
+        candidate = analyzed[best.window.candidate]
         signals = {**best.signals, "rule_score": best.score,
-                   "subject_coverage": _subject_coverage(parsed, best.window, analyzed[best.window.candidate])}
+                   "subject_coverage": _subject_coverage(parsed, best.window, candidate),
+                   "contradicted_clause_coverage": _contradicted_clause_coverage(parsed, best, candidate)}
         features = claim_features(claim=claim, evidence=candidates[best.window.candidate].text,
                                   findings=best.findings, signals=signals, rule_score=best.score)
         return CheckOutcome(score=scoring.fitted_score(model=self.model, features=features, findings=best.findings),
@@ -253,14 +256,30 @@ def _signals(ctx: RuleContext) -> dict[str, float]:
     return signals
 
 
-def _subject_coverage(claim: Claim, window: Window, candidate: Candidate) -> float:
-    """How much of what the claim is about (its content words, less numbers, dates and light words) the
-    window or its heading names: a conflict needs two statements about the same thing."""
-    subject = [s for s in claim.weights if s not in _NOT_SUBJECT_STEMS and s not in LIGHT_STEMS]
-    if not subject:
+def _subject_coverage(claim: Claim, window: Window, candidate: Candidate, *, within: set[str] | None = None) -> float:
+    """How much of what the claim (or the part of it whose stems are ``within``) is about — its content words,
+    less numbers, dates and light words — the window or its heading names: a conflict needs two statements about
+    the same thing."""
+    subject = [s for s in claim.weights if s not in _NOT_SUBJECT_STEMS and s not in LIGHT_STEMS
+               and (within is None or s in within)]
+    if not subject or (within is not None and len(subject) < _MIN_CLAUSE_SUBJECT):
         return 0.0
     stems = window.stems | candidate.heading_stems
     return sum(stem_found(s, stems) for s in subject) / len(subject)
+
+
+def _contradicted_clause_coverage(claim: Claim, best: _Scored, candidate: Candidate) -> float:
+    """``_subject_coverage`` of the claim clause holding the first contradiction: a claim joining two provisions
+    ("密码长度不得少于十二位，并且必须包含……至少三类") is about the first where a source states its value otherwise,
+    though that source names nothing of the second. 0 without a contradiction, or for a clause of too few words to
+    say what it is about."""
+    at = next((f.claim_span[0] for f in best.findings if f.is_contradiction and f.claim_span), None)
+    if at is None:
+        return 0.0
+    tokens = claim.unit.tokens
+    clause = next(({t.stem for t in tokens[a:b]} for a, b in clause_spans(tokens)
+                   if tokens[a].start <= at < tokens[b - 1].end), None)
+    return 0.0 if clause is None else _subject_coverage(claim, best.window, candidate, within=clause)
 
 
 def _attach_embeddings(claim: Claim, all_windows: list[Window], embed: Embedder) -> None:

@@ -21,7 +21,7 @@ from console.redaction import redact
 from kb.embeddings import EmbeddingError, Role, embed_texts, get_provider, on_reference_scale
 from kb.models import Chunk, ChunkUnit, DocumentVersion, TermEmbedding, VersionStatus
 from kb.search import SearchHit, chunks_search_many
-from checking.base import CheckerUnavailable, EvidenceCandidate
+from checking.base import CheckerUnavailable, CheckOutcome, EvidenceCandidate
 from checking.builtin import BuiltinChecker, differing_values
 from checking.claims import ClaimSpan, split_claims
 from checking.external import configured_checkers
@@ -226,6 +226,13 @@ def _combine_external(*, score: float, builtin_findings: list[Finding], external
     return min(external_scores)
 
 
+def _about_the_same_subject(outcome: CheckOutcome) -> bool:
+    """Whether a source contradicting the claim speaks of what the claim, or its contradicted clause, is about."""
+    signals = outcome.signals
+    return max(signals.get("subject_coverage", 0.0),
+               signals.get("contradicted_clause_coverage", 0.0)) >= settings.REVIEW_CONFLICT_SUBJECT_AT
+
+
 def claim_check(
     *, span: ClaimSpan, candidates: list[Candidate], embed: _CachedEmbedder | None, warnings: list[str],
     model: ScoringModel | None = None,
@@ -264,7 +271,7 @@ def claim_check(
         contradictions = differing_values(claim=claim_text, candidate=candidate.for_checker(), outcome=other)
         conflicting = (
             could_conflict and bool(contradictions) and not about_another_subject(other.findings)
-            and other.signals.get("subject_coverage", 0.0) >= settings.REVIEW_CONFLICT_SUBJECT_AT
+            and _about_the_same_subject(other)
         )
         if conflicting:
             result.conflicts.append(ConflictingSource(

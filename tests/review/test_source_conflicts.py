@@ -92,3 +92,19 @@ def test_the_opposite_said_of_another_subject_is_no_conflict(api, celery_worker,
     assert not any("conflict" in r for r in body["reasons"]), body["reasons"]
     assert body["claims"][0]["verdict"] == "supported"
     assert body["claims"][0]["evidence"][0]["document_key"] == "access-policy"
+
+
+def test_a_source_stating_one_provision_of_the_claim_otherwise_is_a_conflict(api, celery_worker, publish, settings):
+    """The claim joins two provisions; the second source states only the first, with another value. It names
+    little of the whole claim, but all of the clause it contradicts: the sources conflict."""
+    settings.REVIEW_HIGH_RISK_TOPICS = []
+    publish("# 信息安全管理制度\n\n## 密码\n\n公司账号的密码长度不得少于十二位，并且必须包含大写字母、小写字母、"
+            "数字和特殊符号中的至少三类。\n", key="it-security", title="信息安全管理制度")
+    publish("# IT常见问题\n\n## 账号\n\n公司账号的密码长度不得少于八位。\n", key="it-faq", title="IT常见问题")
+
+    body = _check(api, "公司账号的密码长度不得少于十二位，并且必须包含大写字母、小写字母、数字和特殊符号中的至少三类。")
+
+    evidence = {e["document_key"]: e["flags"] for e in body["claims"][0]["evidence"]}
+    assert "conflicting" in evidence["it-faq"] and "conflicting" not in evidence["it-security"]
+    assert body["risk"] == "high"
+
