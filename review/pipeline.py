@@ -26,7 +26,7 @@ from checking.builtin import BuiltinChecker, differing_values
 from checking.claims import ClaimSpan, split_claims
 from checking.external import configured_checkers
 from checking.findings import Finding, about_another_subject
-from checking.languages import detect_language, reasons_in
+from checking.languages import detect_language, reasons_in, reasons_joined
 from checking.model import ScoringModel
 from checking.scoring import HOLDS_AGAINST_EXTERNAL, beside_verdict
 from checking.verdicts import supported_at, uncertain_at, verdict_for
@@ -279,7 +279,7 @@ def claim_check(
                 message=_("approved sources conflict: %(supporting)s supports this claim; %(other)s says otherwise "
                           "(%(said)s)") % {"supporting": _source_name(best.chunk.version),
                                            "other": _source_name(candidate.chunk.version),
-                                           "said": "; ".join(f.message for f in contradictions)},
+                                           "said": reasons_joined(f.message for f in contradictions)},
             ))
             reasons.append(result.conflicts[-1].message)
         # Unrelated candidates (they share a few words at most) would only be noise beside the real source.

@@ -22,8 +22,10 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from checking.languages import listed, reasons_joined
 from checking.verdicts import supported_at
 from review.labels import EVIDENCE_FLAG_LABELS
+from review.learning.leak import NOTHING_RELEASED
 from review.models import Risk, Verdict
 
 if TYPE_CHECKING:
@@ -68,7 +70,7 @@ def risk_assess(
     medium: list[str] = []
     for number, claim in enumerate(claims, start=1):
         if claim.verdict == Verdict.CONTRADICTED:
-            said = "; ".join(f.message for f in claim.findings if f.is_contradiction)
+            said = reasons_joined(f.message for f in claim.findings if f.is_contradiction)
             high.append(_("contradiction: claim %(number)s is contradicted by its source (%(said)s)")
                         % {"number": number, "said": said})
         for conflict in claim.conflicts:
@@ -89,11 +91,16 @@ def risk_assess(
             medium.append(_("uncertain: claim %(number)s scores %(score).2f")
                           % {"number": number, "score": claim.score})
         elif claim.verdict == Verdict.SUPPORTED and claim.score is not None and claim.score < release_at:
-            medium.append(_("below the release threshold: claim %(number)s is supported at %(score).3f, under "
-                            "%(threshold).3f") % {"number": number, "score": claim.score, "threshold": release_at})
+            if release_at >= NOTHING_RELEASED:  # no threshold is proven: a number above every score would mislead
+                medium.append(_("no release threshold is proven yet: claim %(number)s is supported at %(score).3f, "
+                                "and answers wait for a reviewer until reviews prove one")
+                              % {"number": number, "score": claim.score})
+            else:
+                medium.append(_("below the release threshold: claim %(number)s is supported at %(score).3f, under "
+                                "%(threshold).3f") % {"number": number, "score": claim.score, "threshold": release_at})
     topics = sorted(set(topic_hits(question) + topic_hits(answer_text)))
     if topics:
-        high.append(_("high-risk topic: %(topics)s") % {"topics": ", ".join(topics)})
+        high.append(_("high-risk topic: %(topics)s") % {"topics": listed(topics)})
     if not claims:
         medium.append(_("no checkable claims: nothing in the answer can be checked against a source"))
     probability = wrong_probability([c.score for c in claims])

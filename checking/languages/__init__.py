@@ -7,11 +7,14 @@ English (``checking.text``, ``kb.sentences``); ``zh`` is Simplified Chinese (rji
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from checking.languages.base import Quantity, TextLanguage, Word
 from checking.languages.detect import LANGUAGE_CHOICES, LANGUAGE_CODES, detect_language
 
 __all__ = ["LANGUAGE_CHOICES", "LANGUAGE_CODES", "Quantity", "TextLanguage", "Word", "detect_language",
-           "document_terms", "fulltext_form", "language_for", "reasons_in", "reasons_in_language_of"]
+           "document_terms", "fulltext_form", "language_for", "listed", "reasons_in", "reasons_in_language_of",
+           "reasons_joined"]
 
 
 def language_for(code: str) -> TextLanguage:
@@ -34,6 +37,20 @@ def reasons_in(code: str):
 
 def reasons_in_language_of(text: str):
     return reasons_in(detect_language(text))
+
+
+def listed(items: Iterable[str]) -> str:
+    """Words or values listed as the active language lists them: "hotel, meals"; Chinese "住宿、伙食"."""
+    from django.utils.translation import pgettext
+
+    return pgettext("separator of listed words", ", ").join(items)
+
+
+def reasons_joined(reasons: Iterable[str]) -> str:
+    """Reasons given on one line, as the active language separates clauses: "a; b"; Chinese "甲；乙"."""
+    from django.utils.translation import pgettext
+
+    return pgettext("separator of reasons", "; ").join(reasons)
 
 
 def document_terms(text: str, *, language: str) -> list[str]:

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 
 from checking.analysis import Claim, Polar, bound_leads, pretty, stem_span
 from checking.findings import Finding, FindingKind
+from checking.languages import listed
 from checking.languages import zh as _chinese
 from checking.rules.context import RuleContext, claim_span
 from checking.text import COORDINATORS, LIGHT_STEMS, Token, is_content, words_as_written
@@ -23,7 +24,7 @@ def not_in_evidence(words: str) -> str:
 
 def unsupported_terms(terms: list[str]) -> str:
     """One line for the words found nowhere (reasons_for lists a claim's on one line)."""
-    return _("not found in evidence: %(terms)s") % {"terms": ", ".join(terms)}
+    return _("not found in evidence: %(terms)s") % {"terms": listed(terms)}
 
 _DEGREE_FAMILIES = frozenset({"compare", "superlative"})
 

@@ -5,6 +5,7 @@ from functools import partial
 from checking.base import EvidenceCandidate
 from checking.builtin import check_claim
 from checking.findings import FindingKind
+from checking.languages import reasons_in
 from checking.text import word_pieces
 
 # The rules' own score and findings, as tests/review/test_builtin_checker.py pins them for English.
@@ -260,3 +261,6 @@ def test_reasons_quote_chinese_words_as_chinese_writes_them():
     outcome = rules_check(claim="加班的员工可以换来调休。", candidates=evidence)
 
     assert "论断说“可以换来”；证据说“可以安排”" in [f.message for f in outcome.findings]
+    with reasons_in("zh"):  # as the pipeline reads them: words found nowhere listed with Chinese's 、
+        assert "证据中未找到：可以、换来" in rules_check(claim="加班的员工可以换来调休。",
+                                                    candidates=[EvidenceCandidate("加班的员工安排调休。")]).reasons
