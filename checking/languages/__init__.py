@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.utils.translation import get_language, pgettext
+
 from checking.languages.base import Quantity, TextLanguage, Word
 from checking.languages.detect import LANGUAGE_CHOICES, LANGUAGE_CODES, detect_language
 
@@ -41,16 +43,24 @@ def reasons_in_language_of(text: str):
 
 def listed(items: Iterable[str]) -> str:
     """Words or values listed as the active language lists them: "hotel, meals"; Chinese "住宿、伙食"."""
-    from django.utils.translation import pgettext
-
-    return pgettext("separator of listed words", ", ").join(items)
+    return _separator("separator of listed words", ", ").join(items)
 
 
 def reasons_joined(reasons: Iterable[str]) -> str:
     """Reasons given on one line, as the active language separates clauses: "a; b"; Chinese "甲；乙"."""
-    from django.utils.translation import pgettext
+    return _separator("separator of reasons", "; ").join(reasons)
 
-    return pgettext("separator of reasons", "; ").join(reasons)
+
+_SEPARATORS: dict[tuple[str | None, str], str] = {}
+
+
+def _separator(context: str, default: str) -> str:
+    """The active language's separator, looked up once per language: the checker writes reasons for every window
+    it weighs, and a catalogue lookup each time cost the check 10 ms an answer."""
+    key = (get_language(), context)
+    if key not in _SEPARATORS:
+        _SEPARATORS[key] = pgettext(context, default)
+    return _SEPARATORS[key]
 
 
 def document_terms(text: str, *, language: str) -> list[str]:
