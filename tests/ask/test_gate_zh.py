@@ -109,3 +109,12 @@ def test_a_term_is_covered_by_a_word_of_the_same_meaning():
     assert decide("出差回来后多少天内提交报销单？", "出差人员应当在返回后三十日内提交报销单。").status == "answered"
     decision = decide("老婆生孩子，男员工能休几天假？", "男员工在配偶生育期间享受陪产假十五天。")
     assert decision.status == "insufficient_evidence" and "老婆" in decision.missing_terms
+
+
+def test_a_near_synonym_covers_a_term_and_a_verb_is_not_found_in_its_object():
+    # 辞职 (resign) and 离职 (leave a post) are near synonyms of one word group; 辞职 is no form of the 职 a
+    # mis-cut "新入职的" (新入 / 职) leaves behind
+    assert decide("员工辞职以后，系统权限什么时候收回？",
+                  "员工离职的，全部系统权限须在最后工作日下班前收回。").status == "answered"
+    decision = decide("员工辞职以后，系统权限什么时候收回？", "员工新入职的，系统权限须在入职当天开通并收回临时账号。")
+    assert decision.status == "insufficient_evidence" and "辞职" in decision.missing_terms
