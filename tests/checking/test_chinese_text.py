@@ -140,7 +140,7 @@ def test_a_one_character_word_and_the_word_it_heads_are_one_family():
 
 
 def test_words_of_one_meaning_come_from_the_thesaurus():
-    from checking.languages.zh import synonyms
+    from checking.languages.zh_thesaurus import synonyms
     from checking.text import synonym_in
 
     assert "返回" in synonyms("回来") and "报告" in synonyms("上报") and "子女" in synonyms("孩子")
@@ -156,7 +156,7 @@ def test_words_of_one_meaning_come_from_the_thesaurus():
 def test_near_synonyms_of_one_word_group_are_synonyms():
     """The thesaurus's fifth level parts 辞职 (resign) from 离职 (leave a post); its fourth-level group joins them,
     as a question and a policy use them. Groups of another class stay apart (入职 is joining)."""
-    from checking.languages.zh import synonyms
+    from checking.languages.zh_thesaurus import synonyms
 
     assert "离职" in synonyms("辞职") and "辞职" in synonyms("离职") and "入职" not in synonyms("辞职")
 
