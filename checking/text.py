@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from checking.languages import zh as _chinese
-from checking.languages.zh_thesaurus import synonyms
 from checking.languages.detect import detect_language
+from checking.languages.zh_thesaurus import synonyms
 
 _STOPWORDS = frozenset(
     """a an the and or but if then else of to in on at by for from with as into onto over under about
@@ -218,6 +218,8 @@ def words_as_written(words: Iterable[str]) -> str:
             shown += " "
         shown += word
     return shown
+
+
 CONJUNCTIONS = frozenset({"and", "or", "but", "while", "whereas", "nor"})
 _CONJUNCTION_GAP = 1.0
 _PUNCT_GAPS = {",": 0.5, ";": 2.0, ":": 1.0, "(": 1.0, ")": 1.0, ".": 3.0, "!": 3.0, "?": 3.0, "|": 1.0}
