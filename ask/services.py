@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from ask.compose import ComposedClaim, Composition, answer_compose
 from ask.gate import GateDecision, gate_decide
@@ -33,6 +33,10 @@ PLAYGROUND_CLIENT = "ask-playground-{clearance}"
 ROUTE_RELEASED = "auto-released"
 ROUTE_REVIEW = "waits for review"
 ROUTE_SCORING = "scoring"
+# The routing and generator values are the API's (English, read by programs); people read these.
+ROUTE_LABELS = {ROUTE_RELEASED: gettext_lazy("auto-released"), ROUTE_REVIEW: gettext_lazy("waits for review"),
+                ROUTE_SCORING: gettext_lazy("scoring")}
+GENERATOR_LABELS = {"extractive": gettext_lazy("extractive"), "llm": gettext_lazy("language model")}
 
 
 @dataclass
@@ -80,6 +84,14 @@ class AskResult:
     @property
     def status_label(self) -> str:
         return AskStatus(self.status).label
+
+    @property
+    def routing_label(self) -> str:
+        return str(ROUTE_LABELS.get(self.routing, self.routing or ""))
+
+    @property
+    def generator_label(self) -> str:
+        return str(GENERATOR_LABELS.get(self.generator, self.generator))
 
 
 def _source(evidence) -> dict:

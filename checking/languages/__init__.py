@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.utils.translation import get_language, pgettext
+from django.utils.functional import Promise
+from django.utils.translation import get_language, pgettext_lazy
 
 from checking.languages.base import Quantity, TextLanguage, Word
 from checking.languages.detect import LANGUAGE_CHOICES, LANGUAGE_CODES, detect_language
@@ -43,23 +44,25 @@ def reasons_in_language_of(text: str):
 
 def listed(items: Iterable[str]) -> str:
     """Words or values listed as the active language lists them: "hotel, meals"; Chinese "住宿、伙食"."""
-    return _separator("separator of listed words", ", ").join(items)
+    return _separator(_LIST_SEPARATOR).join(items)
 
 
 def reasons_joined(reasons: Iterable[str]) -> str:
     """Reasons given on one line, as the active language separates clauses: "a; b"; Chinese "甲；乙"."""
-    return _separator("separator of reasons", "; ").join(reasons)
+    return _separator(_REASON_SEPARATOR).join(reasons)
 
 
-_SEPARATORS: dict[tuple[str | None, str], str] = {}
+_LIST_SEPARATOR = pgettext_lazy("separator of listed words", ", ")
+_REASON_SEPARATOR = pgettext_lazy("separator of reasons", "; ")
+_SEPARATORS: dict[tuple[str | None, int], str] = {}
 
 
-def _separator(context: str, default: str) -> str:
+def _separator(separator: Promise) -> str:
     """The active language's separator, looked up once per language: the checker writes reasons for every window
     it weighs, and a catalogue lookup each time cost the check 10 ms an answer."""
-    key = (get_language(), context)
+    key = (get_language(), id(separator))
     if key not in _SEPARATORS:
-        _SEPARATORS[key] = pgettext(context, default)
+        _SEPARATORS[key] = str(separator)
     return _SEPARATORS[key]
 
 
