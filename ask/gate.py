@@ -5,16 +5,19 @@ publicly?" finds "the knowledge base is not public", which answers nothing about
 hits that qualify as evidence (cosine similarity at least ASK_GATE_MIN_SIMILARITY, or a full-text match when vector
 search is unavailable) and asks whether they cover the question's key terms: its content words (entities, actions,
 qualifiers), less stop-words, question words and light verbs. A term is covered by the same word family (the
-checker's stemming, synonyms and related stems; for Chinese, the thesaurus's synonyms too) and, when
-ASK_GATE_TERM_SIMILARITY is above 0, by an evidence word whose embedding is that close (indexed word vectors,
-review.pipeline's embedder): a synonym or an inflection the stems miss ("biggest" / "larger", "mileage" / "mile").
+checker's stemming, synonyms and related stems; for Chinese, the thesaurus's synonyms and, for people and things,
+the words of their small class: 老婆 by 配偶) and, when ASK_GATE_TERM_SIMILARITY is above 0, by an evidence word
+whose embedding is that close (indexed word vectors, review.pipeline's embedder): a synonym or an inflection the
+stems miss ("biggest" / "larger", "mileage" / "mile").
 Such a word must stand in a passage that covers the rest of the term's phrase, and is never a known opposite; only
 terms of the languages the embedding model reads (ASK_GATE_TERM_SIMILARITY_LANGUAGES) are compared so. Fewer covered
-than ASK_GATE_MIN_TERM_COVERAGE of the terms: `insufficient_evidence`, with the terms missing, as the question wrote
+than ASK_GATE_MIN_TERM_COVERAGE of the required terms: `insufficient_evidence`, with those missing, as the question wrote
 them.
 
 Chinese is segmented (checking.languages.zh): its question words, light verbs and the measure a question word asks
-for (多少天, 什么时候) are no key terms, and since Chinese writes a compound as one word, a term is also covered
+for (多少天, 什么时候) are no key terms; words that frame the question (the asker's time and person, a rate, a
+bound, a modal, a function word: 下个月, 每顿, 最多, 才能, 因为) and one-character verbs (开车, 交证明) are key terms
+that rank sentences but need not be covered. Since Chinese writes a compound as one word, a term is also covered
 by its parts (住宿费 by 住宿 and 费用) and a passage's word brings its parts (出差 in 国际出差).
 
 Conflicts are the third outcome, decided on the composed answer by the checker itself (ask/services.py): two
@@ -26,17 +29,27 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from django.conf import settings
 from django.utils.translation import gettext
 
+from checking.languages import detect_language, zh
+from checking.text import (
+    ANTONYMS,
+    LIGHT_STEMS,
+    Token,
+    asks,
+    is_content,
+    kindred_in,
+    prefix_negates,
+    synonym_in,
+    tokenize,
+)
+from checking.windows import stem_found
 from kb.embeddings import EmbeddingError, Role
 from kb.search import SearchHit
-from checking.languages import detect_language, zh
-from checking.text import ANTONYMS, LIGHT_STEMS, Token, asks, is_content, prefix_negates, synonym_in, tokenize
-from checking.windows import stem_found
 
 logger = logging.getLogger(__name__)
 
@@ -50,6 +63,9 @@ class KeyTerm:
     word: str  # as the question wrote it (lower-case)
     stem: str
     phrase: int = 0  # key terms written side by side ("chief executive officer") share a phrase number
+    # A term that only frames the question (Chinese 下个月, 每顿, 最多, or a single character beside longer words)
+    # ranks the sentences that answer, but the gate does not ask a passage to write it.
+    required: bool = True
 
 
 @dataclass
@@ -62,13 +78,16 @@ class GateDecision:
 
     @property
     def coverage(self) -> float:
-        if not self.key_terms:
+        """The share of the required key terms the evidence covers."""
+        required = sum(term.required for term in self.key_terms)
+        if not required:
             return 0.0
-        return 1 - len(self.missing_terms) / len(self.key_terms)
+        return 1 - len(self.missing_terms) / required
 
 
 def key_terms(question: str) -> list[KeyTerm]:
-    """The question's content words, one per word family, in the order asked; adjacent ones form a phrase."""
+    """The question's content words, one per word family, in the order asked; adjacent ones form a phrase. A
+    Chinese word framing the question (zh.frames) is not required, nor a single character where a longer word is."""
     terms: dict[str, KeyTerm] = {}
     phrase, previous_key, previous = 0, False, ""
     for token in tokenize(question, 0, len(question), table=False):
@@ -79,11 +98,14 @@ def key_terms(question: str) -> list[KeyTerm]:
             term = None if zh.light(token.lower) or zh.asked_after(previous, token.lower) else _chinese_term(token)
             key = term is not None
         previous = token.lower
-        if key and not previous_key:
+        framing = key and zh.frames(term.word)  # within a phrase, not of it: 老婆 (下个月) 生孩子
+        if key and not framing and not previous_key:
             phrase += 1
-        previous_key = key
+        previous_key = previous_key if framing else key
         if key:
-            terms.setdefault(term.stem, KeyTerm(word=term.word, stem=term.stem, phrase=phrase))
+            terms.setdefault(term.stem, KeyTerm(word=term.word, stem=term.stem, phrase=phrase, required=not framing))
+    if any(term.required and not _light_verb(term) for term in terms.values()):
+        return [replace(term, required=False) if _light_verb(term) else term for term in terms.values()]
     return list(terms.values())
 
 
@@ -105,12 +127,13 @@ def _chinese_term(token: Token) -> KeyTerm | None:
 
 
 def term_found(stem: str, words: Collection[str]) -> float:
-    """How far a key term (its stem) is among a passage's words (stems): its word family, a word of the same
-    meaning (Chinese, by the thesaurus: 回来 / 返回), or for Chinese, which writes compounds as one word, its parts:
+    """How far a key term (its stem) is among a passage's words (stems): its word family, a word of its small class
+    (Chinese, by the thesaurus: 回来 / 返回, and the more general word a policy writes, 老婆 / 配偶), or for Chinese,
+    which writes compounds as one word, its parts:
     住宿费 is found where 住宿 is and a word with 费 in it, a one-character term (休, 假) in a word that has it (休完,
     婚假). A passage's words bring their parts with them
     (evidence_words: 出差 is found in 国际出差). Terms made only of single characters (多人) are found only whole."""
-    found = stem_found(stem, words) or float(synonym_in(stem, words))
+    found = stem_found(stem, words) or float(synonym_in(stem, words) or kindred_in(stem, words))
     if found or not _HAN.match(stem):
         return found
     if len(stem) == 1:
@@ -119,7 +142,7 @@ def term_found(stem: str, words: Collection[str]) -> float:
     if len(parts) < 2 or all(len(part) == 1 for part in parts):
         return 0.0
     whole = [word for word in words if len(word) > 1 and _HAN.match(word)]
-    return float(all(part in words or synonym_in(part, words) if len(part) > 1
+    return float(all(part in words or synonym_in(part, words) or kindred_in(part, words) if len(part) > 1
                      else any(part in word for word in whole) for part in parts))
 
 
@@ -161,7 +184,7 @@ def _uncovered(terms: list[KeyTerm], passages: list[dict[str, str]]) -> list[tup
     missing = []
     for phrase in sorted({term.phrase for term in terms}):
         words = [term for term in terms if term.phrase == phrase]
-        covered = [sum(term_found(t.stem, words_of.keys()) > 0 for t in words) for words_of in passages]
+        covered = [sum(t.required and term_found(t.stem, words_of.keys()) > 0 for t in words) for words_of in passages]
         most = max(covered, default=0)
         best = [words_of for words_of, count in zip(passages, covered, strict=True) if count == most]
         missing += [(term, best) for term in words if not term_found(term.stem, best[0].keys() if best else set())]
@@ -190,6 +213,13 @@ def _paraphrased(missing: list[tuple[KeyTerm, list[dict[str, str]]]], *, at: flo
     return paraphrased
 
 
+def _light_verb(term: KeyTerm) -> bool:
+    """A Chinese verb of one character, as spoken Chinese asks with them (开车, 花钱, 交证明, 被偷): beside the
+    question's other words, which name what it is about, it is not required. Another one-character word (假 of 年假,
+    丢 "lost") names a thing or what happened to it, and stays required."""
+    return len(term.stem) == 1 and _HAN.match(term.stem) is not None and zh.part_of_speech(term.stem) == "v"
+
+
 def _opposite(term: KeyTerm, stem: str, word: str) -> bool:
     return stem in ANTONYMS.get(term.stem, ()) or prefix_negates(word, term.word) or prefix_negates(term.word, word)
 
@@ -214,6 +244,7 @@ def gate_decide(
             logger.warning("gate: word similarity unavailable: %s", exc)
             warnings.append(gettext("word similarity unavailable (%(error)s); key terms matched by word family only")
                             % {"error": exc})
+    missing = [(term, passages) for term, passages in missing if term.required]
     decision = GateDecision(status="answered", qualified=qualified, key_terms=terms,
                             missing_terms=[term.word for term, _ in missing], warnings=warnings)
     if not terms or not qualified or decision.coverage < min_coverage:

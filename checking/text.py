@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from checking.languages import zh as _chinese
 from checking.languages.detect import detect_language
-from checking.languages.zh_thesaurus import synonyms
+from checking.languages.zh_thesaurus import kindred, synonyms
 
 _STOPWORDS = frozenset(
     """a an the and or but if then else of to in on at by for from with as into onto over under about
@@ -345,6 +345,13 @@ def synonym_in(stem: str, stems: set[str] | frozenset[str]) -> bool:
     checker's word coverage does not: the thesaurus's groups are broad (表现 / 反映), and an invented sentence finds
     some synonym of its words in any long article (UHGEval's hallucinations passed more often)."""
     return bool(_HAN.match(stem)) and not synonyms(stem).isdisjoint(stems)
+
+
+def kindred_in(stem: str, stems: set[str] | frozenset[str]) -> bool:
+    """Whether a word of ``stem``'s small class in the thesaurus, other than a known opposite, is among ``stems``:
+    the more general word a policy uses for what a question names (老婆 / 配偶, 爷爷 / 祖父母), or a sister. Only
+    the Ask gate reads it (is the passage about what the question asks?); it is no evidence for a claim."""
+    return bool(_HAN.match(stem)) and any(word in stems for word in kindred(stem) - ANTONYMS.get(stem, frozenset()))
 
 
 @lru_cache(maxsize=65536)  # every window's words are asked for their pieces, claim after claim

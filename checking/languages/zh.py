@@ -382,6 +382,17 @@ LIGHT_WORDS = frozenset("能 能够 可 可以 要 会 得 需 需要 应 应该
 # Words placing an event in time relative to another ("辞职以后": after resigning): 后 and 前 alone are stop-words,
 # and a policy says "离职的，…收回" without one; what the question asks about is the event.
 _TIME_RELATIONS = frozenset("以后 之后 以前 之前".split())
+# Words placing the question in the asker's own time or person ("我老婆下个月生孩子", "自己出差", "出发那天"):
+# they say when or who asks, and a policy states its rule for any month and anyone.
+_ASKERS_FRAME = frozenset("""自己 本人 今天 明天 昨天 后天 今年 明年 去年 这天 那天 当天 这个月 下个月 上个月 本月
+    这周 下周 上周 本周 这次 下次 上次 最近 马上 现在 目前""".split())
+# A superlative in a question names the bound it asks for (最多能报多少, 最晚什么时候): the answer states the bound
+# in the policy's words (不超过, 最高, 以内), as 多少 asks for a number the answer states.
+_BOUND_ASKED = re.compile(r"最[多少晚迟早长短高低大小]")
+# A rate in a question names the denominator it asks by (每顿扣多少, 每周几天), which the answer states with its value.
+_PER = re.compile(r"(?:每个?[\u3400-\u9fff])+")
+# Modal words a question asks permission or condition with, as 可以 and 能 (LIGHT_WORDS) do: 才能再登, 是否允许.
+_QUESTION_MODALS = frozenset("才能 才可以 允许".split())
 # After a word asking for an amount, the next word is the measure asked for (多少天, 多少比例, 几位): the answer
 # states a number, not that word, as "long" in English "how long". Generic nouns that make a question word of
 # 什么 or 哪 (什么时候 "when", 什么情况下 "under what conditions", 哪些方面) do the same.
@@ -409,6 +420,22 @@ def light(word: str) -> bool:
     return word in LIGHT_WORDS or word in _TIME_RELATIONS
 
 
+def frames(word: str) -> bool:
+    """Whether a question's word frames what it asks (the asker's time or person, a rate, a bound, a modal, a
+    function word) rather than naming it: it helps find the sentence that answers, but no passage need write it."""
+    return word in _ASKERS_FRAME or word in _QUESTION_MODALS or word in RATE_WORDS or word in _function_words() \
+        or _BOUND_ASKED.fullmatch(word) is not None or _PER.fullmatch(word) is not None
+
+
+@lru_cache(maxsize=1)
+def _function_words() -> frozenset[str]:
+    """stopwords-iso's Chinese list, its words of two characters or more (因为, 只能, 其中, 就是): one character is
+    often a word's head or a verb (人, 乘), which the gate weighs by its part of speech."""
+    import stopwordsiso
+
+    return frozenset(word for word in stopwordsiso.stopwords("zh") if len(word) > 1)
+
+
 _HAN_WORD = re.compile(r"^[\u3400-\u9fff]+$")
 
 
@@ -426,11 +453,11 @@ def one_word_family(a: str, b: str) -> bool:
     return (len(short) == 1 and len(long) == 2 and long.endswith(short) and is_han_word(long)
             and short not in _CUE_WORDS and short not in NEGATION_CUES and short not in STOP_WORDS
             and short not in COUNTERS and short not in UNITS and short not in ANTONYMS and long not in RATE_WORDS
-            and not (_part_of_speech(long) == "v" and _part_of_speech(short) == "n"))
+            and not (part_of_speech(long) == "v" and part_of_speech(short) == "n"))
 
 
 @lru_cache(maxsize=65536)
-def _part_of_speech(word: str) -> str:
+def part_of_speech(word: str) -> str:
     """The dictionary's part of speech of ``word``, coarsely ("v", "n", "d"; "ng", a noun morpheme, is "n")."""
     return _SEGMENTER.part_of_speech(word)
 

@@ -105,10 +105,48 @@ def test_the_other_cases_of_a_listed_rule_are_quoted_beside_the_first(model_in_p
 
 
 def test_a_term_is_covered_by_a_word_of_the_same_meaning():
-    # 回来 / 返回 and 上报 / 报告 are one meaning in the thesaurus; 老婆 / 配偶 are not (wife, spouse)
+    # 回来 / 返回 and 上报 / 报告 are one meaning in the thesaurus
     assert decide("出差回来后多少天内提交报销单？", "出差人员应当在返回后三十日内提交报销单。").status == "answered"
+
+
+def test_a_person_or_thing_is_covered_by_the_more_general_word_a_policy_writes():
+    # 老婆 (wife) and 配偶 (spouse), 爷爷奶奶 and 祖父母 share a small class of the thesaurus's people
+    assert decide("老婆去世了可以请几天丧假？", "员工的配偶去世的，给予丧假三天。").status == "answered"
+    assert decide("爷爷奶奶去世可以请几天假？", "员工的祖父母去世的，给予丧假一天。").status == "answered"
+    # what the passage does not name stays missing, however close its class: 孩子 is not 配偶
     decision = decide("老婆生孩子，男员工能休几天假？", "男员工在配偶生育期间享受陪产假十五天。")
-    assert decision.status == "insufficient_evidence" and "老婆" in decision.missing_terms
+    assert decision.status == "insufficient_evidence"
+    assert "孩子" in decision.missing_terms and "老婆" not in decision.missing_terms
+
+
+def test_kindred_words_are_people_and_things_never_features_or_opposites():
+    from checking.languages.zh_thesaurus import kindred
+    from checking.text import kindred_in
+
+    assert {"配偶", "妻子"} <= kindred("老婆") and "祖父" in kindred("奶奶")
+    # for features and actions the thesaurus's small classes hold opposites (最高 / 最低, 增加 / 减少)
+    assert kindred("最高") == kindred("增加") == kindred("必须") == frozenset()
+    assert not kindred_in("国内", {"国外", "境外"}) and kindred_in("老婆", {"配偶"})
+
+
+def test_words_framing_a_question_help_rank_but_are_not_required():
+    # 今年 (the asker's year) and 最晚 (the bound asked for) frame the question; a passage need not write them
+    terms = {term.word: term.required for term in key_terms("我今年的年假最晚什么时候休完？")}
+    assert terms == {"今年": False, "年": True, "假": True, "最晚": False, "休": True}
+    decision = decide("我今年的年假最晚什么时候休完？", "当年的年休假应当在次年3月31日前休完。")
+    assert decision.status == "answered" and decision.coverage == 1.0
+    # a rate asked by (每顿) and a modal (才能) frame it too
+    assert not any(term.required for term in key_terms("每顿扣多少才能报销？") if term.word in {"每顿", "才能"})
+
+
+def test_a_spoken_one_character_verb_is_not_required_but_another_one_character_word_is():
+    # 开 (drive) is how the question speaks; the passage writes 驾驶
+    decision = decide("开私人车辆出差，燃油费每公里报销多少？", "驾驶私人车辆出差的，燃油费按每公里一元报销。")
+    assert decision.status == "answered"
+    # 丢 (lost) is what happened to the drive, no way of asking: a passage naming the drive for another rule does
+    # not answer for losing it
+    decision = decide("移动硬盘丢了，多久内要报告？", "不得将机密数据拷贝到移动硬盘。发现安全事件须在一小时内报告。")
+    assert decision.status == "insufficient_evidence" and decision.missing_terms == ["丢"]
 
 
 def test_a_near_synonym_covers_a_term_and_a_verb_is_not_found_in_its_object():
