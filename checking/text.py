@@ -372,9 +372,9 @@ class Token:
 
 def tokenize(text: str, start: int, end: int, *, table: bool) -> list[Token]:
     if _HAN.search(text, start, end) and detect_language(text[start:end]) == "zh":
-        from checking.languages import zh
+        from checking.languages.zh_tokens import tokens
 
-        return zh.tokens(text, start, end, table=table)
+        return tokens(text, start, end, table=table)
     tokens: list[Token] = []
     pos = 0.0
     segment = text[start:end]
