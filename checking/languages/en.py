@@ -1,15 +1,18 @@
-"""English: the checker's own tokenizer, stemmer, sentence splitter and quantity parser, behind the interface."""
+"""English: the checker's own tokenizer, stemmer, sentence splitter and quantity parser, behind the interface.
+
+The checker is this module's own, and the language layer (``checking.languages``, which lists every language) loads
+before it: so this module imports the checker when asked for it, not when loaded."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from checking.analysis import NEGATION_CUES
 from checking.languages.base import Quantity, Word
-from checking.quantities import find_quantities
-from checking.text import ANTONYMS, QUESTION_WORDS, Token, is_content, tokenize
-from kb.sentences import sentence_spans
+
+if TYPE_CHECKING:
+    from checking.text import Token
 
 _DIRECTION_PAIRS = (("more", "less"), ("above", "below"), ("before", "after"), ("rose", "fell"),
                     ("increase", "decrease"), ("minimum", "maximum"), ("at least", "at most"))
@@ -44,15 +47,34 @@ def _looks_finite(word: str) -> bool:
 class English:
     code = "en"
     locale = "en"  # the console's language (LANGUAGES) its reasons are written in
-    negation_cues = NEGATION_CUES
-    question_words = QUESTION_WORDS
     direction_pairs = {**dict(_DIRECTION_PAIRS), **{b: a for a, b in _DIRECTION_PAIRS}}
-    antonyms = ANTONYMS  # by stem
+
+    @property
+    def negation_cues(self) -> frozenset[str]:
+        from checking.analysis import NEGATION_CUES
+
+        return NEGATION_CUES
+
+    @property
+    def question_words(self) -> frozenset[str]:
+        from checking.text import QUESTION_WORDS
+
+        return QUESTION_WORDS
+
+    @property
+    def antonyms(self) -> dict[str, frozenset[str]]:  # by stem
+        from checking.text import ANTONYMS
+
+        return ANTONYMS
 
     def sentences(self, text: str) -> list[tuple[int, int]]:
+        from kb.sentences import sentence_spans
+
         return sentence_spans(text, 0, len(text))
 
     def _tokens(self, text: str) -> list[Token]:
+        from checking.text import tokenize
+
         return tokenize(text, 0, len(text), table=False)
 
     def words(self, text: str) -> list[Word]:
@@ -63,10 +85,14 @@ class English:
         return [w.text for w in self.words(text)]
 
     def key_terms(self, text: str) -> list[Word]:
+        from checking.text import QUESTION_WORDS, is_content
+
         return [Word(text=t.text, start=t.start, end=t.end, key=t.stem) for t in self._tokens(text)
                 if is_content(t) and t.lower not in QUESTION_WORDS]
 
     def quantities(self, text: str) -> list[Quantity]:
+        from checking.quantities import find_quantities
+
         return [Quantity(kind=q.kind, value=q.value, surface=q.surface, start=q.start, end=q.end)
                 for q in find_quantities(text, self._tokens(text))]
 
