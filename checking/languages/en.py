@@ -1,7 +1,7 @@
 """English: the checker's own tokenizer, stemmer, sentence splitter and quantity parser, behind the interface.
 
-The checker is this module's own, and the language layer (``checking.languages``, which lists every language) loads
-before it: so this module imports the checker when asked for it, not when loaded."""
+The checker (``checking.text``) is English and, as it loads, takes in what every language adds to it (this one adds
+nothing): so this module imports the checker when asked for it, not when loaded."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from checking.languages.base import Quantity, Word
+from checking.languages.base import Cues, Quantity, Word
 
 if TYPE_CHECKING:
     from checking.text import Token
@@ -122,6 +122,34 @@ class English:
 
     def provisions_paired(self, left: str, right: str) -> bool:
         return False
+
+    # What the checker's English core takes in (base.TextLanguage): English is that core, and adds nothing to it.
+    cues = Cues()
+    ideograph = None
+
+    def tokens(self, text: str, start: int, end: int, *, table: bool) -> list[Token] | None:
+        return None
+
+    def asks(self, word: str) -> bool:
+        return False
+
+    def one_word_family(self, a: str, b: str) -> bool:
+        return False
+
+    def family_member_in(self, stem: str, stems: set[str] | frozenset[str]) -> bool:
+        return False
+
+    def synonyms(self, word: str) -> frozenset[str]:
+        return frozenset()  # its stems fold synonyms together (checking.text)
+
+    def word_parts(self, word: str) -> tuple[str, ...]:
+        return ()
+
+    def written_dates(self, text: str, start: int, end: int) -> list[Quantity]:
+        return []
+
+    def ordinal(self, word: str) -> int | None:
+        return None
 
 
 ENGLISH = English()

@@ -13,12 +13,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
-from checking.languages.base import Quantity, Word
+from checking.languages.base import Cues, Quantity, Word
 
 # A sentence ends at a full stop, exclamation or question mark, or a semicolon (which in Chinese policy text joins
 # independent clauses), with any closing quotes or brackets after it; a blank line ends one too.
 _SENTENCE_END = re.compile(r"[。！？；!?;]+[”’」』）)]*|\n\s*\n")
 _PUNCTUATION = re.compile(r"^[\s\W_]+$")
+_HAN = re.compile(r"[\u3400-\u9fff]")  # a Han character: each is a word of its own, or part of one
 # A name in Chinese quotation or title marks: 「云途」, 《差旅费管理办法》, “安盾”.
 _QUOTED = r"「([^」\n]{2,20})」|《([^》\n]{2,20})》|“([^”\n]{2,20})”"
 _MARKED_TERM = re.compile(r"\*\*([^*\n]{2,20})\*\*|" + _QUOTED)
@@ -264,6 +265,10 @@ class Chinese:
     question_words = QUESTION_WORDS
     direction_pairs = DIRECTION_PAIRS
     antonyms = ANTONYMS
+    cues = Cues(change_words=CHANGE_WORDS, compare_words=COMPARE_WORDS, superlative_words=SUPERLATIVE_WORDS,
+                order_words=ORDER_WORDS, reply_words=REPLY_WORDS, chatter=CHATTER, negation_breaks=NEGATION_BREAKS,
+                coordinators=COORDINATORS, antonym_pairs=ANTONYM_PAIRS, stop_words=STOP_WORDS)
+    ideograph = _HAN
 
     def sentences(self, text: str) -> list[tuple[int, int]]:
         spans, start = [], 0
@@ -286,12 +291,8 @@ class Chinese:
         return [w for w in self.words(text) if w.key not in STOP_WORDS and not asks(w.key) and not w.key.isdigit()]
 
     def quantities(self, text: str) -> list[Quantity]:
-        found: list[Quantity] = []
-        taken: list[tuple[int, int]] = []
-        for match in DATE.finditer(text):  # a four-digit year: "2025年" is a date, "3年" a duration
-            found.append(Quantity(kind="date", value=date_value(match), surface=match.group(), start=match.start(),
-                                  end=match.end()))
-            taken.append(match.span())
+        found = self.written_dates(text, 0, len(text))  # a four-digit year: "2025年" is a date, "3年" a duration
+        taken = [(date.start, date.end) for date in found]
         for match in _QUANTITY.finditer(text):
             if any(start < match.end() and match.start() < end for start, end in taken):
                 continue
@@ -336,6 +337,42 @@ class Chinese:
             if line.lstrip().startswith("|"):
                 found += [cell.strip() for cell in line.strip().strip("|").split("|")]
         return [fold(term) for term in dict.fromkeys(found) if _TERM.fullmatch(term)]
+
+    # What the checker's English core takes in (base.TextLanguage): this module's functions (defined further down),
+    # its tokens (zh_tokens) and its thesaurus (zh_thesaurus).
+    def tokens(self, text: str, start: int, end: int, *, table: bool) -> list:
+        from checking.languages.zh_tokens import tokens  # which reads this module's numerals and segmenter
+
+        return tokens(text, start, end, table=table)
+
+    def asks(self, word: str) -> bool:
+        return asks(word)
+
+    def one_word_family(self, a: str, b: str) -> bool:
+        return one_word_family(a, b)
+
+    def family_member_in(self, stem: str, stems: set[str] | frozenset[str]) -> bool:
+        """Candidates hold ``stem``'s last character: one_word_family pairs a character with the word it heads."""
+        if len(stem) <= 2 and _HAN.match(stem):
+            return any(other != stem and one_word_family(stem, other) for other in stems if stem[-1] in other)
+        return False
+
+    def synonyms(self, word: str) -> frozenset[str]:
+        if not _HAN.match(word):
+            return frozenset()
+        from checking.languages.zh_thesaurus import synonyms  # which reads this module's tables
+
+        return synonyms(word)
+
+    def word_parts(self, word: str) -> tuple[str, ...]:
+        return word_parts(word) if _HAN.match(word) else ()
+
+    def written_dates(self, text: str, start: int, end: int) -> list[Quantity]:
+        return [Quantity(kind="date", value=date_value(match), surface=match.group(), start=match.start(),
+                         end=match.end()) for match in DATE.finditer(text, start, end)]
+
+    def ordinal(self, word: str) -> int | None:
+        return ordinal_value(word)
 
 
 def date_value(match: re.Match) -> tuple[int, int | None, int | None]:
