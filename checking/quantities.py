@@ -11,9 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from checking.languages.zh import DATE as CHINESE_DATE
-from checking.languages.zh import date_value as chinese_date
-from checking.languages.zh import ordinal_value as chinese_ordinal
+from checking.languages import every_language
 from checking.quantity_words import (
     ARTICLE_NUMERALS,
     BOUNDS_AFTER,
@@ -56,6 +54,7 @@ from checking.text import (
 )
 
 _LIST_GAP = 3  # content words between list members
+_LANGUAGES = every_language()  # dates and ordinals written as another language writes them (2025年1月1日, 第一季度)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,13 +123,14 @@ def find_quantities(text: str, tokens: list[Token]) -> list[Quantity]:
             value = (int(match.group(1)), int(match.group(2)), int(match.group(3)))
             quantities.append(Quantity("date", value, match.group(), match.start(), match.end(), tokens[a].pos,
                                         tokens[a].cell, token_span=(a, b)))
-        for match in CHINESE_DATE.finditer(text, lo, hi):  # 2025年1月1日, 二〇二五年三月, 2024年
-            a, b = token_range(match.start(), match.end())
+        written = itertools.chain.from_iterable(language.written_dates(text, lo, hi) for language in _LANGUAGES)
+        for date in written:  # 2025年1月1日, 二〇二五年三月, 2024年
+            a, b = token_range(date.start, date.end)
             if a == b or consumed.intersection(range(a, b)):
                 continue
             consumed.update(range(a, b))
-            quantities.append(Quantity("date", chinese_date(match), match.group(), match.start(), match.end(),
-                                        tokens[a].pos, tokens[a].cell, token_span=(a, b)))
+            quantities.append(Quantity("date", date.value, date.surface, date.start, date.end, tokens[a].pos,
+                                        tokens[a].cell, token_span=(a, b)))
 
     i = 0
     while i < len(tokens):
@@ -441,7 +441,7 @@ def _parse_word_quantity(text: str, tokens: list[Token], i: int) -> tuple[Quanti
         if lower == "second" and i > 0 and tokens[i - 1].kind == "num":
             return None  # "30 second" is a duration
         return _make(text, tokens, "ordinal", ORDINAL_WORDS[lower], i, i + 1, strong=False), i + 1
-    if (nth := chinese_ordinal(lower)) is not None:
+    if (nth := _ordinal(lower)) is not None:
         return _make(text, tokens, "ordinal", nth, i, i + 1, strong=False), i + 1
     if lower in ("a", "an") and i + 1 < len(tokens):
         unit = unit_at(tokens, i + 1)
@@ -482,6 +482,14 @@ def _parse_word_quantity(text: str, tokens: list[Token], i: int) -> tuple[Quanti
     return _make(text, tokens, kind, value * factor, i, j, core_end=core_end, lead=lead, per=per, bound=bound,
                  change=change, change_index=change_index,
                  hedged=hedged_before(tokens, i), scale=factor), j
+
+
+def _ordinal(word: str) -> int | None:
+    """The place a word names in a language's own way (第一季度: 1), or None."""
+    for language in _LANGUAGES:
+        if (nth := language.ordinal(word)) is not None:
+            return nth
+    return None
 
 
 def _make(text: str, tokens: list[Token], kind: str, value, first: int, end: int, *, core: int | None = None,

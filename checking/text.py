@@ -1,5 +1,6 @@
 """Words: the vocabulary the rules use (stopwords, light words, synonyms, direction, polarity and negation
-words), stemming, and tokenization with exact offsets. General English, not tied to any document."""
+words), stemming, and tokenization with exact offsets. General English, not tied to any document, with what every
+language of the language layer adds to it (``TextLanguage.cues``, its tokens, word families and ideographs)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from checking.languages import zh as _chinese
-from checking.languages.detect import detect_language
-from checking.languages.zh_thesaurus import kindred, synonyms
+from checking.languages import detect_language, every_language, language_for
 
+_LANGUAGES = every_language()
+_CUES = tuple(language.cues for language in _LANGUAGES)
 _STOPWORDS = frozenset(
     """a an the and or but if then else of to in on at by for from with as into onto over under about
     is are was were be been being am has have had having do does did done will would shall should can
@@ -23,7 +24,7 @@ _STOPWORDS = frozenset(
     get gets got getting make makes made one ones within without including include includes included
     like well way ways etc e.g i.e vs through throughout across among along toward towards upon onto
     whose whom either neither every according during""".split()  # noqa: SIM905 - word lists read best as text
-)
+).union(*(cues.stop_words for cues in _CUES))
 # Light verbs, fillers and vague words: a paraphrase adds these freely, so they are weak evidence of an
 # unsupported addition (general English, not tied to any document).
 _LIGHT_WORDS = """go goes went gone going come comes came coming take takes took taken taking make makes made
@@ -132,10 +133,10 @@ _SUPERLATIVE_WORDS = {
 }
 _ORDER_WORDS = {"before": -1, "earlier": -1, "prior": -1, "ahead": -1, "after": 1, "later": 1, "following": 1,
                 "afterwards": 1}
-CHANGE_WORDS.update(_chinese.CHANGE_WORDS)
-_COMPARE_WORDS.update(_chinese.COMPARE_WORDS)
-_SUPERLATIVE_WORDS.update(_chinese.SUPERLATIVE_WORDS)
-_ORDER_WORDS.update(_chinese.ORDER_WORDS)
+CHANGE_WORDS.update(pair for cues in _CUES for pair in cues.change_words.items())
+_COMPARE_WORDS.update(pair for cues in _CUES for pair in cues.compare_words.items())
+_SUPERLATIVE_WORDS.update(pair for cues in _CUES for pair in cues.superlative_words.items())
+_ORDER_WORDS.update(pair for cues in _CUES for pair in cues.order_words.items())
 DIRECTION_FAMILIES = (("change", CHANGE_WORDS), ("compare", _COMPARE_WORDS), ("superlative", _SUPERLATIVE_WORDS),
                        ("order", _ORDER_WORDS))
 
@@ -177,18 +178,19 @@ QUESTION_WORDS = frozenset(
 
 
 def asks(word: str) -> bool:
-    """A lower-case word that asks rather than names what is asked about, in English or Chinese."""
-    return word in QUESTION_WORDS or _chinese.asks(word)
+    """A lower-case word that asks rather than names what is asked about, in any language."""
+    return word in QUESTION_WORDS or any(language.asks(word) for language in _LANGUAGES)
 
 
 REPLY_WORDS = frozenset("""yes yeah yea yep yup no nope nah ok okay alright sure certainly absolutely definitely
     exactly indeed right correct true false maybe perhaps possibly probably hello hi hey greetings thanks thank
-    welcome please sorry oh ah agreed""".split()) | _chinese.REPLY_WORDS  # noqa: SIM905
-CHATTER_PATTERNS = (_chinese.CHATTER,)  # each language's pleasantries beside the English ones
+    welcome please sorry oh ah agreed""".split()).union(*(cues.reply_words for cues in _CUES))  # noqa: SIM905
+# Each language's pleasantries, beside the English ones (checking.claims).
+CHATTER_PATTERNS = tuple(cues.chatter for cues in _CUES if cues.chatter is not None)
 NEGATION_BREAKS = frozenset({",", ";", ":", ".", "!", "?", "|", "but", "while", "whereas", "although", "because",
                               "though", "who", "which", "whose", "where", "unless", "except",
-                              *_chinese.NEGATION_BREAKS})
-COORDINATORS = frozenset({"and", "or", *_chinese.COORDINATORS})
+                              *(word for cues in _CUES for word in cues.negation_breaks)})
+COORDINATORS = frozenset({"and", "or", *(word for cues in _CUES for word in cues.coordinators)})
 LIST_JOINERS = COORDINATORS | {",", ";"}
 
 # Numbers are ASCII digits only: "²", "½", "１" or "٣" are digits to str.isdigit() but not to float(), and
@@ -201,12 +203,15 @@ _TOKEN = re.compile(
     r"|[^\sA-Za-z0-9]"
 )
 _ASCII_DIGITS = frozenset("0123456789")
-_HAN = re.compile(r"[\u3400-\u9fff]")  # a quick test before the language of a segment is worked out
+# A character that is a word of its own, in any language's script (Chinese 假): one pattern, as cheap as one
+# language's, for the tests below that run on every token.
+_IDEOGRAPH = re.compile("|".join(language.ideograph.pattern for language in _LANGUAGES if language.ideograph)
+                        or "(?!)")
 
 
 def ideographs(text: str) -> set[str]:
     """The characters of ``text`` that carry a meaning of their own (Chinese 假 of 婚假 and 年假), unlike letters."""
-    return set(_HAN.findall(text))
+    return set(_IDEOGRAPH.findall(text))
 
 
 def words_as_written(words: Iterable[str]) -> str:
@@ -214,7 +219,7 @@ def words_as_written(words: Iterable[str]) -> str:
     beside an ideograph (Chinese writes no spaces): "must include", "必须包含", "Mac电脑"."""
     shown = ""
     for word in words:
-        if shown and not (_HAN.match(shown[-1]) or _HAN.match(word[:1])):
+        if shown and not (_IDEOGRAPH.match(shown[-1]) or _IDEOGRAPH.match(word[:1])):
             shown += " "
         shown += word
     return shown
@@ -278,7 +283,7 @@ POLARITY_BY_STEM = {stem_of(word): polar for word, polar in POLARITY_CLASSES.ite
 
 def _antonyms() -> dict[str, frozenset[str]]:
     opposites: dict[str, set[str]] = {}
-    for a, b in (*_ANTONYM_PAIRS, *_chinese.ANTONYM_PAIRS):
+    for a, b in (*_ANTONYM_PAIRS, *(pair for cues in _CUES for pair in cues.antonym_pairs)):
         opposites.setdefault(stem_of(a), set()).add(stem_of(b))
         opposites.setdefault(stem_of(b), set()).add(stem_of(a))
     return {stem: frozenset(others) for stem, others in opposites.items()}
@@ -314,7 +319,7 @@ def prefix_negates(word: str, other: str) -> bool:
 @lru_cache(maxsize=262144)  # the same stem pairs recur across windows and claims
 def related_stems(a: str, b: str) -> bool:
     """Stems of one word family: "employ"/"employment", "encrypt"/"encryption"; in Chinese, 坐/乘坐."""
-    if _chinese.one_word_family(a, b):
+    if any(language.one_word_family(a, b) for language in _LANGUAGES):
         return True
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     if len(short) < 5 or not long.startswith(short):
@@ -329,13 +334,14 @@ def related_stems(a: str, b: str) -> bool:
 
 def family_member_in(stem: str, stems: set[str] | frozenset[str]) -> bool:
     """Whether another stem of ``stem``'s word family is among ``stems``, each language's candidates tested cheaply
-    before the full test: English family members share their first five letters, a Chinese word and the word it
-    heads their last character."""
+    before the full test: English family members share their first five letters; other languages pick their own (a
+    Chinese word and the word it heads share their last character)."""
     if len(stem) >= 5:
         head = stem[:5]
         return any(other.startswith(head) and related_stems(stem, other) for other in stems)
-    if len(stem) <= 2 and _HAN.match(stem):  # one_word_family pairs one and two characters
-        return any(other != stem and _chinese.one_word_family(stem, other) for other in stems if stem[-1] in other)
+    for language in _LANGUAGES:  # a loop, not any(): asked of every claim word in every unit
+        if language.family_member_in(stem, stems):
+            return True
     return False
 
 
@@ -344,23 +350,23 @@ def synonym_in(stem: str, stems: set[str] | frozenset[str]) -> bool:
     The gate reads it, and the antonym rule (a word whose synonym the evidence uses is no word it avoids); the
     checker's word coverage does not: the thesaurus's groups are broad (表现 / 反映), and an invented sentence finds
     some synonym of its words in any long article (UHGEval's hallucinations passed more often)."""
-    return bool(_HAN.match(stem)) and not synonyms(stem).isdisjoint(stems)
+    return any(not language.synonyms(stem).isdisjoint(stems) for language in _LANGUAGES)
 
 
 def kindred_in(stem: str, stems: set[str] | frozenset[str]) -> bool:
     """Whether a word of ``stem``'s small class in the thesaurus, other than a known opposite, is among ``stems``:
     the more general word a policy uses for what a question names (老婆 / 配偶, 爷爷 / 祖父母), or a sister. Only
     the Ask gate reads it (is the passage about what the question asks?); it is no evidence for a claim."""
-    return bool(_HAN.match(stem)) and any(word in stems for word in kindred(stem) - ANTONYMS.get(stem, frozenset()))
+    opposites = ANTONYMS.get(stem, frozenset())
+    return any(word in stems for language in _LANGUAGES for word in language.kindred(stem) - opposites)
 
 
 @lru_cache(maxsize=65536)  # every window's words are asked for their pieces, claim after claim
 def word_pieces(stem: str) -> tuple[str, ...]:
     """The words a word is made of, itself first: Chinese writes a compound as one word (国际出差: 国际, 出差);
     an English word is its only piece."""
-    if not _HAN.match(stem):
-        return (stem,)
-    return (stem, *(piece for piece in _chinese.word_parts(stem) if len(piece) > 1 and piece != stem))
+    return (stem, *(piece for language in _LANGUAGES for piece in language.word_parts(stem)
+                    if len(piece) > 1 and piece != stem))
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,10 +384,12 @@ class Token:
 
 
 def tokenize(text: str, start: int, end: int, *, table: bool) -> list[Token]:
-    if _HAN.search(text, start, end) and detect_language(text[start:end]) == "zh":
-        from checking.languages import zh
-
-        return zh.tokens(text, start, end, table=table)
+    # A cheap pre-check, kept here for speed: only a text with ideographs is read as another language than English,
+    # and detect_language counts every character of a text, most of which have none.
+    if _IDEOGRAPH.search(text, start, end):
+        read = language_for(detect_language(text[start:end])).tokens(text, start, end, table=table)
+        if read is not None:
+            return read
     tokens: list[Token] = []
     pos = 0.0
     segment = text[start:end]
@@ -422,6 +430,6 @@ def tokenize(text: str, start: int, end: int, *, table: bool) -> list[Token]:
 
 
 def is_content(tok: Token) -> bool:
-    return tok.kind == "word" and tok.lower not in _STOPWORDS and tok.lower not in _chinese.STOP_WORDS \
-        and (len(tok.lower) > 1 or _HAN.match(tok.lower) is not None) \
+    return tok.kind == "word" and tok.lower not in _STOPWORDS \
+        and (len(tok.lower) > 1 or _IDEOGRAPH.match(tok.lower) is not None) \
         and not tok.lower.endswith(("n't", "n’t"))  # "aren't": the negation is judged on its own

@@ -2,7 +2,8 @@
 
 Every consumer that reads words, sentences or numbers asks the module of the text's language instead of assuming
 English: ``language_for(code)``, with the code from ``detect_language`` or set by a person. ``en`` is the checker's
-English (``checking.text``, ``kb.sentences``); ``zh`` is Simplified Chinese (rjieba, cn2an, OpenCC).
+English (``checking.text``, ``kb.sentences``); ``zh`` is Simplified Chinese (rjieba, cn2an, OpenCC). A consumer
+that reads text of any language (the checker's cue words, dates, ordinals) takes in ``every_language()``.
 """
 
 from __future__ import annotations
@@ -12,22 +13,26 @@ from collections.abc import Iterable
 from django.utils.functional import Promise
 from django.utils.translation import get_language, pgettext_lazy
 
+from checking.languages import en, zh
 from checking.languages.base import Quantity, TextLanguage, Word
-from checking.languages.detect import LANGUAGE_CHOICES, LANGUAGE_CODES, detect_language
+from checking.languages.detect import DEFAULT_LANGUAGE, LANGUAGE_CHOICES, LANGUAGE_CODES, detect_language
 
 __all__ = ["LANGUAGE_CHOICES", "LANGUAGE_CODES", "Quantity", "TextLanguage", "Word", "detect_language",
-           "document_terms", "fulltext_form", "language_for", "listed", "reasons_in", "reasons_in_language_of",
-           "reasons_joined"]
+           "document_terms", "every_language", "fulltext_form", "language_for", "listed", "reasons_in",
+           "reasons_in_language_of", "reasons_joined"]
+
+# Every language the checker reads, by code (detect.LANGUAGE_CODES), English first: where two languages' tables
+# share a word, the later one's entry stands.
+_LANGUAGES: dict[str, TextLanguage] = {"en": en.ENGLISH, "zh": zh.CHINESE}
 
 
 def language_for(code: str) -> TextLanguage:
-    if code == "zh":
-        from checking.languages import zh
+    """The language of ``code``; any other code reads as the default language (English)."""
+    return _LANGUAGES.get(code, _LANGUAGES[DEFAULT_LANGUAGE])
 
-        return zh.CHINESE
-    from checking.languages import en
 
-    return en.ENGLISH
+def every_language() -> tuple[TextLanguage, ...]:
+    return tuple(_LANGUAGES.values())
 
 
 def reasons_in(code: str):

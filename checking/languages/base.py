@@ -3,9 +3,13 @@ the text as written, and the cue words the rules read."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from checking.text import Token
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,23 @@ class Quantity:
         if isinstance(self.value, tuple) or isinstance(other.value, tuple):
             return self.value == other.value
         return abs(self.value - other.value) <= 1e-9 * max(1.0, abs(self.value))
+
+
+@dataclass(frozen=True)
+class Cues:
+    """The cue words a language adds to the checker's English ones (``checking.text``), by the role the rules give
+    them. English's are ``checking.text``'s own, so it adds none."""
+
+    change_words: dict[str, int] = field(default_factory=dict)  # +1 rose, -1 fell, 0 unchanged
+    compare_words: dict[str, int] = field(default_factory=dict)  # +1 more than, -1 less than
+    superlative_words: dict[str, int] = field(default_factory=dict)  # +1 most, -1 least
+    order_words: dict[str, int] = field(default_factory=dict)  # -1 before, +1 after
+    reply_words: frozenset[str] = frozenset()  # a reply made of these states nothing ("是的。")
+    chatter: re.Pattern[str] | None = None  # pleasantries a sentence may open with
+    negation_breaks: frozenset[str] = frozenset()  # words ending a negation's reach ("但")
+    coordinators: frozenset[str] = frozenset()  # "and", "or"
+    antonym_pairs: tuple[tuple[str, str], ...] = ()  # opposites that can stand in one slot
+    stop_words: frozenset[str] = frozenset()  # never content words
 
 
 class TextLanguage(Protocol):
@@ -73,4 +94,51 @@ class TextLanguage(Protocol):
 
     def provisions_paired(self, left: str, right: str) -> bool:
         """Whether two clauses are provisions to be checked together (which gets which is what they say)."""
+        ...
+
+    # What the checker's English core (checking.text, checking.quantities) takes in from each language: its cue words,
+    # its tokens, its dates and ordinals, and the tests of its script and word families. English is that core, so it
+    # adds nothing here: empty tables, no ideographs, no dates, no families, and None for tokens.
+    cues: Cues
+    ideograph: re.Pattern[str] | None  # one character of its script that is a word of its own (Han), or None
+
+    def tokens(self, text: str, start: int, end: int, *, table: bool) -> list[Token] | None:
+        """``text[start:end]`` as the rules' tokens, or None where ``checking.text``'s own tokenizer reads it."""
+        ...
+
+    def asks(self, word: str) -> bool:
+        """Whether a lower-case word asks rather than names what is asked about, beside ``checking.text``'s English
+        question words."""
+        ...
+
+    def one_word_family(self, a: str, b: str) -> bool:
+        """Whether two stems are one word to this language (Chinese 坐 / 乘坐), beside ``checking.text``'s English
+        word families."""
+        ...
+
+    def family_member_in(self, stem: str, stems: set[str] | frozenset[str]) -> bool:
+        """Whether a stem of ``stem``'s word family is among ``stems``, by ``one_word_family``, its candidates
+        picked cheaply first."""
+        ...
+
+    def synonyms(self, word: str) -> frozenset[str]:
+        """The words of the same meaning as a word of its script, beyond what its stems fold together."""
+        ...
+
+    def kindred(self, word: str) -> frozenset[str]:
+        """The words of the small class of a person or thing of its script (老婆: 配偶, 丈夫, …), broader than its
+        synonyms: what the Ask gate accepts as naming the same kind of thing, never evidence for a claim."""
+        ...
+
+    def word_parts(self, word: str) -> tuple[str, ...]:
+        """The smaller words a word of its script is made of (国际出差: 国际, 出差), or none."""
+        ...
+
+    def written_dates(self, text: str, start: int, end: int) -> list[Quantity]:
+        """The dates written in ``text[start:end]`` in its own way (2025年1月1日), read from the text rather than from
+        tokens; ``checking.quantities`` reads English dates from tokens itself."""
+        ...
+
+    def ordinal(self, word: str) -> int | None:
+        """The place a word of its own names (第一季度: 1), or None."""
         ...

@@ -1,15 +1,18 @@
-"""English: the checker's own tokenizer, stemmer, sentence splitter and quantity parser, behind the interface."""
+"""English: the checker's own tokenizer, stemmer, sentence splitter and quantity parser, behind the interface.
+
+The checker (``checking.text``) is English and, as it loads, takes in what every language adds to it (this one adds
+nothing): so this module imports the checker when asked for it, not when loaded."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from checking.analysis import NEGATION_CUES
-from checking.languages.base import Quantity, Word
-from checking.quantities import find_quantities
-from checking.text import ANTONYMS, QUESTION_WORDS, Token, is_content, tokenize
-from kb.sentences import sentence_spans
+from checking.languages.base import Cues, Quantity, Word
+
+if TYPE_CHECKING:
+    from checking.text import Token
 
 _DIRECTION_PAIRS = (("more", "less"), ("above", "below"), ("before", "after"), ("rose", "fell"),
                     ("increase", "decrease"), ("minimum", "maximum"), ("at least", "at most"))
@@ -44,15 +47,34 @@ def _looks_finite(word: str) -> bool:
 class English:
     code = "en"
     locale = "en"  # the console's language (LANGUAGES) its reasons are written in
-    negation_cues = NEGATION_CUES
-    question_words = QUESTION_WORDS
     direction_pairs = {**dict(_DIRECTION_PAIRS), **{b: a for a, b in _DIRECTION_PAIRS}}
-    antonyms = ANTONYMS  # by stem
+
+    @property
+    def negation_cues(self) -> frozenset[str]:
+        from checking.analysis import NEGATION_CUES
+
+        return NEGATION_CUES
+
+    @property
+    def question_words(self) -> frozenset[str]:
+        from checking.text import QUESTION_WORDS
+
+        return QUESTION_WORDS
+
+    @property
+    def antonyms(self) -> dict[str, frozenset[str]]:  # by stem
+        from checking.text import ANTONYMS
+
+        return ANTONYMS
 
     def sentences(self, text: str) -> list[tuple[int, int]]:
+        from kb.sentences import sentence_spans
+
         return sentence_spans(text, 0, len(text))
 
     def _tokens(self, text: str) -> list[Token]:
+        from checking.text import tokenize
+
         return tokenize(text, 0, len(text), table=False)
 
     def words(self, text: str) -> list[Word]:
@@ -63,10 +85,14 @@ class English:
         return [w.text for w in self.words(text)]
 
     def key_terms(self, text: str) -> list[Word]:
+        from checking.text import QUESTION_WORDS, is_content
+
         return [Word(text=t.text, start=t.start, end=t.end, key=t.stem) for t in self._tokens(text)
                 if is_content(t) and t.lower not in QUESTION_WORDS]
 
     def quantities(self, text: str) -> list[Quantity]:
+        from checking.quantities import find_quantities
+
         return [Quantity(kind=q.kind, value=q.value, surface=q.surface, start=q.start, end=q.end)
                 for q in find_quantities(text, self._tokens(text))]
 
@@ -96,6 +122,37 @@ class English:
 
     def provisions_paired(self, left: str, right: str) -> bool:
         return False
+
+    # What the checker's English core takes in (base.TextLanguage): English is that core, and adds nothing to it.
+    cues = Cues()
+    ideograph = None
+
+    def tokens(self, text: str, start: int, end: int, *, table: bool) -> list[Token] | None:
+        return None
+
+    def asks(self, word: str) -> bool:
+        return False
+
+    def one_word_family(self, a: str, b: str) -> bool:
+        return False
+
+    def family_member_in(self, stem: str, stems: set[str] | frozenset[str]) -> bool:
+        return False
+
+    def synonyms(self, word: str) -> frozenset[str]:
+        return frozenset()  # its stems fold synonyms together (checking.text)
+
+    def kindred(self, word: str) -> frozenset[str]:
+        return frozenset()
+
+    def word_parts(self, word: str) -> tuple[str, ...]:
+        return ()
+
+    def written_dates(self, text: str, start: int, end: int) -> list[Quantity]:
+        return []
+
+    def ordinal(self, word: str) -> int | None:
+        return None
 
 
 ENGLISH = English()

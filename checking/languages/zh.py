@@ -13,12 +13,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
-from checking.languages.base import Quantity, Word
+from checking.languages.base import Cues, Quantity, Word
 
 # A sentence ends at a full stop, exclamation or question mark, or a semicolon (which in Chinese policy text joins
 # independent clauses), with any closing quotes or brackets after it; a blank line ends one too.
 _SENTENCE_END = re.compile(r"[。！？；!?;]+[”’」』）)]*|\n\s*\n")
 _PUNCTUATION = re.compile(r"^[\s\W_]+$")
+_HAN = re.compile(r"[\u3400-\u9fff]")  # a Han character: each is a word of its own, or part of one
 # A name in Chinese quotation or title marks: 「云途」, 《差旅费管理办法》, “安盾”.
 _QUOTED = r"「([^」\n]{2,20})」|《([^》\n]{2,20})》|“([^”\n]{2,20})”"
 _MARKED_TERM = re.compile(r"\*\*([^*\n]{2,20})\*\*|" + _QUOTED)
@@ -264,6 +265,10 @@ class Chinese:
     question_words = QUESTION_WORDS
     direction_pairs = DIRECTION_PAIRS
     antonyms = ANTONYMS
+    cues = Cues(change_words=CHANGE_WORDS, compare_words=COMPARE_WORDS, superlative_words=SUPERLATIVE_WORDS,
+                order_words=ORDER_WORDS, reply_words=REPLY_WORDS, chatter=CHATTER, negation_breaks=NEGATION_BREAKS,
+                coordinators=COORDINATORS, antonym_pairs=ANTONYM_PAIRS, stop_words=STOP_WORDS)
+    ideograph = _HAN
 
     def sentences(self, text: str) -> list[tuple[int, int]]:
         spans, start = [], 0
@@ -286,12 +291,8 @@ class Chinese:
         return [w for w in self.words(text) if w.key not in STOP_WORDS and not asks(w.key) and not w.key.isdigit()]
 
     def quantities(self, text: str) -> list[Quantity]:
-        found: list[Quantity] = []
-        taken: list[tuple[int, int]] = []
-        for match in DATE.finditer(text):  # a four-digit year: "2025年" is a date, "3年" a duration
-            found.append(Quantity(kind="date", value=date_value(match), surface=match.group(), start=match.start(),
-                                  end=match.end()))
-            taken.append(match.span())
+        found = self.written_dates(text, 0, len(text))  # a four-digit year: "2025年" is a date, "3年" a duration
+        taken = [(date.start, date.end) for date in found]
         for match in _QUANTITY.finditer(text):
             if any(start < match.end() and match.start() < end for start, end in taken):
                 continue
@@ -337,12 +338,70 @@ class Chinese:
                 found += [cell.strip() for cell in line.strip().strip("|").split("|")]
         return [fold(term) for term in dict.fromkeys(found) if _TERM.fullmatch(term)]
 
+    # What the checker's English core takes in (base.TextLanguage): this module's functions (defined further down),
+    # its tokens (zh_tokens) and its thesaurus (zh_thesaurus).
+    def tokens(self, text: str, start: int, end: int, *, table: bool) -> list:
+        from checking.languages.zh_tokens import tokens  # which reads this module's numerals and segmenter
+
+        return tokens(text, start, end, table=table)
+
+    def asks(self, word: str) -> bool:
+        return asks(word)
+
+    def one_word_family(self, a: str, b: str) -> bool:
+        return one_word_family(a, b)
+
+    def family_member_in(self, stem: str, stems: set[str] | frozenset[str]) -> bool:
+        """Candidates hold ``stem``'s last character: one_word_family pairs a character with the word it heads."""
+        if len(stem) <= 2 and _HAN.match(stem):
+            return any(other != stem and one_word_family(stem, other) for other in stems if stem[-1] in other)
+        return False
+
+    def synonyms(self, word: str) -> frozenset[str]:
+        if not _HAN.match(word):
+            return frozenset()
+        from checking.languages.zh_thesaurus import synonyms  # which reads this module's tables
+
+        return synonyms(word)
+
+    def kindred(self, word: str) -> frozenset[str]:
+        if not _HAN.match(word):
+            return frozenset()
+        from checking.languages.zh_thesaurus import kindred
+
+        return kindred(word)
+
+    def word_parts(self, word: str) -> tuple[str, ...]:
+        return word_parts(word) if _HAN.match(word) else ()
+
+    def written_dates(self, text: str, start: int, end: int) -> list[Quantity]:
+        return [Quantity(kind="date", value=date_value(match), surface=match.group(), start=match.start(),
+                         end=match.end()) for match in DATE.finditer(text, start, end)]
+
+    def ordinal(self, word: str) -> int | None:
+        return ordinal_value(word)
+
 
 def date_value(match: re.Match) -> tuple[int, int | None, int | None]:
     """(year, month, day) of a DATE match: 2025年1月1日, 二〇二五年三月."""
     month, day = match.group("month"), match.group("day")
     return (int(number_value(match.group("year"))), int(number_value(month)) if month else None,
             int(number_value(day)) if day else None)
+
+
+# An ordinal: "第一季度", "第三天", "第2条"; "一季度" to "四季度" (no 个) name a quarter of the year as "第一季度" does.
+_ORDINAL = re.compile(rf"第(?P<nth>[{_DIGITS}十百]+|[0-9]+)|(?P<quarter>[一二三四])季度")
+
+
+def ordinal_value(word: str) -> int | None:
+    """The place a word names (第一季度: 1, 三季度: 3), or None."""
+    match = _ORDINAL.match(word)
+    if match is None:
+        return None
+    try:
+        return int(number_value(match.group("nth") or match.group("quarter")))
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 def _strip(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -484,126 +543,9 @@ def word_parts(word: str) -> tuple[str, ...]:
     return pieces if covered else (folded,)
 
 
-# Tokens for the rules ------------------------------------------------------------------------------------------
-# The rules read checking.text.Token: Chinese text becomes the same tokens, so every rule family runs on it. A
-# numeral token is written as in the text ("五百"), its lower-case form is its value in Arabic digits ("500"): the
-# quantity parser reads numbers from that. Punctuation reads as its ASCII twin ("，" as ","), so the rules'
-# clause and list breaks apply.
-_ASCII_PUNCTUATION = {"，": ",", "、": ",", "。": ".", "；": ";", "：": ":", "！": "!", "？": "?", "（": "(",
-                      "）": ")", "“": '"', "”": '"', "‘": "'", "’": "'", "《": '"', "》": '"', "「": '"', "」": '"'}
-_MARKUP = frozenset("*_`#>[]")
+# Names ----------------------------------------------------------------------------------------------------------
 # Chinese writes no capitals: a name is what the segmenter tags as a person, organisation or other proper noun (a
 # place too, but for common words it tags as places), or a role by its ending. The rules' name logic then applies.
 _PROPER_TAGS = frozenset({"nr", "nrt", "nrfg", "nt", "nz", "ns"})
-# Quotation marks and title marks around a short term name it ("云途"系统, 密码管理器「安盾」, 《员工手册》), whatever
-# the segmenter's tags say.
-_QUOTED_NAME = re.compile(_QUOTED + r'|"([^"\n]{2,20})"')
 _NOT_PLACES = frozenset({"城市", "地区", "国内", "国外", "境内", "境外", "全国", "本地", "当地", "各地", "海外", "异地"})
 ROLE_ENDINGS = ("经理", "总监", "主管", "总裁", "主任", "董事", "部长", "专员", "负责人", "总经理", "委员会")
-
-
-def _numeral_text(value: float) -> str:
-    return f"{value:.6f}".rstrip("0").rstrip(".")
-
-
-# A numeral is cut out of the text before the segmenter sees it, so it reads the same whatever its neighbours
-# ("一百五十八天" in one sentence and "158天" in another): Arabic digits always; a Chinese numeral when a unit or
-# counter follows it, or it is a percentage ("百分之八十"), and it is not an ordinal ("第一季度") or part of a word
-# ("一般", "统一" are followed by no unit).
-_UNIT_AHEAD = "|".join(sorted((re.escape(u) for u in (*UNITS, *COUNTERS, "万", "亿")), key=len, reverse=True))
-_CARVED_NUMERAL = re.compile(
-    rf"(?P<percent>百分之)(?P<pnumber>{_CHINESE_NUMBER}|{_ARABIC_NUMBER})"
-    rf"|(?:(?P<arabic>{_ARABIC_NUMBER})|(?<!第)(?P<chinese>[{_DIGITS}十百千][{_DIGITS}十百千万亿点]*)(?!季度)"
-    rf"(?=\s*(?:{_UNIT_AHEAD})))"
-    rf"\s*(?P<unit>{_UNIT_AHEAD})?"
-)
-# An ordinal: "第一季度", "第三天", "第2条"; "一季度" to "四季度" (no 个) name a quarter of the year as "第一季度" does.
-_ORDINAL = re.compile(rf"第(?P<nth>[{_DIGITS}十百]+|[0-9]+)|(?P<quarter>[一二三四])季度")
-
-
-def ordinal_value(word: str) -> int | None:
-    """The place a word names (第一季度: 1, 三季度: 3), or None."""
-    match = _ORDINAL.match(word)
-    if match is None:
-        return None
-    try:
-        return int(number_value(match.group("nth") or match.group("quarter")))
-    except (ValueError, KeyError, TypeError):
-        return None
-
-
-# "不" before a comparison is one bound ("不超过": at most), not a negation of the clause.
-_NEGATED_COMPARISONS = frozenset({"超过", "少于", "低于", "高于", "多于", "大于", "小于", "足"})
-_BOUND_NEGATIONS = frozenset({"不", "不得", "不能", "不可", "不应", "不宜"})
-
-
-def _segment(text: str, start: int, end: int) -> list[tuple[str, int, int, str]]:
-    """(kind, start, end, lower) of the words and punctuation of text[start:end], by the segmenter."""
-    pieces: list[tuple[str, int, int, str]] = []
-    for piece, a, b in _SEGMENTER.tokenize(fold(text[start:end])):
-        a, b = start + a, start + b
-        if piece.isspace():
-            continue
-        if _PUNCTUATION.match(piece):
-            pieces += [("punct", a + k, a + k + 1, _ASCII_PUNCTUATION.get(c, c)) for k, c in enumerate(piece)
-                       if not c.isspace()]
-        elif pieces and pieces[-1][3] in _BOUND_NEGATIONS and pieces[-1][2] == a and piece in _NEGATED_COMPARISONS:
-            pieces[-1] = ("word", pieces[-1][1], b, "不" + piece)  # 不得少于 reads as 不少于
-        else:
-            pieces.append(("word", a, b, piece))
-    return pieces
-
-
-def _pieces(text: str, start: int, end: int) -> list[tuple[str, int, int, str]]:
-    """(kind, start, end, lower) of each piece: numerals carved out first (a percentage as its number and a "%"
-    after it), the text between them segmented."""
-    pieces: list[tuple[str, int, int, str]] = []
-    at = start
-    for match in _CARVED_NUMERAL.finditer(text, start, end):
-        raw = match.group("pnumber") or match.group("arabic") or match.group("chinese")
-        try:
-            value = number_value(raw)
-        except (ValueError, KeyError, TypeError):
-            continue  # not a number cn2an can read: left to the segmenter
-        pieces += _segment(text, at, match.start())
-        if match.group("percent"):
-            pieces += [("num", match.start("pnumber"), match.end(), _numeral_text(value)),
-                       ("punct", match.end(), match.end(), "%")]
-            pieces.insert(len(pieces) - 2, ("word", match.start(), match.start("pnumber"), "百分之"))
-        else:
-            number_end = match.end("arabic") if match.group("arabic") else match.end("chinese")
-            pieces.append(("num", match.start(), number_end, _numeral_text(value)))
-            if match.group("unit"):  # the unit too: "天" of "九十八天为" is no part of "天为"
-                pieces.append(("word", match.start("unit"), match.end("unit"), match.group("unit")))
-        at = match.end()
-    return pieces + _segment(text, at, end)
-
-
-def tokens(text: str, start: int, end: int, *, table: bool) -> list:
-    """Chinese text (from ``start`` to ``end``) as the rules' tokens (checking.text.Token)."""
-    from checking.text import _CONJUNCTION_GAP, _PUNCT_GAPS, CONJUNCTIONS, Token
-
-    found: list[Token] = []
-    pos = 0.0
-    cell = -1 if text[start:end].lstrip().startswith("|") else 0
-    names = _SEGMENTER.proper_nouns(fold(text[start:end]))
-    quoted = [match.span(match.lastindex) for match in _QUOTED_NAME.finditer(text, start, end)]
-    for kind, a, b, lower in _pieces(text, start, end):
-        if table and lower == "|":
-            cell += 1
-            pos += _PUNCT_GAPS["|"]
-            continue
-        if kind == "punct" and lower in _MARKUP:
-            continue
-        if kind == "punct":
-            pos += _PUNCT_GAPS.get(lower, 0.0)
-        else:
-            pos += 1.0 + _CONJUNCTION_GAP * (lower in CONJUNCTIONS)
-        found.append(Token(
-            text=text[a:b], lower=lower, stem=lower, start=a, end=b, kind=kind,
-            pos=pos, cell=cell if table else -1,
-            capital=kind == "word" and (lower in names or lower.endswith(ROLE_ENDINGS) or text[a].isupper()
-                                        or any(qa <= a and b <= qb for qa, qb in quoted)),
-            initial=not any(t.kind == "word" for t in found) or (bool(found) and found[-1].lower in ".!?:"),
-        ))
-    return found
