@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from ask.gate import KeyTerm, compound_parts, key_terms, term_found
-from checking.languages import detect_language, language_for, zh
+from checking.languages import detect_language, language_for, language_of_word
 from checking.quantities import find_quantities
 from checking.quantity_cues import unit_at
 from checking.text import ANTONYMS, asks, tokenize
@@ -204,7 +204,7 @@ def asked_measures(question: str) -> set[tuple[str, float]]:
         if not asks(tok.lower):
             continue
         unit = unit_at(tokens, k + 1)
-        inside = zh.asked_measure(tok.lower)
+        inside = language_of_word(tok.lower).asked_measure(tok.lower)
         if unit is None and inside:
             unit = unit_at(tokenize(inside, 0, len(inside), table=False), 0)
         if unit is not None:

@@ -14,11 +14,12 @@ terms of the languages the embedding model reads (ASK_GATE_TERM_SIMILARITY_LANGU
 than ASK_GATE_MIN_TERM_COVERAGE of the required terms: `insufficient_evidence`, with those missing, as the question wrote
 them.
 
-Chinese is segmented (checking.languages.zh): its question words, light verbs and the measure a question word asks
-for (多少天, 什么时候) are no key terms; words that frame the question (the asker's time and person, a rate, a
-bound, a modal, a function word: 下个月, 每顿, 最多, 才能, 因为) and one-character verbs (开车, 交证明) are key terms
-that rank sentences but need not be covered. Since Chinese writes a compound as one word, a term is also covered
-by its parts (住宿费 by 住宿 and 费用) and a passage's word brings its parts (出差 in 国际出差).
+Each word is read by its language (TextLanguage's question hooks; Chinese: checking.languages.zh_questions). Chinese
+is segmented: its question words, light verbs and the measure a question word asks for (多少天, 什么时候) are no key
+terms; words that frame the question (the asker's time and person, a rate, a bound, a modal, a function word:
+下个月, 每顿, 最多, 才能, 因为) and one-character verbs (开车, 交证明) are key terms that rank sentences but need not
+be covered. Since Chinese writes a compound as one word, a term is also covered by its parts (住宿费 by 住宿 and
+费用) and a passage's word brings its parts (出差 in 国际出差).
 
 Conflicts are the third outcome, decided on the composed answer by the checker itself (ask/services.py): two
 effective sources stating different values about the same subject are what review.pipeline already detects.
@@ -27,7 +28,6 @@ effective sources stating different values about the same subject are what revie
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 
@@ -35,12 +35,12 @@ import numpy as np
 from django.conf import settings
 from django.utils.translation import gettext
 
-from checking.languages import detect_language, zh
+from checking.languages import detect_language, language_of_word
 from checking.text import (
     ANTONYMS,
     LIGHT_STEMS,
-    Token,
     asks,
+    ideographs,
     is_content,
     kindred_in,
     prefix_negates,
@@ -55,9 +55,6 @@ logger = logging.getLogger(__name__)
 
 # "how long", "how quickly", "how far": the word after "how" asks for a degree; it names nothing to look up.
 _DEGREE_ASKER = "how"
-_HAN = re.compile(r"[\u3400-\u9fff]")
-
-
 @dataclass(frozen=True)
 class KeyTerm:
     word: str  # as the question wrote it (lower-case)
@@ -86,64 +83,49 @@ class GateDecision:
 
 
 def key_terms(question: str) -> list[KeyTerm]:
-    """The question's content words, one per word family, in the order asked; adjacent ones form a phrase. A
-    Chinese word framing the question (zh.frames) is not required, nor a single character where a longer word is."""
+    """The question's content words, one per word family, in the order asked; adjacent ones form a phrase. The
+    language of each word says which part of it names what is asked (能休 is 休) and whether a passage must write
+    it: a word that only frames the question (Chinese 下个月, 最多) sits in its phrase without counting, and a word
+    the question speaks with (Chinese 开 of 开车) is required only where the question names nothing else."""
     terms: dict[str, KeyTerm] = {}
     phrase, previous_key, previous = 0, False, ""
     for token in tokenize(question, 0, len(question), table=False):
         key = (is_content(token) and not asks(token.lower) and token.stem not in LIGHT_STEMS
                and previous != _DEGREE_ASKER)
-        term: KeyTerm | None = KeyTerm(word=token.lower, stem=token.stem)
-        if key and _HAN.search(token.lower):
-            term = None if zh.light(token.lower) or zh.asked_after(previous, token.lower) else _chinese_term(token)
-            key = term is not None
+        read = language_of_word(token.lower).question_term(token.lower, previous) if key else None
+        key = read is not None
         previous = token.lower
-        framing = key and zh.frames(term.word)  # within a phrase, not of it: 老婆 (下个月) 生孩子
+        framing = key and not read.required
         if key and not framing and not previous_key:
             phrase += 1
         previous_key = previous_key if framing else key
         if key:
-            terms.setdefault(term.stem, KeyTerm(word=term.word, stem=term.stem, phrase=phrase, required=not framing))
-    if any(term.required and not _light_verb(term) for term in terms.values()):
-        return [replace(term, required=False) if _light_verb(term) else term for term in terms.values()]
+            whole = (read.start, read.end) == (0, len(token.lower))
+            stem = token.stem if whole else token.lower[read.start:read.end]
+            word = token.text[read.start:read.end].lower()  # as written: 員工, where its stem is 员工
+            terms.setdefault(stem, KeyTerm(word=word, stem=stem, phrase=phrase, required=read.required))
+    if any(term.required and not _spoken_light(term) for term in terms.values()):
+        return [replace(term, required=False) if _spoken_light(term) else term for term in terms.values()]
     return list(terms.values())
 
 
-def _chinese_term(token: Token) -> KeyTerm | None:
-    """A Chinese word as the question wrote it, less the light words it is made of (能休: "can" + "take" is 休;
-    最多能 is 最多); None when nothing else is left."""
-    parts = zh.word_parts(token.lower)
-    kept, at = [], 0
-    for part in parts:
-        if not (zh.light(part) or part in zh.STOP_WORDS or part in zh.NEGATION_CUES or zh.asks(part)):
-            kept.append((at, at + len(part)))
-        at += len(part)
-    if not kept:
-        return None
-    start, end = kept[0][0], kept[-1][1]
-    if len(kept) == len(parts):
-        return KeyTerm(word=token.text, stem=token.stem)
-    return KeyTerm(word=token.text[start:end], stem=token.lower[start:end])
+def _spoken_light(term: KeyTerm) -> bool:
+    return language_of_word(term.stem).spoken_light(term.stem)
 
 
 def term_found(stem: str, words: Collection[str]) -> float:
     """How far a key term (its stem) is among a passage's words (stems): its word family, a word of its small class
-    (Chinese, by the thesaurus: 回来 / 返回, and the more general word a policy writes, 老婆 / 配偶), or for Chinese,
-    which writes compounds as one word, its parts:
-    住宿费 is found where 住宿 is and a word with 费 in it, a one-character term (休, 假) in a word that has it (休完,
-    婚假). A passage's words bring their parts with them
-    (evidence_words: 出差 is found in 国际出差). Terms made only of single characters (多人) are found only whole."""
-    found = stem_found(stem, words) or float(synonym_in(stem, words) or kindred_in(stem, words))
-    if found or not _HAN.match(stem):
+    (Chinese, by the thesaurus: 回来 / 返回, and the more general word a policy writes, 老婆 / 配偶), or, in a language
+    that writes compounds as one word, its parts (住宿费 where 住宿 is and a word with 费 in it). A passage's words
+    bring their parts with them (evidence_words: 出差 is found in 国际出差)."""
+    found = stem_found(stem, words) or float(_named(stem, words))
+    if found:
         return found
-    if len(stem) == 1:
-        return float(any(stem in word for word in words if len(word) > 1 and _HAN.match(word)))
-    parts = zh.word_parts(stem)
-    if len(parts) < 2 or all(len(part) == 1 for part in parts):
-        return 0.0
-    whole = [word for word in words if len(word) > 1 and _HAN.match(word)]
-    return float(all(part in words or synonym_in(part, words) or kindred_in(part, words) if len(part) > 1
-                     else any(part in word for word in whole) for part in parts))
+    return float(language_of_word(stem).found_by_parts(stem, words, covers=lambda part: _named(part, words)))
+
+
+def _named(stem: str, words: Collection[str]) -> bool:
+    return stem in words or synonym_in(stem, words) or kindred_in(stem, words)
 
 
 def qualified_hits(hits: list[SearchHit], *, min_similarity: float) -> list[SearchHit]:
@@ -171,10 +153,9 @@ def evidence_words(hits: list[SearchHit]) -> list[dict[str, str]]:
 
 
 def compound_parts(word: str) -> tuple[str, ...]:
-    """A Chinese word's parts of two characters or more (国际出差: 国际, 出差): what else it says."""
-    if not _HAN.match(word):
-        return ()
-    return tuple(part for part in zh.word_parts(word) if len(part) > 1 and part != word)
+    """A word's parts of two characters or more, where its language writes compounds as one word (Chinese 国际出差:
+    国际, 出差): what else it says."""
+    return tuple(part for part in language_of_word(word).word_parts(word) if len(part) > 1 and part != word)
 
 
 def _uncovered(terms: list[KeyTerm], passages: list[dict[str, str]]) -> list[tuple[KeyTerm, list[dict[str, str]]]]:
@@ -200,10 +181,10 @@ def _paraphrased(missing: list[tuple[KeyTerm, list[dict[str, str]]]], *, at: flo
     embed = _CachedEmbedder(language=language)
     paraphrased = set()
     for term, passages in missing:
-        if ("zh" if _HAN.search(term.stem) else "en") not in settings.ASK_GATE_TERM_SIMILARITY_LANGUAGES:
+        if language_of_word(term.stem).code not in settings.ASK_GATE_TERM_SIMILARITY_LANGUAGES:
             continue  # the model does not tell this language's words apart: their vectors say nothing
         vocabulary = sorted({word for words in passages for stem, word in words.items()
-                             if (len(word) > 2 or len(word) == 2 and _HAN.match(word)) and stem not in LIGHT_STEMS
+                             if (len(word) > 2 or len(word) == 2 and ideographs(word[:1])) and stem not in LIGHT_STEMS
                              and not _opposite(term, stem, word)})
         if not vocabulary:
             continue
@@ -211,13 +192,6 @@ def _paraphrased(missing: list[tuple[KeyTerm, list[dict[str, str]]]], *, at: flo
         if float(np.max(vectors[1:] @ vectors[0])) >= at:
             paraphrased.add(term.stem)
     return paraphrased
-
-
-def _light_verb(term: KeyTerm) -> bool:
-    """A Chinese verb of one character, as spoken Chinese asks with them (开车, 花钱, 交证明, 被偷): beside the
-    question's other words, which name what it is about, it is not required. Another one-character word (假 of 年假,
-    丢 "lost") names a thing or what happened to it, and stays required."""
-    return len(term.stem) == 1 and _HAN.match(term.stem) is not None and zh.part_of_speech(term.stem) == "v"
 
 
 def _opposite(term: KeyTerm, stem: str, word: str) -> bool:

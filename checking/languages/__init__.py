@@ -18,8 +18,8 @@ from checking.languages.base import Quantity, TextLanguage, Word
 from checking.languages.detect import DEFAULT_LANGUAGE, LANGUAGE_CHOICES, LANGUAGE_CODES, detect_language
 
 __all__ = ["LANGUAGE_CHOICES", "LANGUAGE_CODES", "Quantity", "TextLanguage", "Word", "detect_language",
-           "document_terms", "every_language", "fulltext_form", "language_for", "listed", "reasons_in",
-           "reasons_in_language_of", "reasons_joined"]
+           "document_terms", "every_language", "fulltext_form", "language_for", "language_of_word", "listed",
+           "reasons_in", "reasons_in_language_of", "reasons_joined"]
 
 # Every language the checker reads, by code (detect.LANGUAGE_CODES), English first: where two languages' tables
 # share a word, the later one's entry stands.
@@ -33,6 +33,15 @@ def language_for(code: str) -> TextLanguage:
 
 def every_language() -> tuple[TextLanguage, ...]:
     return tuple(_LANGUAGES.values())
+
+
+def language_of_word(word: str) -> TextLanguage:
+    """The language whose script ``word`` is written in (Chinese 婚假), else the default language: a question may
+    mix scripts (VPN怎么连), and each of its words is read by its own."""
+    for language in _LANGUAGES.values():
+        if language.ideograph is not None and language.ideograph.search(word):
+            return language
+    return _LANGUAGES[DEFAULT_LANGUAGE]
 
 
 def reasons_in(code: str):

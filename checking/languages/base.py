@@ -4,7 +4,7 @@ the text as written, and the cue words the rules read."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -38,6 +38,16 @@ class Quantity:
         if isinstance(self.value, tuple) or isinstance(other.value, tuple):
             return self.value == other.value
         return abs(self.value - other.value) <= 1e-9 * max(1.0, abs(self.value))
+
+
+@dataclass(frozen=True)
+class QuestionTerm:
+    """The part of a question's word (``word[start:end]``) that names what the question asks about, and whether the
+    Ask gate asks a passage to write it (a word that only frames the question need not be written)."""
+
+    start: int
+    end: int
+    required: bool = True
 
 
 @dataclass(frozen=True)
@@ -141,4 +151,24 @@ class TextLanguage(Protocol):
 
     def ordinal(self, word: str) -> int | None:
         """The place a word of its own names (第一季度: 1), or None."""
+        ...
+
+    # Questions (ask/gate.py, ask/compose.py): which of a question's content words name what it asks about.
+    def question_term(self, word: str, previous: str) -> QuestionTerm | None:
+        """The part of a question's lower-case content word (``previous``: the word before it) that names what is
+        asked, and whether a passage must write it; None when the word only asks or carries the question."""
+        ...
+
+    def spoken_light(self, word: str) -> bool:
+        """Whether a key term is a word the question speaks with (Chinese 开 of 开车), required only where the
+        question names nothing else."""
+        ...
+
+    def found_by_parts(self, stem: str, words: Collection[str], *, covers: Callable[[str], bool]) -> bool:
+        """Whether a term of its script is found among a passage's words by its parts, each part covered by
+        ``covers`` (Chinese 住宿费 by 住宿 and a word with 费)."""
+        ...
+
+    def asked_measure(self, word: str) -> str:
+        """The measure a one-word question word asks in (Chinese 天 of 几天), or ""."""
         ...

@@ -6,10 +6,10 @@ nothing): so this module imports the checker when asked for it, not when loaded.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import TYPE_CHECKING
 
-from checking.languages.base import Cues, Quantity, Word
+from checking.languages.base import Cues, Quantity, QuestionTerm, Word
 
 if TYPE_CHECKING:
     from checking.text import Token
@@ -144,6 +144,18 @@ class English:
 
     def kindred(self, word: str) -> frozenset[str]:
         return frozenset()
+
+    def question_term(self, word: str, previous: str) -> QuestionTerm | None:
+        return QuestionTerm(0, len(word))  # checking.text's question words and light words have left it out already
+
+    def spoken_light(self, word: str) -> bool:
+        return False
+
+    def found_by_parts(self, stem: str, words: Collection[str], *, covers: Callable[[str], bool]) -> bool:
+        return False  # a word is its only part
+
+    def asked_measure(self, word: str) -> str:
+        return ""  # "how many days": the measure is the next word (checking.quantity_cues.unit_at)
 
     def word_parts(self, word: str) -> tuple[str, ...]:
         return ()

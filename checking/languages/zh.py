@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
-from checking.languages.base import Cues, Quantity, Word
+from checking.languages.base import Cues, Quantity, QuestionTerm, Word
 
 # A sentence ends at a full stop, exclamation or question mark, or a semicolon (which in Chinese policy text joins
 # independent clauses), with any closing quotes or brackets after it; a blank line ends one too.
@@ -374,6 +374,26 @@ class Chinese:
     def word_parts(self, word: str) -> tuple[str, ...]:
         return word_parts(word) if _HAN.match(word) else ()
 
+    def question_term(self, word: str, previous: str) -> QuestionTerm | None:
+        from checking.languages import zh_questions  # which reads this module's tables
+
+        return zh_questions.question_term(word, previous)
+
+    def spoken_light(self, word: str) -> bool:
+        from checking.languages import zh_questions
+
+        return zh_questions.spoken_light(word)
+
+    def found_by_parts(self, stem: str, words: Collection[str], *, covers: Callable[[str], bool]) -> bool:
+        from checking.languages import zh_questions
+
+        return zh_questions.found_by_parts(stem, words, covers=covers)
+
+    def asked_measure(self, word: str) -> str:
+        from checking.languages import zh_questions
+
+        return zh_questions.asked_measure(word)
+
     def written_dates(self, text: str, start: int, end: int) -> list[Quantity]:
         return [Quantity(kind="date", value=date_value(match), surface=match.group(), start=match.start(),
                          end=match.end()) for match in DATE.finditer(text, start, end)]
@@ -432,67 +452,6 @@ def _quantity_of(match: re.Match) -> Quantity | None:
 
 
 CHINESE = Chinese()
-
-
-# Asking (the Ask gate) ------------------------------------------------------------------------------------------
-# Modal and light verbs and particles a question is phrased with: they say how it asks, not what about (能休 is 能
-# + 休, "can take"; 还能用吗 asks whether leave "can still be used"), as English's light words do (checking.text).
-LIGHT_WORDS = frozenset("能 能够 可 可以 要 会 得 需 需要 应 应该 做 进行 有 是 用 去 来 让 给 算 还 完 请 被 了 过 着 吧 啊".split())
-# Words placing an event in time relative to another ("辞职以后": after resigning): 后 and 前 alone are stop-words,
-# and a policy says "离职的，…收回" without one; what the question asks about is the event.
-_TIME_RELATIONS = frozenset("以后 之后 以前 之前".split())
-# Words placing the question in the asker's own time or person ("我老婆下个月生孩子", "自己出差", "出发那天"):
-# they say when or who asks, and a policy states its rule for any month and anyone.
-_ASKERS_FRAME = frozenset("""自己 本人 今天 明天 昨天 后天 今年 明年 去年 这天 那天 当天 这个月 下个月 上个月 本月
-    这周 下周 上周 本周 这次 下次 上次 最近 马上 现在 目前""".split())
-# A superlative in a question names the bound it asks for (最多能报多少, 最晚什么时候): the answer states the bound
-# in the policy's words (不超过, 最高, 以内), as 多少 asks for a number the answer states.
-_BOUND_ASKED = re.compile(r"最[多少晚迟早长短高低大小]")
-# A rate in a question names the denominator it asks by (每顿扣多少, 每周几天), which the answer states with its value.
-_PER = re.compile(r"(?:每个?[\u3400-\u9fff])+")
-# Modal words a question asks permission or condition with, as 可以 and 能 (LIGHT_WORDS) do: 才能再登, 是否允许.
-_QUESTION_MODALS = frozenset("才能 才可以 允许".split())
-# After a word asking for an amount, the next word is the measure asked for (多少天, 多少比例, 几位): the answer
-# states a number, not that word, as "long" in English "how long". Generic nouns that make a question word of
-# 什么 or 哪 (什么时候 "when", 什么情况下 "under what conditions", 哪些方面) do the same.
-_AMOUNT_ASKERS = frozenset({"多少", "几", "多"})
-_PLACE_ASKERS = frozenset({"什么", "哪", "哪个", "哪些", "何", "何种"})
-_ASKING_NOUNS = frozenset({"时候", "时间", "情况", "地方", "原因", "方面", "方式", "条件", "样子"})
-
-
-def asked_after(previous: str, word: str) -> bool:
-    """``word``, following ``previous`` in a question, only completes the question word: 多少|比例, 什么|时候,
-    多长|时间. A longer word after 多少 is what is counted, and asked about (多少燃油费)."""
-    return (previous in _AMOUNT_ASKERS and len(word) <= 2) or (previous in _PLACE_ASKERS and word in _ASKING_NOUNS) \
-        or previous + word in QUESTION_WORDS
-
-
-def asked_measure(word: str) -> str:
-    """The measure a one-word question asks in (天 of 几天, 元 of 多少元), or ""."""
-    for asker in sorted(_AMOUNT_ASKERS, key=len, reverse=True):
-        if word.startswith(asker) and len(word) > len(asker):
-            return word[len(asker):]
-    return ""
-
-
-def light(word: str) -> bool:
-    return word in LIGHT_WORDS or word in _TIME_RELATIONS
-
-
-def frames(word: str) -> bool:
-    """Whether a question's word frames what it asks (the asker's time or person, a rate, a bound, a modal, a
-    function word) rather than naming it: it helps find the sentence that answers, but no passage need write it."""
-    return word in _ASKERS_FRAME or word in _QUESTION_MODALS or word in RATE_WORDS or word in _function_words() \
-        or _BOUND_ASKED.fullmatch(word) is not None or _PER.fullmatch(word) is not None
-
-
-@lru_cache(maxsize=1)
-def _function_words() -> frozenset[str]:
-    """stopwords-iso's Chinese list, its words of two characters or more (因为, 只能, 其中, 就是): one character is
-    often a word's head or a verb (人, 乘), which the gate weighs by its part of speech."""
-    import stopwordsiso
-
-    return frozenset(word for word in stopwordsiso.stopwords("zh") if len(word) > 1)
 
 
 _HAN_WORD = re.compile(r"^[\u3400-\u9fff]+$")

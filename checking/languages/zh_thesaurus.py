@@ -22,7 +22,8 @@ from __future__ import annotations
 import importlib.metadata
 from functools import cache
 
-from checking.languages.zh import LIGHT_WORDS, RATE_WORDS, ROLE_ENDINGS, STOP_WORDS, asks, is_han_word
+from checking.languages.zh import RATE_WORDS, ROLE_ENDINGS, STOP_WORDS, asks, is_han_word
+from checking.languages.zh_questions import LIGHT_WORDS
 
 _CILIN_FILE = "data/cilin_ex.txt"
 _CILIN_CLASS = 5  # characters of a code naming its fourth-level class
