@@ -55,6 +55,7 @@ from checking.text import (
 
 _LIST_GAP = 3  # content words between list members
 _LANGUAGES = every_language()  # dates and ordinals written as another language writes them (2025年1月1日, 第一季度)
+_COUNTERS = frozenset().union(*(language.cues.counters for language in _LANGUAGES))
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,8 +373,11 @@ def _parse_number(text: str, tokens: list[Token], i: int) -> tuple[Quantity, int
 
 
 def _counted(text: str, tokens: list[Token], first: int, j: int) -> str:
-    """A count with what it counts, for reasons: "10 failed sign-in attempts" rather than "10"."""
+    """A count with what it counts, for reasons: "10 failed sign-in attempts" rather than "10", "十二位" rather than
+    "十二" (a language's counter, written after the number)."""
     end = j
+    if end < len(tokens) and tokens[end].lower in _COUNTERS and tokens[end].start == tokens[end - 1].end:
+        return text[tokens[first].start : tokens[end].end]
     while end < len(tokens) and end - j < 5 and tokens[end].start - tokens[end - 1].end <= 1:
         tok = tokens[end]
         if tok.text == "-" and end + 1 < len(tokens) and tokens[end + 1].kind == "word":

@@ -65,6 +65,7 @@ class Cues:
     coordinators: frozenset[str] = frozenset()  # "and", "or"
     antonym_pairs: tuple[tuple[str, str], ...] = ()  # opposites that can stand in one slot
     stop_words: frozenset[str] = frozenset()  # never content words
+    counters: frozenset[str] = frozenset()  # what a count is counted in, written after its number (位 of 十二位)
 
 
 class TextLanguage(Protocol):

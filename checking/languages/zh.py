@@ -267,7 +267,8 @@ class Chinese:
     antonyms = ANTONYMS
     cues = Cues(change_words=CHANGE_WORDS, compare_words=COMPARE_WORDS, superlative_words=SUPERLATIVE_WORDS,
                 order_words=ORDER_WORDS, reply_words=REPLY_WORDS, chatter=CHATTER, negation_breaks=NEGATION_BREAKS,
-                coordinators=COORDINATORS, antonym_pairs=ANTONYM_PAIRS, stop_words=STOP_WORDS)
+                coordinators=COORDINATORS, antonym_pairs=ANTONYM_PAIRS, stop_words=STOP_WORDS,
+                counters=frozenset(COUNTERS))
     ideograph = _HAN
 
     def sentences(self, text: str) -> list[tuple[int, int]]:

@@ -179,6 +179,20 @@ def test_a_quarter_without_a_counter_is_a_place_and_with_one_a_duration():
     assert ("duration:mo", 9.0) in read("三个季度内完成。")
 
 
+def test_a_count_is_shown_with_its_counter():
+    """Reasons name a Chinese count as it is written, 十二位 rather than 十二, as an English one names what it counts
+    ("10 failed sign-in attempts"); the value compared is the number."""
+    from checking.quantities import find_quantities
+    from checking.text import tokenize
+
+    def read(text):
+        return [(q.kind, q.value, q.surface) for q in find_quantities(text, tokenize(text, 0, len(text), table=False))]
+
+    assert read("密码长度至少要十二位，并且必须包含三类字符。") == [("count", 12.0, "十二位")]
+    assert read("连续输错密码五次") == [("count", 5.0, "五次")]
+    assert read("每晚不超过五百元") == [("money:CNY", 500.0, "五百元")]
+
+
 @pytest.mark.parametrize(("words", "shown"), [
     (["must", "include"], "must include"),
     (["必须", "包含"], "必须包含"),
