@@ -53,14 +53,12 @@ from kb.search import SearchHit
 
 logger = logging.getLogger(__name__)
 
-# "how long", "how quickly", "how far": the word after "how" asks for a degree; it names nothing to look up.
-_DEGREE_ASKER = "how"
 @dataclass(frozen=True)
 class KeyTerm:
     word: str  # as the question wrote it (lower-case)
     stem: str
     phrase: int = 0  # key terms written side by side ("chief executive officer") share a phrase number
-    # A term that only frames the question (Chinese 下个月, 每顿, 最多, or a single character beside longer words)
+    # A term that only frames the question (Chinese 下个月, 每顿, 最多, or a one-character verb beside longer words)
     # ranks the sentences that answer, but the gate does not ask a passage to write it.
     required: bool = True
 
@@ -90,8 +88,7 @@ def key_terms(question: str) -> list[KeyTerm]:
     terms: dict[str, KeyTerm] = {}
     phrase, previous_key, previous = 0, False, ""
     for token in tokenize(question, 0, len(question), table=False):
-        key = (is_content(token) and not asks(token.lower) and token.stem not in LIGHT_STEMS
-               and previous != _DEGREE_ASKER)
+        key = is_content(token) and not asks(token.lower) and token.stem not in LIGHT_STEMS
         read = language_of_word(token.lower).question_term(token.lower, previous) if key else None
         key = read is not None
         previous = token.lower

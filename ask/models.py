@@ -16,6 +16,19 @@ class AskStatus(models.TextChoices):
     CONFLICT = "conflict", _("Conflicting sources")
 
 
+class Routing(models.TextChoices):
+    """Where an answer went: the API's values (English, read by programs), with labels for people."""
+
+    RELEASED = "auto-released", _("auto-released")
+    REVIEW = "waits for review", _("waits for review")
+    SCORING = "scoring", _("scoring")
+
+
+class Generator(models.TextChoices):
+    EXTRACTIVE = "extractive", _("extractive")
+    LLM = "llm", _("language model")
+
+
 class Ask(models.Model):
     """One question asked through POST /api/v1/ask or the Ask page."""
 

@@ -15,12 +15,12 @@ import time
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext
 
 from ask.compose import ComposedClaim, Composition, answer_compose
 from ask.gate import GateDecision, gate_decide
 from ask.llm import GenerationRejected, answer_generate, llm_configured
-from ask.models import Ask, AskStatus
+from ask.models import Ask, AskStatus, Generator, Routing
 from console.audit import audit_record
 from kb.search import SearchHit, chunks_search
 from review import services as review_services
@@ -30,13 +30,6 @@ from review.pipeline import CheckReport, answer_check
 logger = logging.getLogger(__name__)
 
 PLAYGROUND_CLIENT = "ask-playground-{clearance}"
-ROUTE_RELEASED = "auto-released"
-ROUTE_REVIEW = "waits for review"
-ROUTE_SCORING = "scoring"
-# The routing and generator values are the API's (English, read by programs); people read these.
-ROUTE_LABELS = {ROUTE_RELEASED: gettext_lazy("auto-released"), ROUTE_REVIEW: gettext_lazy("waits for review"),
-                ROUTE_SCORING: gettext_lazy("scoring")}
-GENERATOR_LABELS = {"extractive": gettext_lazy("extractive"), "llm": gettext_lazy("language model")}
 
 
 @dataclass
@@ -51,7 +44,7 @@ class AskDraft:
     composition: Composition | None = None
     report: CheckReport | None = None  # the checker on the composed answer (what scoring will find)
     conflicts: list[dict] = field(default_factory=list)
-    generator: str = "extractive"
+    generator: str = Generator.EXTRACTIVE
     generation_error: str = ""
     warnings: list[str] = field(default_factory=list)
 
@@ -77,7 +70,7 @@ class AskResult:
     risk: str | None = None
     routing: str | None = None  # auto-released, waits for review, scoring (not scored yet)
     routing_reasons: list[str] = field(default_factory=list)
-    generator: str = "extractive"
+    generator: str = Generator.EXTRACTIVE
     generation_error: str = ""
     warnings: list[str] = field(default_factory=list)
 
@@ -87,11 +80,11 @@ class AskResult:
 
     @property
     def routing_label(self) -> str:
-        return str(ROUTE_LABELS.get(self.routing, self.routing or ""))
+        return Routing(self.routing).label if self.routing else ""
 
     @property
     def generator_label(self) -> str:
-        return str(GENERATOR_LABELS.get(self.generator, self.generator))
+        return Generator(self.generator).label
 
 
 def _source(evidence) -> dict:
@@ -125,7 +118,7 @@ def _generate(draft: AskDraft) -> None:
             draft.warnings.append(gettext("the model's answer was rejected (%(error)s); answered extractively instead")
                                  % {"error": exc})
         else:
-            draft.generator = "llm"
+            draft.generator = Generator.LLM
             if composition is None:
                 draft.status = AskStatus.INSUFFICIENT_EVIDENCE
                 return
@@ -177,8 +170,8 @@ def _wait_scored(answer: Answer, *, seconds: float) -> Answer:
 
 def _routing(answer: Answer) -> str:
     if answer.status == AnswerStatus.SCORING:
-        return ROUTE_SCORING
-    return ROUTE_RELEASED if answer.status == AnswerStatus.RELEASED and not answer.decided_by_id else ROUTE_REVIEW
+        return Routing.SCORING
+    return Routing.RELEASED if answer.status == AnswerStatus.RELEASED and not answer.decided_by_id else Routing.REVIEW
 
 
 def ask_question(*, question: str, client: ApiClient | None = None, user=None, k: int = 5,

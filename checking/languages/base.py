@@ -154,7 +154,8 @@ class TextLanguage(Protocol):
         """The place a word of its own names (第一季度: 1), or None."""
         ...
 
-    # Questions (ask/gate.py, ask/compose.py): which of a question's content words name what it asks about.
+    # Questions (ask/gate.py, ask/compose.py): which of a question's content words name what it asks about. Each is
+    # asked of a word written in its script (checking.languages.language_of_word).
     def question_term(self, word: str, previous: str) -> QuestionTerm | None:
         """The part of a question's lower-case content word (``previous``: the word before it) that names what is
         asked, and whether a passage must write it; None when the word only asks or carries the question."""

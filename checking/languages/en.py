@@ -14,6 +14,7 @@ from checking.languages.base import Cues, Quantity, QuestionTerm, Word
 if TYPE_CHECKING:
     from checking.text import Token
 
+_DEGREE_ASKER = "how"  # "how long", "how far": the word after it asks for a degree (English.question_term)
 _DIRECTION_PAIRS = (("more", "less"), ("above", "below"), ("before", "after"), ("rose", "fell"),
                     ("increase", "decrease"), ("minimum", "maximum"), ("at least", "at most"))
 
@@ -146,7 +147,9 @@ class English:
         return frozenset()
 
     def question_term(self, word: str, previous: str) -> QuestionTerm | None:
-        return QuestionTerm(0, len(word))  # checking.text's question words and light words have left it out already
+        """The whole word (checking.text's question words and light words have left those out already), but the
+        word after "how" ("how long", "how quickly"): it asks for a degree and names nothing to look up."""
+        return None if previous == _DEGREE_ASKER else QuestionTerm(0, len(word))
 
     def spoken_light(self, word: str) -> bool:
         return False

@@ -19,7 +19,7 @@ from checking.languages.base import Cues, Quantity, QuestionTerm, Word
 # independent clauses), with any closing quotes or brackets after it; a blank line ends one too.
 _SENTENCE_END = re.compile(r"[。！？；!?;]+[”’」』）)]*|\n\s*\n")
 _PUNCTUATION = re.compile(r"^[\s\W_]+$")
-_HAN = re.compile(r"[\u3400-\u9fff]")  # a Han character: each is a word of its own, or part of one
+HAN = re.compile(r"[\u3400-\u9fff]")  # a Han character: each is a word of its own, or part of one
 # A name in Chinese quotation or title marks: 「云途」, 《差旅费管理办法》, “安盾”.
 _QUOTED = r"「([^」\n]{2,20})」|《([^》\n]{2,20})》|“([^”\n]{2,20})”"
 _MARKED_TERM = re.compile(r"\*\*([^*\n]{2,20})\*\*|" + _QUOTED)
@@ -269,7 +269,7 @@ class Chinese:
                 order_words=ORDER_WORDS, reply_words=REPLY_WORDS, chatter=CHATTER, negation_breaks=NEGATION_BREAKS,
                 coordinators=COORDINATORS, antonym_pairs=ANTONYM_PAIRS, stop_words=STOP_WORDS,
                 counters=frozenset(COUNTERS))
-    ideograph = _HAN
+    ideograph = HAN
 
     def sentences(self, text: str) -> list[tuple[int, int]]:
         spans, start = [], 0
@@ -354,26 +354,26 @@ class Chinese:
 
     def family_member_in(self, stem: str, stems: set[str] | frozenset[str]) -> bool:
         """Candidates hold ``stem``'s last character: one_word_family pairs a character with the word it heads."""
-        if len(stem) <= 2 and _HAN.match(stem):
+        if len(stem) <= 2 and HAN.match(stem):
             return any(other != stem and one_word_family(stem, other) for other in stems if stem[-1] in other)
         return False
 
     def synonyms(self, word: str) -> frozenset[str]:
-        if not _HAN.match(word):
+        if not HAN.match(word):
             return frozenset()
         from checking.languages.zh_thesaurus import synonyms  # which reads this module's tables
 
         return synonyms(word)
 
     def kindred(self, word: str) -> frozenset[str]:
-        if not _HAN.match(word):
+        if not HAN.match(word):
             return frozenset()
         from checking.languages.zh_thesaurus import kindred
 
         return kindred(word)
 
     def word_parts(self, word: str) -> tuple[str, ...]:
-        return word_parts(word) if _HAN.match(word) else ()
+        return word_parts(word) if HAN.match(word) else ()
 
     def question_term(self, word: str, previous: str) -> QuestionTerm | None:
         from checking.languages import zh_questions  # which reads this module's tables

@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from checking.languages.base import QuestionTerm
 from checking.languages.zh import (
+    HAN,
     NEGATION_CUES,
     QUESTION_WORDS,
     RATE_WORDS,
@@ -18,8 +19,6 @@ from checking.languages.zh import (
     part_of_speech,
     word_parts,
 )
-
-_HAN = re.compile(r"[\u3400-\u9fff]")
 
 # Modal and light verbs and particles a question is phrased with: they say how it asks, not what about (能休 is 能
 # + 休, "can take"; 还能用吗 asks whether leave "can still be used"), as English's light words do (checking.text).
@@ -35,7 +34,7 @@ _ASKERS_FRAME = frozenset("""自己 本人 今天 明天 昨天 后天 今年 �
 # in the policy's words (不超过, 最高, 以内), as 多少 asks for a number the answer states.
 _BOUND_ASKED = re.compile(r"最[多少晚迟早长短高低大小]")
 # A rate in a question names the denominator it asks by (每顿扣多少, 每周几天), which the answer states with its value.
-_PER = re.compile(r"(?:每个?[\u3400-\u9fff])+")
+_PER = re.compile(rf"(?:每个?{HAN.pattern})+")
 # Modal words a question asks permission or condition with, as 可以 and 能 (LIGHT_WORDS) do: 才能再登, 是否允许.
 _QUESTION_MODALS = frozenset("才能 才可以 允许".split())
 # After a word asking for an amount, the next word is the measure asked for (多少天, 多少比例, 几位): the answer
@@ -85,8 +84,6 @@ def question_term(word: str, previous: str) -> QuestionTerm | None:
     """The part of a question's word that names what it asks about, as the question wrote it, less the light words
     the segmenter joined to it (能休: "can" + "take" is 休; 最多能 is 最多), and whether a passage must write it;
     None for a light word, or the measure a question word asks for (多少|天)."""
-    if not _HAN.search(word):
-        return QuestionTerm(0, len(word), required=True)
     if light(word) or asked_after(previous, word):
         return None
     parts = word_parts(word)
@@ -105,16 +102,16 @@ def spoken_light(word: str) -> bool:
     """A verb of one character, as spoken Chinese asks with them (开车, 花钱, 交证明, 被偷): beside the question's
     other words, which name what it is about, it is not required. Another one-character word (假 of 年假, 丢
     "lost") names a thing or what happened to it, and stays required."""
-    return len(word) == 1 and _HAN.match(word) is not None and part_of_speech(word) == "v"
+    return len(word) == 1 and part_of_speech(word) == "v"
 
 
 def found_by_parts(stem: str, words: Collection[str], *, covers: Callable[[str], bool]) -> bool:
     """Chinese writes a compound as one word, so a term is found by its parts: 住宿费 where 住宿 is (or a word
     ``covers`` finds for it) and a word with 费 in it; a one-character term (休, 假) in a word that has it (休完,
     婚假). Terms made only of single characters (多人) are found only whole."""
-    if not _HAN.match(stem):
+    if not HAN.match(stem):
         return False
-    whole = [word for word in words if len(word) > 1 and _HAN.match(word)]
+    whole = [word for word in words if len(word) > 1 and HAN.match(word)]
     if len(stem) == 1:
         return any(stem in word for word in whole)
     parts = word_parts(stem)
