@@ -85,12 +85,6 @@ class English:
     def search_words(self, text: str) -> list[str]:
         return [w.text for w in self.words(text)]
 
-    def key_terms(self, text: str) -> list[Word]:
-        from checking.text import QUESTION_WORDS, is_content
-
-        return [Word(text=t.text, start=t.start, end=t.end, key=t.stem) for t in self._tokens(text)
-                if is_content(t) and t.lower not in QUESTION_WORDS]
-
     def quantities(self, text: str) -> list[Quantity]:
         from checking.quantities import find_quantities
 

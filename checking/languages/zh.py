@@ -288,9 +288,6 @@ class Chinese:
         """Words for the full-text index: a long word with the shorter dictionary words inside it."""
         return [piece for piece in _SEGMENTER.cut_for_search(fold(text)) if not _PUNCTUATION.match(piece)]
 
-    def key_terms(self, text: str) -> list[Word]:
-        return [w for w in self.words(text) if w.key not in STOP_WORDS and not asks(w.key) and not w.key.isdigit()]
-
     def quantities(self, text: str) -> list[Quantity]:
         found = self.written_dates(text, 0, len(text))  # a four-digit year: "2025年" is a date, "3年" a duration
         taken = [(date.start, date.end) for date in found]
