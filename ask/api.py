@@ -1,4 +1,5 @@
-"""POST /api/v1/ask, a router on the API of review/api.py (same bearer tokens, errors and OpenAPI document)."""
+"""POST /api/v1/ask, a Router of the API assembled in config/api.py (same bearer tokens, errors and OpenAPI
+document)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ from django.urls import reverse
 from ninja import Field, Router, Schema
 
 from ask.services import AskResult, ask_question
-from review.api_schemas import ErrorOut, Text
+from console.api import Text, errors_documented
 
 router = Router(tags=["ask"])
-ERRORS = {code: ErrorOut for code in (400, 401, 429)}
+ERRORS = errors_documented(400, 401, 429)
 
 
 class AskIn(Schema):

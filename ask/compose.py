@@ -183,11 +183,11 @@ def _opposite_case(unit: _Unit, terms: list[KeyTerm]) -> bool:
 
 def _closeness(question: str, units: list[_Unit]) -> list[float]:
     """1 + cosine similarity of each unit to the question (1 for all when no embeddings can be had)."""
-    from review.pipeline import _CachedEmbedder
+    from kb.vectors import CachedEmbedder
 
     texts = [" ".join(u.chunk.version.text[u.start:u.end].split()) for u in units]
     try:
-        embed = _CachedEmbedder(language=detect_language(question))
+        embed = CachedEmbedder(language=detect_language(question))
         question_vector = embed.vectors_for([question], role=Role.QUERY)[0]
         vectors = embed.vectors_for(texts, role=Role.PASSAGE)
     except EmbeddingError as exc:

@@ -35,7 +35,7 @@ from django.utils.translation import gettext
 from ask.gate import gate_decide
 from ask.models import AskStatus, QuestionRun
 from ask.services import AskDraft, ask_draft
-from console.text import text_problem
+from console.input_text import text_problem
 from kb.models import DocumentVersion
 from review.models import Risk, Verdict
 

@@ -1,15 +1,21 @@
 """`evaluate --questions FILE`: run the question set, store the run, print the three layers per kind, the gate
-sweep and what got worse since the previous run of the same file (or, with `--save NAME`, of the saved set)."""
+sweep and what got worse since the previous run of the same file (or, with `--save NAME`, of the saved set).
+
+A mode of review's `evaluate` command (review/evaluation_modes.py), registered when the ask app is ready."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from django.core.management.base import CommandError
 from django.utils import timezone
 
 from ask import evaluation, regression
-from ask.evaluation import KINDS, QuestionsReport, Regression
+from ask.evaluation import KINDS, QuestionsError, QuestionsReport, Regression
 from ask.models import RunTrigger
+from kb.models import DocumentVersion, IndexState
+from review.evaluation import DatasetError, documents_index
+from review.evaluation_modes import EvaluationMode
 
 
 def _ratio(hits: int, total: int) -> str:
@@ -99,9 +105,6 @@ def regression_lines(previous, found: list[Regression]) -> list[str]:
 
 def _knowledge_ready(*, paths: list[str], stdout) -> None:
     """Import the given Markdown files (and fixtures when asked); index whatever waits for indexing."""
-    from kb.models import DocumentVersion, IndexState
-    from review.evaluation import documents_index
-
     if paths or DocumentVersion.objects.exclude(index_state=IndexState.READY).exists():
         documents_index(paths=paths, stdout=stdout)
 
@@ -135,3 +138,28 @@ def questions_command(*, path: str, documents: list[str], clearance: str, k: int
              *failure_lines(report), "", *regression_lines(previous, found)]
     stdout.write("\n".join(lines))
     return report
+
+
+def _questions_arguments(parser) -> None:
+    parser.add_argument("--questions", help="question set (JSON lines): ask each and report three layers per kind")
+    parser.add_argument("--k", type=int, default=5, help="with --questions: passages retrieved per question")
+    parser.add_argument("--no-sweep", action="store_true", help="with --questions: skip the gate sweep")
+    parser.add_argument("--load-fixtures", action="store_true",
+                        help="with --questions: import the questions' fixture documents (public) first; without "
+                             "it a question whose fixtures are not in the knowledge base is not applicable")
+    parser.add_argument("--save", metavar="NAME",
+                        help="with --questions: keep the set under NAME (replacing its questions) so it re-runs "
+                             "whenever approved knowledge or a checked setting changes")
+
+
+def _questions_run(*, options: dict, stdout) -> None:
+    try:
+        questions_command(path=options["questions"], documents=options["documents"], clearance=options["clearance"],
+                          k=options["k"], sweep=not options["no_sweep"], load_fixtures=options["load_fixtures"],
+                          save=options["save"], stdout=stdout)
+    except (QuestionsError, DatasetError) as exc:
+        raise CommandError(str(exc)) from None
+
+
+QUESTIONS_MODE = EvaluationMode(option="questions", add_arguments=_questions_arguments, run=_questions_run,
+                                options=("load_fixtures", "save"))

@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from console.models import SecurityLevel, User
-from console.text import text_problem
+from console.input_text import text_problem
 
 
 class AskForm(forms.Form):

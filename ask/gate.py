@@ -173,9 +173,9 @@ def _paraphrased(missing: list[tuple[KeyTerm, list[dict[str, str]]]], *, at: flo
     """Stems of missing terms that a word of their passages paraphrases (cosine of word embeddings >= `at`):
     "biggest" by "larger", "mileage" by "mile". A known opposite ("highest" / "lowest") never does, however
     close its vector."""
-    from review.pipeline import _CachedEmbedder
+    from kb.vectors import CachedEmbedder
 
-    embed = _CachedEmbedder(language=language)
+    embed = CachedEmbedder(language=language)
     paraphrased = set()
     for term, passages in missing:
         if language_of_word(term.stem).code not in settings.ASK_GATE_TERM_SIMILARITY_LANGUAGES:

@@ -8,6 +8,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from console.models import SecurityLevel
+from console.work_claims import work_claim_fields
 
 
 class AskStatus(models.TextChoices):
@@ -113,7 +114,7 @@ class RunTrigger(models.TextChoices):
     COMMAND = "command", "evaluate --questions"
 
 
-class QuestionRun(models.Model):
+class QuestionRun(work_claim_fields("")):
     """One run of a question set: `evaluate --questions FILE` (done when stored) or a saved set's run, queued on a
     change and run by a worker. Per-question results are kept so the next run can say what got worse."""
 
@@ -134,9 +135,8 @@ class QuestionRun(models.Model):
     results = models.JSONField(default=list)
     compared_with = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     regressions = models.JSONField(default=list, blank=True)  # [{"question_id", "what"}] since compared_with
+    # The task holding the claim; `worker`, the worker running it (console/work_claims.py).
     task_id = models.CharField(max_length=64, blank=True)
-    # The worker holding the claim (Celery hostname): gone, the run is handed back (console/claims.py).
-    worker = models.CharField(max_length=255, blank=True)
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     requested_at = models.DateTimeField(null=True, blank=True)  # the last time a worker was asked for it

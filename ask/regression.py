@@ -3,8 +3,8 @@
 A change asks for runs by committed state: one QuestionRun "queued" per active set, written in the transaction of
 the change (kb.signals.evidence_changed) and sent to a worker on commit (ask.tasks.question_set_run). While a run
 of a set waits for a worker, further changes join it (they add their version): at most one queued run per set.
-The housekeeping beat task sends again runs no worker has started, queues again runs whose worker died, and
-queues a run of each set whose last run ran under other settings (`settings_digests`: the gate, retrieval and
+A run is work a worker claims (console/work_claims.py: sent again when no worker started it, queued again when its
+worker died). The housekeeping beat task queues a run of each set whose last run ran under other settings (`settings_digests`: the gate, retrieval and
 checker settings and the checker's fitted model and rules).
 
 A run never changes the knowledge base: a question whose fixture documents are not evidence is "not applicable".
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext
@@ -37,10 +37,10 @@ from ask.evaluation import (
 )
 from ask.models import QuestionRun, QuestionSet, RunState, RunTrigger
 from console.audit import audit_record
-from console.claims import WorkerLives
-from console.dispatch import enqueue, enqueue_on_commit
+from console.dispatch import enqueue_on_commit
 from console.models import SecurityLevel, User
 from console.redaction import redact
+from console.work_claims import WorkClaimKind, work_claim_held, work_claim_take
 from kb.models import DocumentVersion, IndexState, VersionStatus
 from review.learning.adopted import adopted_checker
 
@@ -190,16 +190,34 @@ def knowledge_settling(*, run_id: int) -> bool:
                                                index_state__in=[IndexState.QUEUED, IndexState.INDEXING]).exists())
 
 
+def _failed_for_a_newer_run(claim: QuerySet[QuestionRun]) -> bool:
+    """A lost run fails, rather than going back to the queue, when a newer run of its set already waits: that run
+    covers the same changes and more (and a set has one queued run at most)."""
+    run = claim.select_for_update().first()
+    if run is None or not QuestionRun.objects.filter(question_set_id=run.question_set_id,
+                                                     state=RunState.QUEUED).exists():
+        return False
+    return bool(claim.update(state=RunState.FAILED, finished_at=timezone.now(),
+                             error="its worker stopped; a newer run is queued", worker=""))
+
+
+# A saved set's run is work a worker claims (console/work_claims.py).
+QUESTION_RUN = WorkClaimKind(
+    name="question run", model=QuestionRun,
+    waiting=Q(state=RunState.QUEUED, question_set__isnull=False),
+    held=Q(state=RunState.RUNNING, question_set__isnull=False),
+    worker_field="worker", held_at_field="started_at", requested_at_field="requested_at", task_id_field="task_id",
+    task="ask.tasks.question_set_run", stale_after=lambda: RUN_STALE_AFTER,
+    taken={"state": RunState.RUNNING, "error": ""}, handed_back={"state": RunState.QUEUED, "started_at": None},
+    instead_of_hand_back=_failed_for_a_newer_run,
+)
+
+
 def question_run_claim(*, run_id: int, task_id: str = "", worker: str = "") -> bool:
-    """Only one task runs a queued run; the same message redelivered after its worker died takes it back.
-    `worker` (the Celery hostname) lets the claim be handed back as soon as that worker is gone (console/claims.py)."""
-    mine = Q(state=RunState.QUEUED)
-    if task_id:
-        mine |= Q(state=RunState.RUNNING, task_id=task_id)
+    """Take a queued run, recording the settings it runs under."""
     digests = settings_digests()
-    return bool(QuestionRun.objects.filter(mine, pk=run_id, question_set__isnull=False).update(
-        state=RunState.RUNNING, task_id=task_id, worker=worker, started_at=timezone.now(), error="",
-        settings_digests=digests, fingerprint=settings_fingerprint(digests)))
+    return work_claim_take(kind=QUESTION_RUN, pk=run_id, task_id=task_id, worker=worker, also={
+        "settings_digests": digests, "fingerprint": settings_fingerprint(digests)})
 
 
 def _previous_done(run: QuestionRun) -> QuestionRun | None:
@@ -220,14 +238,14 @@ def question_run_execute(*, run_id: int, task_id: str = "") -> QuestionRun:
     run = QuestionRun.objects.select_related("question_set").get(pk=run_id)
     report = questions_evaluate(questions=questions_from_rows(run.question_set.questions), clearance=run.clearance,
                                 k=RUN_K, sweep=False)
-    QuestionRun.objects.filter(pk=run_id, state=RunState.RUNNING, task_id=task_id).update(
+    work_claim_held(kind=QUESTION_RUN, pk=run_id, task_id=task_id).update(
         **_finish_fields(run=run, report=report))
     run.refresh_from_db()
     return run
 
 
 def question_run_fail(*, run_id: int, error: str, task_id: str = "") -> None:
-    QuestionRun.objects.filter(pk=run_id, state=RunState.RUNNING, task_id=task_id).update(
+    work_claim_held(kind=QUESTION_RUN, pk=run_id, task_id=task_id).update(
         state=RunState.FAILED, finished_at=timezone.now(), error=redact(error)[:2000])
 
 
@@ -249,57 +267,9 @@ def question_run_record(*, report: QuestionsReport, questions_file: str, questio
 # Housekeeping (beat) ------------------------------------------------------------------------------------------
 
 
-def question_runs_resend_queued() -> int:
-    """Queued runs no worker started DISPATCH_RESEND_AFTER_SECONDS after they were asked for: ask again."""
-    from ask.tasks import question_set_run
-
-    now = timezone.now()
-    waiting = list(QuestionRun.objects.filter(
-        state=RunState.QUEUED, requested_at__lt=now - timedelta(seconds=settings.DISPATCH_RESEND_AFTER_SECONDS),
-    ).values_list("pk", flat=True))
-    for run_id in waiting:
-        if not enqueue(question_set_run, run_id):
-            break  # the broker is still down; the next sweep tries again
-        QuestionRun.objects.filter(pk=run_id, state=RunState.QUEUED).update(requested_at=now)
-    return len(waiting)
-
-
-@transaction.atomic
-def question_runs_requeue_stale() -> int:
-    """Runs "running" for RUN_STALE_AFTER lost their worker: queued again, or, when a newer run of the set
-    already waits, marked failed (the waiting run covers the same changes and more)."""
-    stale = list(QuestionRun.objects.select_for_update().filter(
-        state=RunState.RUNNING, started_at__lt=timezone.now() - RUN_STALE_AFTER))
-    for run in stale:
-        logger.warning("%s stalled since %s: asking again", run, run.started_at)
-        _run_hand_back(run)
-    return len(stale)
-
-
-@transaction.atomic
-def question_runs_release_lost(*, lives: WorkerLives) -> int:
-    """Runs whose worker is gone (console/claims.py) are asked for again now, not after RUN_STALE_AFTER."""
-    lost = list(QuestionRun.objects.select_for_update(skip_locked=True).filter(
-        lives.lost(worker_field="worker", held_at_field="started_at"), state=RunState.RUNNING))
-    for run in lost:
-        logger.warning("%s: its worker %s is gone; asking again", run, run.worker)
-        _run_hand_back(run)
-    return len(lost)
-
-
-def _run_hand_back(run: QuestionRun) -> None:
-    """Queue a running run again (the caller holds its row lock), or fail it when a newer run of its set waits:
-    that run covers the same changes and more."""
-    from ask.tasks import question_set_run
-
-    if QuestionRun.objects.filter(question_set_id=run.question_set_id, state=RunState.QUEUED).exists():
-        QuestionRun.objects.filter(pk=run.pk).update(
-            state=RunState.FAILED, finished_at=timezone.now(), error="its worker stopped; a newer run is queued",
-            worker="")
-        return
-    QuestionRun.objects.filter(pk=run.pk).update(state=RunState.QUEUED, task_id="", worker="", started_at=None,
-                                                 requested_at=timezone.now())
-    enqueue_on_commit(question_set_run, run.pk)
+def checker_model_changed_receiver(sender, *, model, **kwargs) -> None:
+    """review.signals.checker_model_changed: the sets run again on the new model (a changed setting for them)."""
+    question_runs_for_changed_settings()
 
 
 def question_runs_for_changed_settings() -> list[QuestionRun]:

@@ -6,11 +6,10 @@ import logging
 
 from celery import shared_task
 
-
 from ask import regression
-from console.celery import this_worker_name
 from console.dispatch import enqueue
 from console.outage import OUTAGE_RETRY, is_outage
+from console.workers import this_worker_name
 
 logger = logging.getLogger(__name__)
 
@@ -34,7 +33,5 @@ def question_set_run(self, run_id: int) -> None:
 
 
 @shared_task(ignore_result=True)
-def question_runs_housekeeping() -> None:
-    regression.question_runs_requeue_stale()
-    regression.question_runs_resend_queued()
+def question_runs_for_changed_settings() -> None:
     regression.question_runs_for_changed_settings()

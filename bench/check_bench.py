@@ -1,7 +1,7 @@
 """Claims per second and latency of `POST /api/v1/check` over the real path.
 
 The demo documents (kb/demo/*.md) are imported with `kb_import` and indexed by a
-real Celery worker (`celery -A console worker`, a subprocess) into a database of
+real Celery worker (`celery -A config worker`, a subprocess) into a database of
 the benchmark's own (`console_bench_check`, Redis database 3). A real gunicorn
 serves the console on a free local port; each request goes HTTP -> Django ->
 Redis -> worker (claim split, hybrid retrieval, built-in checker) -> Redis ->
@@ -82,7 +82,7 @@ def demo_import(*, curator: User, approver: User) -> list[int]:
 
 def stale_tasks_discard() -> None:
     """Tasks an interrupted earlier run left on the bench Redis must not run during the timing."""
-    from console.celery import app
+    from config.celery import app
 
     app.control.purge()
 
@@ -181,7 +181,7 @@ def free_port() -> int:
 
 
 def web_command(port: int, *, workers: int, threads: int) -> list[str]:
-    return [str(BIN_DIR / "gunicorn"), "console.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
+    return [str(BIN_DIR / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
             "--threads", str(threads), "--log-level", "warning"]
 
 
@@ -385,10 +385,10 @@ def in_process_run(answers: Sequence[BenchAnswer], *, text_cache: bool) -> InPro
         started = time.perf_counter()
         provider.embed(texts, role=Role.QUERY)
         model_seconds.append(time.perf_counter() - started)
-    from review import pipeline
+    from kb import vectors
 
-    pipeline._TEXT_VECTORS.clear()  # every timed check embeds its claims, as a new answer would
-    pipeline.embed_texts = counting
+    vectors.recent_vectors_forget()  # every timed check embeds its claims, as a new answer would
+    vectors.embed_texts = counting
     try:
         check_seconds = []
         for answer in answers:
@@ -396,7 +396,7 @@ def in_process_run(answers: Sequence[BenchAnswer], *, text_cache: bool) -> InPro
             answer_check(question="", answer_text=answer.text, clearance=CLEARANCE)
             check_seconds.append(time.perf_counter() - started)
     finally:
-        pipeline.embed_texts = embed
+        vectors.embed_texts = embed
     return InProcess(check_seconds=check_seconds, model_seconds=model_seconds, embedded_texts=sum(sent))
 
 

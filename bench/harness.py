@@ -40,7 +40,7 @@ def bench_database_url(name: str, *, fresh: bool) -> str:
     import psycopg
     from psycopg import sql
 
-    from console import embedded
+    from front import embedded
 
     if "bench" not in name:  # it is emptied and dropped freely: never the console's or the tests' database
         raise BenchError(f"refusing database {name!r}: a bench database's name contains 'bench'")
@@ -57,7 +57,7 @@ def bench_database_url(name: str, *, fresh: bool) -> str:
 
 def bench_redis_url(db: int) -> str:
     """A Redis database of the benchmark's own, so no console or test worker ever takes its tasks."""
-    from console import embedded
+    from front import embedded
 
     configured = os.environ.get("REDIS_URL")
     return urlparse(configured)._replace(path=f"/{db}").geturl() if configured else embedded.start_redis(db=db)
@@ -68,7 +68,7 @@ def django_setup(*, database: str, redis_db: int, fresh: bool) -> None:
     os.environ["DATABASE_URL"] = bench_database_url(database, fresh=fresh)
     os.environ["REDIS_URL"] = bench_redis_url(redis_db)
     os.environ.setdefault("SECRET_KEY", BENCH_SECRET_KEY)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "console.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
 
     import django
@@ -208,12 +208,12 @@ def running(command: list[str], extra_env: dict[str, str] | None = None) -> Iter
 
 
 def worker_command(concurrency: int, *, name: str) -> list[str]:
-    return [str(BIN_DIR / "celery"), "-A", "console", "--quiet", "worker", "--loglevel", "WARNING",
+    return [str(BIN_DIR / "celery"), "-A", "config", "--quiet", "worker", "--loglevel", "WARNING",
             "--concurrency", str(concurrency), "--hostname", f"{name}-{os.getpid()}@%h"]
 
 
 def worker_wait(worker: subprocess.Popen, *, timeout: float) -> None:
-    from console.celery import app
+    from config.celery import app
 
     deadline = time.monotonic() + timeout
     while not app.control.ping(timeout=1.0):

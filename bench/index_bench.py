@@ -120,7 +120,7 @@ def corpus_upload(corpus: Sequence[SyntheticDocument], *, curator: User, approve
 
 def queued_index_tasks_discard() -> None:
     """version_upload queued an index task per version on the bench Redis: the timed run queues them again."""
-    from console.celery import app
+    from config.celery import app
 
     app.control.purge()
 

@@ -106,9 +106,9 @@ def main() -> None:
     args = parser.parse_args()
 
     os.environ["DATABASE_URL"] = bench_database_url(DATABASE, fresh=args.fresh)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "console.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("ALLOWED_HOSTS", "testserver")  # Django's test Client host
-    from console import embedded
+    from front import embedded
 
     os.environ.setdefault("SECRET_KEY", embedded.local_secret_key())
     # Its own Redis database too: nothing here should reach a running console's worker.

@@ -6,8 +6,8 @@ class ConsoleConfig(AppConfig):
     verbose_name = "Console"
 
     def ready(self) -> None:
-        # Registers system checks, worker start-up hooks and the login lockout's audit receiver.
-        from console import checks, login_lockout, signals  # noqa: F401
+        # Registers the login lockout's audit receiver.
+        from console import login_lockout  # noqa: F401
         from console.log_filters import install_redacting_record_factory
 
         install_redacting_record_factory()

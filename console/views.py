@@ -3,31 +3,18 @@ from __future__ import annotations
 import csv
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_not_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from console import roles
-from console.dashboard import dashboard_data
 from console.forms import AuditFilterForm, LanguageForm
-from console.health import health_report
 from console.roles import role_required
 from console.selectors import audit_event_changes, audit_events_filtered, role_granters
-
-
-@require_GET
-@login_not_required
-@never_cache
-def healthz(request: HttpRequest) -> JsonResponse:
-    serving, report = health_report()
-    status = "ok" if all(part["ok"] for part in report.values()) else "degraded"
-    return JsonResponse({"status": status, **report}, status=200 if serving else 503)
 
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -41,11 +28,6 @@ def permission_denied(request: HttpRequest, exception: Exception | None = None) 
         "held_roles": [label for role, label in roles.ROLE_LABELS.items() if role in held],
         "granted_by": role_granters() if needed else [],
     }, status=403)
-
-
-@require_GET
-def dashboard(request: HttpRequest) -> HttpResponse:
-    return render(request, "console/dashboard.html", dashboard_data(user=request.user))
 
 
 class _Echo:

@@ -12,6 +12,7 @@ from pgvector.django import HnswIndex, VectorField
 
 from checking.languages import LANGUAGE_CHOICES
 from console.models import SecurityLevel
+from console.work_claims import work_claim_fields
 
 EMBEDDING_DIMENSIONS = settings.KB_EMBEDDING_DIMENSIONS
 
@@ -78,7 +79,7 @@ class DocumentVersionQuerySet(models.QuerySet):
         return self.filter(pk__in=EvidenceSpan.objects.live(clearance=clearance, at=at).values("version_id"))
 
 
-class DocumentVersion(models.Model):
+class DocumentVersion(work_claim_fields("index_")):
     """One immutable upload of a document's Markdown, with its approval and index state."""
 
     document = models.ForeignKey(Document, on_delete=models.PROTECT, related_name="versions")
@@ -107,11 +108,10 @@ class DocumentVersion(models.Model):
     index_error = models.TextField(blank=True)
     index_heartbeat_at = models.DateTimeField(null=True, blank=True)
     # When indexing was last asked for (upload, retry, sweep: a version queued longer is asked for again), and
-    # which task holds the claim (a redelivered message, same id, may take its claim back after its worker died).
+    # which task holds the claim (a redelivered message, same id, may take its claim back after its worker died);
+    # the worker holding it is `index_worker` (console/work_claims.py).
     index_requested_at = models.DateTimeField(null=True, blank=True)
     index_task_id = models.CharField(max_length=255, blank=True)
-    # The worker holding the claim (Celery hostname): gone, the claim is handed back (console/claims.py).
-    index_worker = models.CharField(max_length=255, blank=True)
     embedding_model = models.CharField(max_length=200, blank=True)
 
     objects = DocumentVersionQuerySet.as_manager()

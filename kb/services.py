@@ -13,7 +13,6 @@ from django.contrib.postgres.search import SearchVector
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
 from django.db.models import F, Q, QuerySet, Value
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -21,10 +20,10 @@ from django.utils.translation import gettext_lazy
 from checking.languages import detect_language, document_terms, fulltext_form, language_for
 from console import roles
 from console.audit import audit_record
-from console.claims import WorkerLives
-from console.dispatch import enqueue, enqueue_on_commit
+from console.dispatch import enqueue_on_commit
 from console.models import SecurityLevel, User
 from console.redaction import redact
+from console.work_claims import WorkClaimKind, work_claim_held
 from kb.chunking import chunk_markdown
 from kb.embeddings import Role, content_hash, embed_texts, get_provider
 from kb.models import (
@@ -364,79 +363,27 @@ def version_index_retry(*, version: DocumentVersion, user: User | None) -> Docum
     return version
 
 
-def versions_requeue_stale() -> int:
-    """Indexing jobs whose worker died (no progress for a while) go back to the queue (beat task)."""
-    cutoff = timezone.now() - timezone.timedelta(minutes=settings.KB_INDEX_STALE_MINUTES)
-    stale = DocumentVersion.objects.filter(index_state=IndexState.INDEXING, index_heartbeat_at__lt=cutoff)
-    for version in stale:
-        logger.warning("re-queueing %s: indexing stalled since %s", version, version.index_heartbeat_at)
-        version_index_retry(version=version, user=None)
-    return len(stale)
+def _version_index_retry_audit(version_id: int) -> None:
+    audit_record(verb="version.index_retry", obj=DocumentVersion.objects.get(pk=version_id), actor=None,
+                 actor_label="system")
 
 
-def versions_resend_queued() -> int:
-    """Ask again for versions queued longer than DISPATCH_RESEND_AFTER_SECONDS that no worker has started:
-    their message was never sent (broker down) or was lost with the broker (beat task)."""
-    from kb.tasks import version_index
-
-    now = timezone.now()
-    cutoff = now - timezone.timedelta(seconds=settings.DISPATCH_RESEND_AFTER_SECONDS)
-    waiting = list(
-        DocumentVersion.objects.filter(index_state=IndexState.QUEUED)
-        .alias(requested_at=Coalesce("index_requested_at", "created_at"))
-        .filter(requested_at__lt=cutoff)
-        .values_list("pk", flat=True)
-    )
-    for version_id in waiting:
-        if not enqueue(version_index, version_id):
-            break  # the broker is still down; the next sweep tries again
-        DocumentVersion.objects.filter(pk=version_id, index_state=IndexState.QUEUED).update(index_requested_at=now)
-    return len(waiting)
-
-
-@transaction.atomic
-def version_index_claim(*, version_id: int, task_id: str = "", worker: str = "") -> bool:
-    """Only one task indexes a version: a second message for it finds nothing to claim, but the same message
-    redelivered after its worker process died (same task id) takes its claim back and starts over. `worker` (the
-    Celery hostname) lets the claim be handed back as soon as that worker is gone (console/claims.py)."""
-    mine = Q(index_state=IndexState.QUEUED)
-    if task_id:
-        mine |= Q(index_state=IndexState.INDEXING, index_task_id=task_id)
-    _evidence_lock(version_id=version_id)
-    return bool(
-        DocumentVersion.objects.filter(mine, pk=version_id).update(
-            index_state=IndexState.INDEXING, index_task_id=task_id, index_worker=worker, index_done=0,
-            index_total=0, index_error="", index_heartbeat_at=timezone.now(),
-        )
-    )
-
-
-def versions_release_lost(*, lives: WorkerLives) -> int:
-    """Indexing jobs whose worker is gone (console/claims.py) are queued again now."""
-    lost = (DocumentVersion.objects.filter(lives.lost(worker_field="index_worker", held_at_field="index_heartbeat_at"),
-                                           index_state=IndexState.INDEXING)
-            .values_list("pk", "index_task_id", "index_worker"))
-    return sum(_version_index_hand_back(version_id=pk, task_id=task_id, worker=worker) for pk, task_id, worker in lost)
-
-
-@transaction.atomic
-def _version_index_hand_back(*, version_id: int, task_id: str, worker: str) -> bool:
-    version = DocumentVersion.objects.select_related("document").get(pk=version_id)
-    _evidence_lock(document_id=version.document_id)
-    handed_back = DocumentVersion.objects.filter(
-        pk=version_id, index_state=IndexState.INDEXING, index_task_id=task_id, index_worker=worker,
-    ).update(index_state=IndexState.QUEUED, index_error="", index_done=0, index_task_id="", index_worker="",
-             index_requested_at=timezone.now())
-    if not handed_back:
-        return False  # finished, or handed back by another sweep, since it was read
-    logger.warning("re-queueing %s: its indexing worker %s is gone", version, worker)
-    audit_record(verb="version.index_retry", obj=version, actor=None, actor_label="system")
-    _enqueue_index(version)
-    return True
+# Indexing is work a worker claims (console/work_claims.py). Its claim takes the lock of the version's evidence:
+# a version becomes evidence, or stops, only in step with the document's other versions.
+VERSION_INDEXING = WorkClaimKind(
+    name="indexing of version", model=DocumentVersion,
+    waiting=Q(index_state=IndexState.QUEUED), held=Q(index_state=IndexState.INDEXING),
+    worker_field="index_worker", held_at_field="index_heartbeat_at", requested_at_field="index_requested_at",
+    task_id_field="index_task_id", task="kb.tasks.version_index",
+    stale_after=lambda: timezone.timedelta(minutes=settings.KB_INDEX_STALE_MINUTES),
+    taken={"index_state": IndexState.INDEXING, "index_done": 0, "index_total": 0, "index_error": ""},
+    handed_back={"index_state": IndexState.QUEUED, "index_error": "", "index_done": 0},
+    lock=lambda version_id: _evidence_lock(version_id=version_id), on_hand_back=_version_index_retry_audit,
+)
 
 
 def _claimed(version_id: int, task_id: str) -> QuerySet[DocumentVersion]:
-    return DocumentVersion.objects.filter(pk=version_id, index_state=IndexState.INDEXING, index_task_id=task_id)
+    return work_claim_held(kind=VERSION_INDEXING, pk=version_id, task_id=task_id)
 
 
 def version_index_run(*, version_id: int, task_id: str = "") -> None:

@@ -6,8 +6,9 @@ import logging
 
 from celery import shared_task
 
-from console.celery import this_worker_name
 from console.outage import OUTAGE_RETRY, is_outage
+from console.work_claims import work_claim_take
+from console.workers import this_worker_name
 from kb import reembedding, services
 from kb.embeddings import EmbeddingError, Role, get_provider
 
@@ -17,7 +18,7 @@ logger = logging.getLogger(__name__)
 @shared_task(bind=True, acks_late=True, max_retries=4, ignore_result=True)
 def version_index(self, version_id: int) -> None:
     task_id = self.request.id or ""
-    if not services.version_index_claim(version_id=version_id, task_id=task_id, worker=this_worker_name()):
+    if not work_claim_take(kind=services.VERSION_INDEXING, pk=version_id, task_id=task_id, worker=this_worker_name()):
         return  # already indexed, or being indexed by another task
     try:
         services.version_index_run(version_id=version_id, task_id=task_id)
@@ -46,6 +47,4 @@ def embed_texts_task(texts: list[str], role: str, language: str) -> list[list[fl
 def versions_housekeeping() -> None:
     services.versions_activate_due()
     services.versions_expire_due()
-    services.versions_requeue_stale()
-    services.versions_resend_queued()
     reembedding.versions_reembed_due()

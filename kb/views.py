@@ -6,17 +6,13 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.urls import reverse
-from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from ask import selectors as ask_selectors
 from console import roles
 from console.models import SecurityLevel
 from console.roles import role_required
-from console.text import text_without_controls
+from console.input_text import text_without_controls
 from kb import selectors, services
 from kb.diff import version_text_diff
 from kb.forms import (
@@ -27,10 +23,8 @@ from kb.forms import (
     version_upload_initial,
 )
 from kb.models import Chunk, DocumentVersion, IndexState, VersionStatus
-from kb.rendering import paragraph_notes_insert, render_markdown
+from kb.rendering import render_markdown
 from kb.search import chunks_search
-from review import citations
-from review import selectors as review_selectors
 
 READERS = (roles.CURATOR, roles.APPROVER, roles.REVIEWER, roles.VIEWER)
 @require_GET
@@ -125,30 +119,12 @@ def version_detail(request: HttpRequest, key: str, number: int) -> HttpResponse:
         "handover": handover,
         "effective_from_approval": _effective_from_approval(version),
         "compare_with": _compare_with(version=version, versions=versions, in_use=handover.in_use),
-        "rendered": _rendered_with_citations(request, version),
-        "may_read_citations": request.user.has_role(*citations.CITATION_READERS),
+        # Panels of the apps above (review's self-test and citations, ask's question runs) are their template tags.
+        "rendered": render_markdown(version.text),
         "decision_form": DecisionForm(),
         "can_approve": request.user.has_role(roles.APPROVER) and version.submitted_by_id != request.user.pk,
         "is_own_upload": version.submitted_by_id == request.user.pk,
-        "selftest": review_selectors.selftest_latest(version=version),
-        # Page composition, as the self-test: the saved question sets' runs this version's change asked for.
-        **(ask_selectors.version_question_runs(user=request.user, version=version)
-           if request.user.has_role(*ask_selectors.RUN_READERS) else {}),
     })
-
-
-def _rendered_with_citations(request: HttpRequest, version: DocumentVersion) -> str:
-    """The version's Markdown as HTML; for those who may read the reverse trace, each paragraph that sent answers
-    cite says by how many, linking to them."""
-    rendered = render_markdown(version.text)
-    if not request.user.has_role(*citations.CITATION_READERS):
-        return rendered
-    url = reverse("review:version_citations", args=[version.document.key, version.number])
-    counts = citations.paragraph_citations(viewer=request.user, version=version).counts
-    return paragraph_notes_insert(rendered, {line: format_html(
-        '<a class="cited-by small" href="{}?line={}" data-cited-by="{}">{}</a>', url, line, count,
-        ngettext("cited by %(count)d answer", "cited by %(count)d answers", count) % {"count": count},
-    ) for line, count in counts.items()})
 
 
 def _effective_from_approval(version: DocumentVersion) -> bool:

@@ -1,4 +1,5 @@
-"""API v1 (see DESIGN.md). Bearer tokens belong to API clients; errors are {"error", "detail"} JSON."""
+"""The answers API (a Router of the API assembled in config/api.py), the bearer tokens of API clients that the whole
+API authenticates with, and NeMo Guardrails' AlignScore endpoint."""
 
 from __future__ import annotations
 
@@ -11,30 +12,25 @@ from django.db.models import Prefetch
 from django.contrib.auth.decorators import login_not_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
-from ninja import Header, NinjaAPI, Query, Status
-from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja import Header, Router, Status
+from ninja.errors import HttpError
 from ninja.security import HttpBearer
 from pydantic import ValidationError as PydanticValidationError
 from django.views.decorators.csrf import csrf_exempt
 
+from console.api import Text, errors_documented
 from console.client_address import client_address
 from console.models import SecurityLevel
 from kb.models import Chunk
-from kb.search import chunks_search
 from review import services
-from review.api_schemas import (
-    AcceptedOut, AlignScoreIn, AnswerIn, AnswerOut, CheckIn, CheckOut, ErrorOut, SearchOut, Text,
-    answer_to_dict,
-)
+from review.api_schemas import AcceptedOut, AlignScoreIn, AnswerIn, AnswerOut, CheckIn, CheckOut, answer_to_dict
 from review.models import Answer, ApiClient, Claim, Decision, Evidence
 from review.token_throttle import TooManyBadTokens, bad_token_record, bad_tokens_refusal_check
 
 logger = logging.getLogger(__name__)
 
-ERROR_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "conflict",
-               411: "length_required", 413: "too_large", 429: "too_many_requests", 503: "unavailable"}
 # 411 and 413 come from RequestBodyLimitMiddleware before a route runs; listed so clients see them in the schema.
-ERRORS = {code: ErrorOut for code in (400, 401, 404, 409, 411, 413, 429, 503)}
+ERRORS = errors_documented(400, 401, 404, 409, 411, 413, 429, 503)
 
 
 class BearerToken(HttpBearer):
@@ -73,49 +69,7 @@ class BearerToken(HttpBearer):
 
 
 bearer = BearerToken()
-api = NinjaAPI(title="Grounded-answer review console", version="1", urls_namespace="api",
-               docs_url="/docs", openapi_url="/openapi.json", auth=bearer)
-
-
-def _error(request: HttpRequest, status: int, detail: str) -> HttpResponse:
-    return api.create_response(request, {"error": ERROR_CODES.get(status, "error"), "detail": detail}, status=status)
-
-
-@api.exception_handler(ValidationError)
-def _validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
-    details = "; ".join(
-        f"{'.'.join(str(p) for p in e.get('loc', [])[1:]) or 'body'}: {e.get('msg', 'invalid')}" for e in exc.errors
-    )
-    return _error(request, 400, details or "invalid request")
-
-
-@api.exception_handler(AuthenticationError)
-def _auth_error(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
-    return _error(request, 401, "missing or invalid bearer token")
-
-
-@api.exception_handler(TooManyBadTokens)
-def _too_many_bad_tokens(request: HttpRequest, exc: TooManyBadTokens) -> HttpResponse:
-    response = _error(request, 429, str(exc))
-    response["Retry-After"] = str(exc.retry_after)
-    return response
-
-
-@api.exception_handler(HttpError)
-def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
-    return _error(request, exc.status_code, str(exc))
-
-
-@api.exception_handler(Http404)
-def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
-    return _error(request, 404, str(exc) or "not found")
-
-
-@api.exception_handler(services.CheckUnavailable)
-def _unavailable(request: HttpRequest, exc: services.CheckUnavailable) -> HttpResponse:
-    response = _error(request, 503, str(exc))
-    response["Retry-After"] = str(settings.API_RETRY_AFTER_SECONDS)
-    return response
+router = Router(tags=["answers"])
 
 
 def _cited_chunk_ids(body: AnswerIn, clearance: str) -> list[int]:
@@ -131,7 +85,7 @@ def _cited_chunk_ids(body: AnswerIn, clearance: str) -> list[int]:
     return ids
 
 
-@api.post("/v1/answers", response={202: AcceptedOut, **ERRORS}, summary="Submit an answer for checking")
+@router.post("/answers", response={202: AcceptedOut, **ERRORS}, summary="Submit an answer for checking")
 def answer_submit(request: HttpRequest, body: AnswerIn,
                   idempotency_key: Text | None = Header(None, alias="Idempotency-Key", max_length=200)):
     client: ApiClient = request.auth
@@ -148,7 +102,7 @@ def answer_submit(request: HttpRequest, body: AnswerIn,
     return Status(202, {"id": answer.pk, "status": answer.status, "url": url})
 
 
-@api.get("/v1/answers/{answer_id}", response={200: AnswerOut, **ERRORS}, url_name="answer_get",
+@router.get("/answers/{answer_id}", response={200: AnswerOut, **ERRORS}, url_name="answer_get",
          summary="An answer's status, risk, claims and evidence")
 def answer_get(request: HttpRequest, answer_id: int):
     answer = (
@@ -167,22 +121,10 @@ def answer_get(request: HttpRequest, answer_id: int):
     return answer_to_dict(answer)
 
 
-@api.post("/v1/check", response={200: CheckOut, **ERRORS}, summary="Check an answer now; nothing is stored")
+@router.post("/check", response={200: CheckOut, **ERRORS}, summary="Check an answer now; nothing is stored")
 def answer_check_now(request: HttpRequest, body: CheckIn):
     return services.answer_check_on_worker(answer_text=body.answer, question=body.question,
                                            contexts=body.contexts, clearance=request.auth.clearance)
-
-
-@api.get("/v1/search", response={200: SearchOut, **ERRORS}, summary="Hit testing over approved sources")
-def search(request: HttpRequest, q: Text = Query(..., min_length=1, max_length=1000),
-           k: int = Query(5, ge=1, le=50)):
-    result = chunks_search(query=q, clearance=request.auth.clearance, k=k)
-    return {"results": [{
-        "chunk_id": hit.chunk.pk, "document_key": hit.chunk.version.document.key,
-        "title": hit.chunk.version.document.title, "version": hit.chunk.version.number,
-        "owner": hit.chunk.version.document.owner.username, "heading": hit.chunk.heading_path, "text": hit.chunk.text,
-        "char_start": hit.chunk.char_start, "char_end": hit.chunk.char_end, "score": round(hit.score, 6),
-    } for hit in result.hits], "warnings": result.warnings}
 
 
 def _from_loopback(request: HttpRequest) -> bool:
@@ -242,9 +184,3 @@ def alignscore(request: HttpRequest) -> HttpResponse:
         return JsonResponse({"error": "unavailable", "detail": str(exc)}, status=503,
                             headers={"Retry-After": str(settings.API_RETRY_AFTER_SECONDS)})
     return JsonResponse({"alignscore": report["score"] or 0.0})
-
-
-# Last: ask.api builds on this API's schemas and handlers (its route shares tokens, errors and the OpenAPI document).
-from ask.api import router as ask_router  # noqa: E402
-
-api.add_router("/v1", ask_router)

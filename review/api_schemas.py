@@ -10,22 +10,13 @@ from ninja import Field, Schema
 from pydantic import AfterValidator, HttpUrl, PlainValidator
 from pydantic_core import PydanticCustomError
 
-from console.text import text_problem
+from console.api import Text, clean_text
 from review.callbacks import CallbackRefused, callback_url_validate
 from checking.claims import split_claims
 from review.models import Answer
 from review.pipeline import CheckReport
 
 CALLBACK_URL_MAX_CHARS = Answer._meta.get_field("callback_url").max_length
-
-
-def _clean_text(value: str) -> str:
-    """Rejected rather than stripped: the client learns its text was not what it meant to send, and what is
-    stored is exactly what was sent."""
-    problem = text_problem(value)
-    if problem:
-        raise ValueError(problem)
-    return value
 
 
 def _within_answer_length(answer: str) -> str:
@@ -61,10 +52,9 @@ def _callback_allowed(url: HttpUrl) -> HttpUrl:
     return url
 
 
-Text = Annotated[str, AfterValidator(_clean_text)]
-AnswerText = Annotated[str, AfterValidator(_clean_text), AfterValidator(_within_caps)]
+AnswerText = Annotated[str, AfterValidator(clean_text), AfterValidator(_within_caps)]
 # The answer of /answers and /check: first within API_MAX_ANSWER_CHARS, as a max_length would be.
-AnswerBody = Annotated[str, AfterValidator(_within_answer_length), AfterValidator(_clean_text),
+AnswerBody = Annotated[str, AfterValidator(_within_answer_length), AfterValidator(clean_text),
                        AfterValidator(_within_caps)]
 CallbackUrl = Annotated[HttpUrl, AfterValidator(_callback_allowed)]
 
@@ -206,29 +196,6 @@ class CheckOut(Schema):
     reasons: list[str]
     warnings: list[str]
     claims: list[ClaimOut]
-
-
-class SearchHitOut(Schema):
-    chunk_id: int
-    document_key: str
-    title: str
-    version: int
-    owner: str = Field(description="the username of the document's owner")
-    heading: str
-    text: str
-    char_start: int
-    char_end: int
-    score: float
-
-
-class SearchOut(Schema):
-    results: list[SearchHitOut]
-    warnings: list[str] = []
-
-
-class ErrorOut(Schema):
-    error: str
-    detail: str
 
 
 def _evidence_payload(*, chunk, quote_start: int, quote_end: int, quote: str, score: float, flags: list[str]) -> dict:

@@ -26,6 +26,7 @@ from checking.external import configured_checkers
 from review.models import Risk, SelfTestRun, Verdict
 from review.pipeline import answer_check
 from review.selftest import PER_KIND, claims_synthesize
+from console.work_claims import work_claim_take
 
 POSITIVE_LABELS = {"supported", "true", "1", "yes", "positive", "entailed"}
 MAX_LEAK = 0.01
@@ -232,7 +233,7 @@ def documents_index(*, paths: list[str], stdout=None) -> None:
     for version in DocumentVersion.objects.exclude(index_state=IndexState.READY):
         if version.index_state != IndexState.QUEUED:
             kb_services.version_index_retry(version=version, user=None)
-        if kb_services.version_index_claim(version_id=version.pk):
+        if work_claim_take(kind=kb_services.VERSION_INDEXING, pk=version.pk):
             kb_services.version_index_run(version_id=version.pk)
 
 

@@ -14,6 +14,7 @@ from checking.findings import Finding, FindingKind
 from checking.languages import LANGUAGE_CHOICES
 from checking.scoring import beside_verdict
 from console.models import SecurityLevel
+from console.work_claims import work_claim_fields
 from review.conflicts import ConflictPair, QuoteDifference, conflict_pairs, quote_difference
 from review.labels import FINDING_KIND_LABELS
 
@@ -66,7 +67,7 @@ class WebhookState(models.TextChoices):
     FAILED = "failed", _("Failed")
 
 
-class Answer(models.Model):
+class Answer(work_claim_fields("scoring_"), work_claim_fields("webhook_")):
     client = models.ForeignKey(ApiClient, on_delete=models.PROTECT, related_name="answers")
     external_id = models.CharField(max_length=200, blank=True)
     idempotency_key = models.CharField(max_length=200, null=True, blank=True)
@@ -99,11 +100,10 @@ class Answer(models.Model):
     scoring_error = models.TextField(blank=True)
     scoring_started_at = models.DateTimeField(null=True, blank=True)
     # When scoring was last asked for (the sweep asks again for answers no worker started), and which task holds
-    # the claim (the same message redelivered after its worker process died may take it back).
+    # the claim (the same message redelivered after its worker process died may take it back); the worker holding
+    # it is `scoring_worker` (console/work_claims.py).
     scoring_requested_at = models.DateTimeField(null=True, blank=True)
     scoring_task_id = models.CharField(max_length=255, blank=True)
-    # The worker holding the scoring claim (Celery hostname): gone, the claim is handed back (console/claims.py).
-    scoring_worker = models.CharField(max_length=255, blank=True)
 
     released_text = models.TextField(blank=True)
     # The release's webhook: pending until the receiver accepts it (or WEBHOOK_MAX_ATTEMPTS are spent); the sweep
@@ -112,8 +112,7 @@ class Answer(models.Model):
                                      blank=True)
     webhook_attempts = models.PositiveSmallIntegerField(default=0)
     webhook_next_attempt_at = models.DateTimeField(null=True, blank=True)
-    # The worker making the current attempt, and when it took it: gone, the attempt is due again at once.
-    webhook_worker = models.CharField(max_length=255, blank=True)
+    # When the current attempt was taken, by `webhook_worker`: gone, the attempt is due again at once.
     webhook_claimed_at = models.DateTimeField(null=True, blank=True)
     edited_text = models.TextField(blank=True)
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,

@@ -15,15 +15,14 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import Q
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from checking.languages import detect_language
 from console.audit import audit_label, audit_record
-from console.claims import WorkerLives
-from console.dispatch import broker_unreachable, enqueue, enqueue_on_commit
+from console.dispatch import broker_unreachable, enqueue_on_commit
 from console.redaction import redact
+from console.work_claims import WorkClaimKind
 from kb.models import Chunk, DocumentVersion
 from review.learning.labels import review_labels_record
 from review.leases import DecisionConflict, answer_lease_hold, answer_require_lease
@@ -138,61 +137,15 @@ def _same_request(existing: Answer, request_hash: str) -> Answer:
     return existing
 
 
-def answer_score_claim(*, answer_id: int, task_id: str = "", worker: str = "") -> bool:
-    """Claim an answer for scoring. A second message for it is a no-op unless the first attempt stalled; the same
-    message redelivered after its worker process died (same task id) takes its claim back. `worker` (the Celery
-    hostname) lets the claim be handed back as soon as that worker is gone (console/claims.py)."""
-    now = timezone.now()
-    mine = Q(scoring_started_at__isnull=True) | Q(scoring_started_at__lt=now - SCORING_STALE_AFTER)
-    if task_id:
-        mine |= Q(scoring_task_id=task_id)
-    return bool(
-        Answer.objects.filter(mine, pk=answer_id, status=AnswerStatus.SCORING).update(
-            scoring_started_at=now, scoring_task_id=task_id, scoring_worker=worker
-        )
-    )
-
-
-def answers_release_lost(*, lives: WorkerLives) -> int:
-    """Answers whose scoring worker is gone (console/claims.py) are asked for again now."""
-    from review.tasks import answer_score
-
-    lost = (Answer.objects.filter(lives.lost(worker_field="scoring_worker", held_at_field="scoring_started_at"),
-                                  status=AnswerStatus.SCORING)
-            .values_list("pk", "scoring_task_id", "scoring_worker"))
-    released = 0
-    for answer_id, task_id, worker in lost:
-        handed_back = Answer.objects.filter(
-            pk=answer_id, status=AnswerStatus.SCORING, scoring_task_id=task_id, scoring_worker=worker,
-        ).update(scoring_started_at=None, scoring_task_id="", scoring_worker="", scoring_requested_at=timezone.now())
-        if not handed_back:
-            continue  # finished, or handed back by another sweep, since it was read
-        released += 1
-        logger.warning("answer %s: its scoring worker %s is gone; asking again", answer_id, worker)
-        enqueue(answer_score, answer_id)  # if the broker is down, the resend sweep sends it later
-    return released
-
-
-def answers_requeue_stale() -> int:
-    """Ask again for scoring that never started (the message was never sent, or was lost with the broker) or
-    that stalled (its worker died) (beat task)."""
-    from review.tasks import answer_score
-
-    now = timezone.now()
-    resend_cutoff = now - timedelta(seconds=settings.DISPATCH_RESEND_AFTER_SECONDS)
-    waiting = list(
-        Answer.objects.filter(status=AnswerStatus.SCORING)
-        .alias(requested_at=Coalesce("scoring_requested_at", "created_at"))
-        .filter(Q(scoring_started_at__isnull=True, requested_at__lt=resend_cutoff)
-                | Q(scoring_started_at__lt=now - SCORING_STALE_AFTER))
-        .values_list("pk", flat=True)
-    )
-    for answer_id in waiting:
-        logger.warning("asking again for scoring of answer %s", answer_id)
-        if not enqueue(answer_score, answer_id):
-            break  # the broker is still down; the next sweep tries again
-        Answer.objects.filter(pk=answer_id, status=AnswerStatus.SCORING).update(scoring_requested_at=now)
-    return len(waiting)
+# Scoring is work a worker claims (console/work_claims.py): the answer waits while "scoring" and not started.
+ANSWER_SCORING = WorkClaimKind(
+    name="scoring of answer", model=Answer,
+    waiting=Q(status=AnswerStatus.SCORING, scoring_started_at__isnull=True),
+    held=Q(status=AnswerStatus.SCORING, scoring_started_at__isnull=False),
+    worker_field="scoring_worker", held_at_field="scoring_started_at", requested_at_field="scoring_requested_at",
+    task_id_field="scoring_task_id", task="review.tasks.answer_score", stale_after=lambda: SCORING_STALE_AFTER,
+    handed_back={"scoring_started_at": None},
+)
 
 
 def answer_score_run(*, answer_id: int) -> Answer:

@@ -6,10 +6,10 @@ import logging
 
 from celery import shared_task
 
-
-from console.celery import this_worker_name
 from console.dispatch import enqueue
 from console.outage import OUTAGE_RETRY, is_outage
+from console.work_claims import work_claim_take
+from console.workers import this_worker_name
 from review import services, webhooks
 
 logger = logging.getLogger(__name__)
@@ -17,8 +17,8 @@ logger = logging.getLogger(__name__)
 
 @shared_task(bind=True, acks_late=True, ignore_result=True, **OUTAGE_RETRY)
 def answer_score(self, answer_id: int) -> None:
-    if not services.answer_score_claim(answer_id=answer_id, task_id=self.request.id or "",
-                                       worker=this_worker_name()):
+    if not work_claim_take(kind=services.ANSWER_SCORING, pk=answer_id, task_id=self.request.id or "",
+                           worker=this_worker_name()):
         return  # scored already, or another worker is on it
     try:
         services.answer_score_run(answer_id=answer_id)
@@ -50,12 +50,6 @@ def webhook_deliver(answer_id: int) -> None:
     retry_in = webhooks.webhook_settle(answer_id=answer_id, attempt=attempt, delivered=delivered)
     if retry_in is not None:
         enqueue(webhook_deliver, answer_id, countdown=retry_in)  # if this is lost, the sweep sends it
-
-
-@shared_task(ignore_result=True)
-def answers_housekeeping() -> None:
-    services.answers_requeue_stale()
-    webhooks.webhooks_send_due()
 
 
 @shared_task(ignore_result=True)

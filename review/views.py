@@ -5,7 +5,7 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -14,14 +14,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from console import roles
 from console.roles import role_required
-from console.text import text_problem
+from console.input_text import text_problem
 from kb.selectors import get_version_for_user
 from review import citations, corrections, leases, selectors, services, undo
-from review.forms import DecisionForm, EditedTextForm, QueueFilterForm, queue_query_clean
+from review.forms import DecisionForm, EditedTextForm, QueueFilterForm
 from review.models import Answer, AnswerStatus, Claim, ClaimReview, Decision, Risk
-from triage.forms import QueueViewForm
-from triage.selectors import answer_teamwork, comments_for, get_queue_view_for_user, queue_views_for
-from triage.services import notifications_mark_read
+from review.queue_openers import queue_opened
+from review.signals import answer_viewed
 
 REVIEWERS = (roles.REVIEWER,)
 
@@ -42,14 +41,7 @@ def answer_segments(answer: Answer, claims: list[Claim]) -> list[tuple[str, Clai
 @require_GET
 @role_required(*REVIEWERS)
 def queue(request: HttpRequest) -> HttpResponse:
-    view_id = request.GET.get("view", "")
-    if view_id:
-        view = get_queue_view_for_user(user=request.user, view_id=int(view_id)) if view_id.isdigit() else None
-        if view is None:
-            raise Http404(_("No such saved view (or it is not shared with you)."))
-        if view.query and set(request.GET) <= {"view", "page"}:  # a view's link: open it with its whole query
-            return redirect(f"{reverse('review:queue')}?{view.query}&view={view.pk}")
-    return queue_page(request)
+    return queue_opened(request) or queue_page(request)
 
 
 # Column -> the sort its header applies (age toggles between oldest and newest first).
@@ -70,26 +62,18 @@ def _sort_urls(query: QueryDict, current: str) -> dict[str, str]:
     return urls
 
 
-def queue_page(request: HttpRequest, *, view_form=None, status: int = 200) -> HttpResponse:
+def queue_page(request: HttpRequest, *, extra_context: dict | None = None, status: int = 200) -> HttpResponse:
+    """The queue as filtered; `extra_context`: what a higher app's form posted back with (triage's saved views)."""
     form = QueueFilterForm(request.GET or None, user=request.user)
     answers = selectors.review_queue(user=request.user, **form.selector_filters())
     page = Paginator(answers, 25).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     current_sort = form.cleaned_data.get("sort") if form.is_valid() else ""
-    saved = queue_views_for(user=request.user)
-    view_id = request.GET.get("view", "")
-    current_view = next((v for v in saved if str(v.pk) == view_id), None)
     context = {
         "form": form, "page": page, "query": query.urlencode(), "now": timezone.now(),
         "columns": form.columns(), "current_sort": current_sort or "risk",
-        "sort_urls": _sort_urls(query, current_sort or "risk"),
-        "saved_views": saved, "current_view": current_view,
-        "view_changed": current_view is not None and queue_query_clean(query.urlencode()) != current_view.query,
-        "view_form": view_form or QueueViewForm(initial={
-            "query": queue_query_clean(query.urlencode()),
-            # Saving again under the same name updates one's own view.
-            "name": current_view.name if current_view and current_view.owner_id == request.user.pk else ""}),
+        "sort_urls": _sort_urls(query, current_sort or "risk"), **(extra_context or {}),
     }
     if request.htmx and request.htmx.target == "queue-rows":
         return render(request, "review/_queue_rows.html", context)
@@ -150,8 +134,9 @@ def _decision_context(request: HttpRequest, answer: Answer, claims: list[Claim])
     }
 
 
-def answer_page(request: HttpRequest, answer: Answer, *, form: DecisionForm | None = None, comment_form=None,
-                status: int = 200) -> HttpResponse:
+def answer_page(request: HttpRequest, answer: Answer, *, form: DecisionForm | None = None,
+                extra_context: dict | None = None, status: int = 200) -> HttpResponse:
+    """`extra_context`: what a higher app's form posted back with (triage's comment form and its errors)."""
     claims = list(answer.claims.all())
     held_by_other = answer.lease_is_held_by_other(request.user)
     for_admin = not leases.answer_may_decide(answer=answer, reviewer=request.user)
@@ -166,8 +151,7 @@ def answer_page(request: HttpRequest, answer: Answer, *, form: DecisionForm | No
         "marked_claims": [c for c in claims if c.review_state != ClaimReview.OPEN],
         "settled_conflicts": [(c, pair) for c in claims for pair in c.conflict_pairs if pair.recorded],
         "edited_claims": selectors.edited_claims(answer=answer) if decided_by_edit else [],
-        "position": selectors.queue_position(user=request.user, answer=answer),
-        **answer_teamwork(answer=answer, comment_form=comment_form),
+        "position": selectors.queue_position(user=request.user, answer=answer), **(extra_context or {}),
     }, status=status)
 
 
@@ -176,7 +160,7 @@ def answer_page(request: HttpRequest, answer: Answer, *, form: DecisionForm | No
 def answer_detail(request: HttpRequest, answer_id: int) -> HttpResponse:
     """Read-only: looking at an answer takes no lease (Start review does)."""
     answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
-    notifications_mark_read(user=request.user, answer=answer)  # they have seen what they were told about
+    answer_viewed.send(sender=Answer, answer=answer, viewer=request.user)
     return answer_page(request, answer)
 
 
@@ -409,8 +393,7 @@ def claim_trace(request: HttpRequest, claim_id: int) -> HttpResponse:
                               answer__in=selectors.answers_visible_to(request.user))
     decisions = claim.answer.decisions.select_related("reviewer").order_by("created_at")
     return render(request, "review/claim_trace.html", {
-        "claim": claim, "answer": claim.answer, "comments": comments_for(answer=claim.answer),
-        "decisions": decisions})
+        "claim": claim, "answer": claim.answer, "decisions": decisions})
 
 
 @require_GET

@@ -1,5 +1,6 @@
 """Webhooks: each released or decided answer's signed POST to its client, claimed per attempt, retried with
-backoff, handed back when its worker is gone, and re-sent by the sweep when its message was lost."""
+backoff, handed back when its worker is gone, and re-sent by the sweep when its message was lost (the work-claim
+lifecycle of console/work_claims.py)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,11 @@ from datetime import timedelta
 import httpx
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
-from console.claims import WorkerLives
-from console.dispatch import enqueue
 from console.redaction import redact
+from console.work_claims import WorkClaimKind, work_claim_take
 from review.callbacks import CallbackRefused, callback_post
 from review.models import Answer, WebhookDelivery, WebhookState
 
@@ -50,28 +51,33 @@ def _webhook_backoff(attempt: int) -> int:
     return min(2 ** attempt, 300)  # 2, 4, 8, ... seconds, at most 5 minutes
 
 
+def _given_up(claim: QuerySet[Answer]) -> bool:
+    """A lost attempt that was the last one allowed: given up rather than sent again."""
+    return bool(claim.filter(webhook_attempts__gte=settings.WEBHOOK_MAX_ATTEMPTS).update(
+        webhook_state=WebhookState.FAILED, webhook_next_attempt_at=None, webhook_worker=""))
+
+
+# Each attempt is work a worker claims (console/work_claims.py): pending and due, with no worker on it. Its lease
+# is the next attempt's time: a worker that dies mid-attempt leaves it due again when the lease ends.
+WEBHOOK_ATTEMPT = WorkClaimKind(
+    name="webhook of answer", model=Answer,
+    waiting=Q(webhook_state=WebhookState.PENDING, webhook_worker=""),
+    held=Q(webhook_state=WebhookState.PENDING) & ~Q(webhook_worker=""),
+    worker_field="webhook_worker", held_at_field="webhook_claimed_at", requested_at_field="webhook_next_attempt_at",
+    due_field="webhook_next_attempt_at", task="review.tasks.webhook_deliver", stale_after=_webhook_lease,
+    instead_of_hand_back=_given_up,
+)
+
+
 @transaction.atomic
 def webhook_claim(*, answer_id: int, worker: str = "") -> int | None:
     """Take the next attempt of a pending, due webhook; its number, or None when there is nothing to send now
-    (delivered, given up, not due, or another task is sending it). `worker` holds the attempt's lease: when it is
-    gone the attempt is handed back at once (console/claims.py), not when the lease ends."""
-    answer = (
-        Answer.objects.select_for_update(skip_locked=True)
-        .filter(pk=answer_id, webhook_state=WebhookState.PENDING, webhook_next_attempt_at__lte=timezone.now())
-        .first()
-    )
-    if answer is None:
+    (delivered, given up, not due, or another task is sending it)."""
+    if not work_claim_take(kind=WEBHOOK_ATTEMPT, pk=answer_id, worker=worker, also={
+            "webhook_attempts": F("webhook_attempts") + 1,
+            "webhook_next_attempt_at": timezone.now() + _webhook_lease()}):
         return None
-    if answer.webhook_attempts >= settings.WEBHOOK_MAX_ATTEMPTS:
-        answer.webhook_state = WebhookState.FAILED
-        answer.save(update_fields=["webhook_state"])
-        return None
-    now = timezone.now()
-    answer.webhook_attempts += 1
-    answer.webhook_next_attempt_at = now + _webhook_lease()
-    answer.webhook_worker, answer.webhook_claimed_at = worker, now
-    answer.save(update_fields=["webhook_attempts", "webhook_next_attempt_at", "webhook_worker", "webhook_claimed_at"])
-    return answer.webhook_attempts
+    return Answer.objects.values_list("webhook_attempts", flat=True).get(pk=answer_id)
 
 
 def webhook_settle(*, answer_id: int, attempt: int, delivered: bool) -> int | None:
@@ -87,46 +93,6 @@ def webhook_settle(*, answer_id: int, attempt: int, delivered: bool) -> int | No
     delay = _webhook_backoff(attempt)
     claimed.update(webhook_next_attempt_at=timezone.now() + timedelta(seconds=delay), webhook_worker="")
     return delay
-
-
-def webhooks_release_lost(*, lives: WorkerLives) -> int:
-    """Webhook attempts whose worker is gone (console/claims.py) are due again now, not when their lease ends."""
-    from review.tasks import webhook_deliver
-
-    lost = (Answer.objects.filter(lives.lost(worker_field="webhook_worker", held_at_field="webhook_claimed_at"),
-                                  webhook_state=WebhookState.PENDING)
-            .values_list("pk", "webhook_attempts", "webhook_worker"))
-    released = 0
-    for answer_id, attempt, worker in lost:
-        handed_back = Answer.objects.filter(
-            pk=answer_id, webhook_state=WebhookState.PENDING, webhook_attempts=attempt, webhook_worker=worker,
-        ).update(webhook_worker="", webhook_next_attempt_at=timezone.now())
-        if not handed_back:
-            continue
-        released += 1
-        logger.warning("webhook for answer %s: its worker %s is gone during attempt %s; sending again",
-                       answer_id, worker, attempt)
-        enqueue(webhook_deliver, answer_id)  # if the broker is down, the sweep of due webhooks sends it later
-    return released
-
-
-def webhooks_send_due() -> int:
-    """Send pending webhooks whose attempt is overdue: never sent (broker down), or their retry was lost (beat)."""
-    from review.tasks import webhook_deliver
-
-    now = timezone.now()
-    cutoff = now - timedelta(seconds=settings.DISPATCH_RESEND_AFTER_SECONDS)
-    due = list(
-        Answer.objects.filter(webhook_state=WebhookState.PENDING, webhook_next_attempt_at__lt=cutoff)
-        .values_list("pk", flat=True)
-    )
-    for answer_id in due:
-        if not enqueue(webhook_deliver, answer_id):
-            break  # the broker is still down; the next sweep tries again
-        # Still due for the task (next_attempt_at <= now), but not re-sent by the next sweep straight away.
-        Answer.objects.filter(pk=answer_id, webhook_state=WebhookState.PENDING,
-                              webhook_next_attempt_at__lt=cutoff).update(webhook_next_attempt_at=now)
-    return len(due)
 
 
 def webhook_attempt(*, answer_id: int, attempt: int) -> bool:

@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable, Iterator
 
 import pytest
+from console.work_claims import work_claim_take
 
 # Django imports stay inside fixtures so pure tests can run with `-p no:django`.
 
@@ -71,7 +72,7 @@ def celery_worker_session(django_db_setup, django_db_blocker) -> Iterator[object
     from celery.contrib.testing.worker import start_worker
     from django.db import connection
 
-    from console.celery import app
+    from config.celery import app
 
     with django_db_blocker.unblock():
         with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=30) as worker:
@@ -96,7 +97,7 @@ def _worker_idle_wait(*, timeout: float = 60.0) -> None:
     database is flushed: a task still reading would deadlock the flush, or run into the next test."""
     from celery.worker import state
 
-    from console.celery import app
+    from config.celery import app
 
     def queued() -> int:
         try:
@@ -210,7 +211,7 @@ def publish(db, celery_worker_session, curator, approver, make_user):
         )
         version = services.version_upload(document=document, raw=text.encode(), filename=f"{key}.md",
                                           uploaded_by=uploader, **dates)
-        if services.version_index_claim(version_id=version.pk):
+        if work_claim_take(kind=services.VERSION_INDEXING, pk=version.pk):
             services.version_index_run(version_id=version.pk)
         else:  # in transactional tests the worker got the on-commit task first
             _wait_for_index(version)

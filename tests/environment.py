@@ -6,7 +6,7 @@ but their own Redis database, so a running console's worker never takes test tas
 
 import os
 
-from console import embedded
+from front import embedded
 
 if not os.environ.get("DATABASE_URL"):
     os.environ["DATABASE_URL"] = embedded.ensure_postgres()

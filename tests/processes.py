@@ -79,7 +79,7 @@ def worker_heartbeats(redis_url: str) -> dict[str, int]:
     """{worker name: pid of its main process} from the workers' own heartbeat keys."""
     import redis
 
-    from console.health import HEARTBEAT_PREFIX
+    from console.workers import HEARTBEAT_PREFIX
 
     client = redis.Redis.from_url(redis_url)
     beats = {}

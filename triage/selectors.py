@@ -11,6 +11,7 @@ from console.models import SecurityLevel
 from kb.models import Document
 from review.models import Answer
 from review.selectors import answers_visible_to
+from triage.forms import CommentForm
 from triage.models import Assignment, Comment, Notification, QueueView
 
 
@@ -71,13 +72,11 @@ def notifications_unread_count(*, user) -> int:
     return notifications_for(user=user).filter(read_at__isnull=True).count()
 
 
-def answer_teamwork(*, answer: Answer, comment_form=None) -> dict:
+def answer_teamwork(*, answer: Answer, comment_form: CommentForm) -> dict:
     """What the answer page shows of team work: who it is assigned to, to whom it may be assigned (and who may be
     mentioned), and the comments."""
-    from triage.forms import CommentForm
-
     assignment = Assignment.objects.filter(answer=answer).select_related("assignee", "assigned_by").first()
     return {
         "assignment": assignment, "reviewers_for_answer": list(reviewers_for_answer(answer=answer)),
-        "comments": list(comments_for(answer=answer)), "comment_form": comment_form or CommentForm(),
+        "comments": list(comments_for(answer=answer)), "comment_form": comment_form,
     }

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from console.audit import audit_record
 from console.dispatch import enqueue_on_commit
-from console.text import text_problem
+from console.input_text import text_problem
 from review.models import Answer, AnswerStatus
 from triage.models import Assignment, Comment, Notification, QueueView
 from triage.selectors import may_review
@@ -132,6 +132,11 @@ def notifications_mark_read(*, user, answer: Answer | None = None) -> int:
     if answer is not None:
         unread = unread.filter(answer=answer)
     return unread.update(read_at=timezone.now())
+
+
+def answer_viewed_receiver(sender, *, answer: Answer, viewer, **kwargs) -> None:
+    """review.signals.answer_viewed: the reviewer has seen what they were told about the answer."""
+    notifications_mark_read(user=viewer, answer=answer)
 
 
 def notification_email_claim(*, notification_id: int) -> Notification | None:

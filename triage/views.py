@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -13,6 +13,7 @@ from console import roles
 from console.roles import role_required
 from review import selectors as review_selectors
 from review.forms import queue_query_clean
+from review.views import answer_page, queue_page
 from triage import selectors, services
 from triage.forms import CommentForm, QueueViewForm
 from triage.models import QueueView
@@ -33,12 +34,24 @@ def _queue_url(query: str) -> str:
     return f"{reverse('review:queue')}?{query}" if query else reverse("review:queue")
 
 
+def saved_view_open(request: HttpRequest) -> HttpResponse | None:
+    """The queue opened from a saved view's link (?view=ID) opens with the view's whole query (a queue opener:
+    review/queue_openers.py)."""
+    view_id = request.GET.get("view", "")
+    if not view_id:
+        return None
+    view = selectors.get_queue_view_for_user(user=request.user, view_id=int(view_id)) if view_id.isdigit() else None
+    if view is None:
+        raise Http404(_("No such saved view (or it is not shared with you)."))
+    if view.query and set(request.GET) <= {"view", "page"}:  # a view's link: open it with its whole query
+        return redirect(f"{_queue_url(view.query)}&view={view.pk}")
+    return None
+
+
 @require_POST
 @role_required(*REVIEWERS)
 def queue_view_save(request: HttpRequest) -> HttpResponse:
     """Save the queue as set up now (filters, sort, columns) under a name, for oneself or shared."""
-    from review.views import queue_page
-
     form = QueueViewForm(request.POST)
     query = queue_query_clean(request.POST.get("query", ""))
     if form.is_valid():
@@ -51,7 +64,7 @@ def queue_view_save(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Saved the view “%(name)s”.") % {"name": view.name})
             return redirect(_queue_url(f"{query}&view={view.pk}" if query else f"view={view.pk}"))
     request.GET = QueryDict(query)  # the queue as it was, with the refusal beside the form
-    return queue_page(request, view_form=form, status=400)
+    return queue_page(request, extra_context={"view_form": form}, status=400)
 
 
 @require_POST
@@ -93,8 +106,6 @@ def answer_assign(request: HttpRequest, answer_id: int) -> HttpResponse:
 @require_POST
 @role_required(*REVIEWERS)
 def comment_add(request: HttpRequest, answer_id: int) -> HttpResponse:
-    from review.views import answer_page
-
     answer = review_selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
     form = CommentForm(request.POST)
     if form.is_valid():
@@ -108,7 +119,7 @@ def comment_add(request: HttpRequest, answer_id: int) -> HttpResponse:
                 messages.warning(request, _("Not notified (no such reviewer, or not cleared for this answer): "
                                             "%(names)s.") % {"names": ", ".join(f"@{n}" for n in not_notified)})
             return redirect(f"{answer.get_absolute_url()}#comment-{comment.pk}")
-    return answer_page(request, answer, comment_form=form, status=400)
+    return answer_page(request, answer, extra_context={"comment_form": form}, status=400)
 
 
 @require_GET

@@ -17,6 +17,7 @@ from checking.verdicts import supported_at
 from review.learning import leak, refit
 from review.learning.adopted import adopted_checker, digest_of
 from review.models import Answer, AnswerStatus, CheckerModel, LeakEstimate, ReviewLabel
+from review.signals import checker_model_changed
 
 logger = logging.getLogger(__name__)
 
@@ -158,7 +159,7 @@ def checker_learning_run(*, origin: str, actor=None, actor_label: str = "", seed
 
 
 def checker_model_adopt(*, model: CheckerModel, actor=None, actor_label: str = "", note: str = "") -> CheckerModel:
-    """Make `model` current (the caller is in a transaction); saved question sets run again on the new model."""
+    """Make `model` current (the caller is in a transaction); review.signals.checker_model_changed follows."""
     current = CheckerModel.objects.select_for_update().filter(is_current=True).first()
     if current is not None:
         CheckerModel.objects.filter(pk=current.pk).update(is_current=False)
@@ -169,7 +170,7 @@ def checker_model_adopt(*, model: CheckerModel, actor=None, actor_label: str = "
     audit_record(verb="checker_model.adopt", obj=model, actor=actor, actor_label=actor_label, note=note,
                  before={"model": current.pk if current else None},
                  after={"model": model.pk, "family": model.family, "release_threshold": model.release_threshold})
-    transaction.on_commit(_question_sets_rerun)
+    _checker_model_changed_send(model)
     return model
 
 
@@ -188,15 +189,12 @@ def checker_model_rollback(*, actor=None, actor_label: str = "") -> CheckerModel
     previous.refresh_from_db()
     audit_record(verb="checker_model.rollback", obj=previous, actor=actor, actor_label=actor_label,
                  before={"model": current.pk}, after={"model": previous.pk})
-    transaction.on_commit(_question_sets_rerun)
+    _checker_model_changed_send(previous)
     return previous
 
 
-def _question_sets_rerun() -> None:
-    """Saved question sets measure the checker too: a new model is a changed setting for them."""
-    from ask.regression import question_runs_for_changed_settings
-
-    question_runs_for_changed_settings()
+def _checker_model_changed_send(model: CheckerModel) -> None:
+    transaction.on_commit(lambda: checker_model_changed.send(sender=CheckerModel, model=model))
 
 
 def checker_learning_tick() -> None:

@@ -6,7 +6,8 @@ from django.db import transaction
 
 from ask import regression
 from ask.models import QuestionRun, RunTrigger
-from ask.tasks import question_runs_housekeeping
+from ask.tasks import question_runs_for_changed_settings
+from console.work_claims import work_claims_requeue
 from kb import services
 from kb.models import Document
 from tests.ask.conftest import KB
@@ -91,18 +92,18 @@ def test_two_approvals_while_a_run_waits_make_one_run_per_set(celery_worker, pub
 def test_a_changed_setting_runs_the_sets_again_naming_it(celery_worker, publish, settings):
     publish(KB, key="workspace-faq")
     question_set, first = save_and_run()
-    question_runs_housekeeping()
+    question_runs_for_changed_settings()
     assert question_set.runs.count() == 1  # same settings: nothing to run
 
     settings.ASK_GATE_MIN_SIMILARITY = 0.9  # nothing qualifies as evidence any more
-    question_runs_housekeeping()
+    question_runs_for_changed_settings()
 
     run = question_set.runs.exclude(pk=first.pk).get()
     assert (run.trigger, run.changed_settings) == (RunTrigger.SETTINGS_CHANGED, ["ASK_GATE_MIN_SIMILARITY"])
     run = wait_finished(run.pk)
     assert run.fingerprint != first.fingerprint
     assert ("support-hours", "answered became a refusal") in {(r["question_id"], r["what"]) for r in run.regressions}
-    question_runs_housekeeping()
+    question_runs_for_changed_settings()
     assert question_set.runs.count() == 2  # the new settings have run: nothing more
 
 
@@ -115,7 +116,7 @@ def test_a_run_whose_worker_died_is_run_again_by_the_sweep(celery_worker, publis
                                       trigger=RunTrigger.MANUAL, task_id="dead-worker",
                                       started_at=timezone.now() - regression.RUN_STALE_AFTER * 2)
 
-    question_runs_housekeeping()
+    assert work_claims_requeue(kind=regression.QUESTION_RUN) == 1
 
     run = wait_finished(lost.pk)
     assert run.task_id != "dead-worker" and run.compared_with == first

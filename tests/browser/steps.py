@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from tests.conftest import PASSWORD
+from console.work_claims import work_claim_take
 
 
 def login_in_new_context(browser, live_server, user, **context_options):
@@ -27,7 +28,7 @@ def scored_answer(*, client, text: str, question: str):
     from review.models import Answer
 
     answer, _ = services.answer_create(client=client, question=question, text=text)
-    if services.answer_score_claim(answer_id=answer.pk):
+    if work_claim_take(kind=services.ANSWER_SCORING, pk=answer.pk):
         return services.answer_score_run(answer_id=answer.pk)
     deadline = time.monotonic() + 30
     while Answer.objects.get(pk=answer.pk).status == "scoring" and time.monotonic() < deadline:

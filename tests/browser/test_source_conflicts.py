@@ -11,6 +11,7 @@ from review import services
 from review.models import Answer, SourceCorrection
 from tests.browser.steps import login_in_new_context
 from tests.conflict_sources import FAQ, FAQ_SENTENCE, REFUND_POLICY
+from console.work_claims import work_claim_take
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -25,7 +26,7 @@ def held_conflict(publish, api_token, make_user, settings):
     Document.objects.filter(key="refund-policy").update(owner=owner)
     client, _ = api_token
     answer, _ = services.answer_create(client=client, question="How long is the refund window?", text=FAQ_SENTENCE)
-    if services.answer_score_claim(answer_id=answer.pk):
+    if work_claim_take(kind=services.ANSWER_SCORING, pk=answer.pk):
         services.answer_score_run(answer_id=answer.pk)
     deadline = time.monotonic() + 30  # or the worker took the on-commit task first
     while Answer.objects.get(pk=answer.pk).status == "scoring" and time.monotonic() < deadline:

@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from console.embedded import wait_for_port
+from front.embedded import wait_for_port
 from tests.conftest import PASSWORD
 from tests.processes import BIN, database_url, free_port, start, stop, wait_until
 
@@ -82,11 +82,11 @@ class ConsoleStack:
         self.processes: dict[str, subprocess.Popen] = {}
         self.worker_name = f"faults-{self.web_port}@{socket.gethostname()}"
         self.commands = {
-            "web": [str(BIN / "gunicorn"), "console.wsgi", "--bind", f"127.0.0.1:{self.web_port}", "--workers", "1",
+            "web": [str(BIN / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{self.web_port}", "--workers", "1",
                     "--threads", "4", "--timeout", "120"],
-            "worker": [str(BIN / "celery"), "-A", "console", "worker", "--loglevel", "INFO", "--concurrency", "2",
+            "worker": [str(BIN / "celery"), "-A", "config", "worker", "--loglevel", "INFO", "--concurrency", "2",
                        "--without-gossip", "--without-mingle", "-n", self.worker_name],
-            "beat": [str(BIN / "celery"), "-A", "console", "beat", "--loglevel", "INFO",
+            "beat": [str(BIN / "celery"), "-A", "config", "beat", "--loglevel", "INFO",
                      "--schedule", str(self.directory / "beat-schedule")],
         }
 

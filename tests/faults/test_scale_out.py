@@ -1,7 +1,7 @@
 """Worker processes on one database and broker share 50 answers, none is scored twice, and workers killed
 with SIGKILL while busy lose none: the one left scores the rest, and what the killed ones held comes back.
 
-Everything runs as real processes — a gunicorn web process and `celery -A console worker`s — on the test
+Everything runs as real processes — a gunicorn web process and `celery -A config worker`s — on the test
 database and a Redis database of this test's own, so the session's in-process worker takes no part.
 """
 
@@ -37,13 +37,13 @@ def test_two_workers_share_the_answers_and_a_killed_one_loses_none(transactional
     redis_url = own_redis_url(3)
     env = process_environment(redis_url=redis_url, var_dir=tmp_path, CELERY_VISIBILITY_TIMEOUT="60")
     port = free_port()
-    processes = {"web": start([str(BIN / "gunicorn"), "console.wsgi", "--bind", f"127.0.0.1:{port}",
+    processes = {"web": start([str(BIN / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{port}",
                                "--workers", "1", "--threads", "4"], env=env, log=tmp_path / "web.log")}
     logs = {}
 
     def start_worker(name: str) -> None:
         logs[name] = tmp_path / f"{name}.log"
-        processes[name] = start([str(BIN / "celery"), "-A", "console", "worker", "-n", f"{name}@%h",
+        processes[name] = start([str(BIN / "celery"), "-A", "config", "worker", "-n", f"{name}@%h",
                                  "--concurrency", "1", "--loglevel", "INFO", "--without-mingle"],
                                 env=env, log=logs[name])
 

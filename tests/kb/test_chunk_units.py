@@ -9,6 +9,7 @@ import pytest
 from kb import services
 from kb.models import ChunkUnit, DocumentVersion, IndexState, TermEmbedding
 from checking.units import evidence_units
+from console.work_claims import work_claim_take
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -66,7 +67,7 @@ def test_reindexing_rebuilds_the_units(publish, curator):
     # An index job that failed after the version was indexed (as a lost worker's would) is run again.
     DocumentVersion.objects.filter(pk=version.pk).update(index_state=IndexState.FAILED)
     services.version_index_retry(version=version, user=curator)
-    if services.version_index_claim(version_id=version.pk):
+    if work_claim_take(kind=services.VERSION_INDEXING, pk=version.pk):
         services.version_index_run(version_id=version.pk)
     deadline = time.monotonic() + 60  # or the worker took the re-queued job
     while version.index_state != IndexState.READY and time.monotonic() < deadline:

@@ -9,6 +9,7 @@ from console.models import AuditEvent
 from kb import services
 from kb.models import DocumentVersion, IndexState, VersionStatus
 from kb.search import chunks_search
+from console.work_claims import work_claim_take
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,7 @@ def _upload(version, curator, text, **dates):
 
 def _index(version):
     """Index in this process, as a worker would (the test's transaction is never committed, so no task runs)."""
-    assert services.version_index_claim(version_id=version.pk)
+    assert work_claim_take(kind=services.VERSION_INDEXING, pk=version.pk)
     services.version_index_run(version_id=version.pk)
     version.refresh_from_db()
     return version
@@ -66,7 +67,7 @@ def test_previous_version_stays_evidence_until_the_approved_successor_is_indexed
 def test_a_successor_whose_indexing_fails_leaves_the_previous_version_in_use(publish, curator, approver):
     first = publish(FIRST, key="leave")
     second = services.version_approve(version=_upload(first, curator, SECOND), approver=approver)
-    assert services.version_index_claim(version_id=second.pk)
+    assert work_claim_take(kind=services.VERSION_INDEXING, pk=second.pk)
     services.version_index_fail(version_id=second.pk, error="EmbeddingError: endpoint down")
 
     assert services.versions_activate_due() == 0

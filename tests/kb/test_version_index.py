@@ -9,6 +9,7 @@ from django.utils import timezone
 from kb import services
 from kb.models import Chunk, DocumentVersion, EmbeddingCache, IndexState
 from checking.units import evidence_units
+from console.work_claims import work_claim_take, work_claims_requeue
 
 HANDBOOK = """# Employee handbook
 
@@ -91,7 +92,7 @@ def test_redelivered_index_task_is_a_no_op(transactional_db, curator, document, 
     chunk_ids = set(version.chunks.values_list("id", flat=True))
 
     # A second delivery of the same message finds nothing to claim.
-    assert services.version_index_claim(version_id=version.pk) is False
+    assert work_claim_take(kind=services.VERSION_INDEXING, pk=version.pk) is False
     assert set(version.chunks.values_list("id", flat=True)) == chunk_ids
 
 
@@ -106,7 +107,7 @@ def test_interrupted_index_is_invisible_and_requeued(transactional_db, curator, 
 
     assert chunks_search(query="pension contributions", clearance="internal").hits == []
 
-    assert services.versions_requeue_stale() == 1
+    assert work_claims_requeue(kind=services.VERSION_INDEXING) == 1
     # The re-queued job goes to the real worker, which may claim it at once: wait for it to finish.
     deadline = time.monotonic() + 60
     version.refresh_from_db()
@@ -190,10 +191,10 @@ def test_the_sweep_asks_again_for_versions_queued_too_long(celery_worker, curato
     settings.DISPATCH_RESEND_AFTER_SECONDS = 60
     waiting = _version_whose_message_was_lost(document, curator, requested_minutes_ago=2)
 
-    assert services.versions_resend_queued() == 1
+    assert work_claims_requeue(kind=services.VERSION_INDEXING) == 1
 
     assert _wait_until_indexed(waiting).index_state == IndexState.READY
-    assert services.versions_resend_queued() == 0
+    assert work_claims_requeue(kind=services.VERSION_INDEXING) == 0
 
 
 @pytest.fixture
@@ -207,18 +208,18 @@ def uncommitted_version(db, curator):
 def test_a_redelivered_task_takes_its_own_claim_back_and_no_other_task_does(uncommitted_version):
     version = uncommitted_version
 
-    assert services.version_index_claim(version_id=version.pk, task_id="first")
-    assert not services.version_index_claim(version_id=version.pk, task_id="second")
-    assert services.version_index_claim(version_id=version.pk, task_id="first")  # its worker died: redelivered
+    assert work_claim_take(kind=services.VERSION_INDEXING, pk=version.pk, task_id="first")
+    assert not work_claim_take(kind=services.VERSION_INDEXING, pk=version.pk, task_id="second")
+    assert work_claim_take(kind=services.VERSION_INDEXING, pk=version.pk, task_id="first")  # its worker died: redelivered
     version.refresh_from_db()
     assert (version.index_state, version.index_task_id) == (IndexState.INDEXING, "first")
 
 
 def test_a_run_whose_job_was_requeued_stops_and_leaves_the_new_claim_alone(uncommitted_version):
     version = uncommitted_version
-    assert services.version_index_claim(version_id=version.pk, task_id="stalled")
+    assert work_claim_take(kind=services.VERSION_INDEXING, pk=version.pk, task_id="stalled")
     services.version_index_retry(version=version, user=None)  # what the stalled-job sweep does
-    assert services.version_index_claim(version_id=version.pk, task_id="fresh")
+    assert work_claim_take(kind=services.VERSION_INDEXING, pk=version.pk, task_id="fresh")
 
     with pytest.raises(services.IndexClaimLost):
         services.version_index_run(version_id=version.pk, task_id="stalled")

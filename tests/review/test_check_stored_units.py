@@ -13,7 +13,7 @@ import pytest
 from kb import services
 from kb.embeddings import Role, get_provider, local_provider
 from kb.models import ChunkUnit
-from review import pipeline
+from kb.vectors import recent_vectors_forget
 from checking.analysis import analyze_claim
 from checking.claims import split_claims
 from review.pipeline import answer_check
@@ -77,11 +77,11 @@ def embedder(settings):
     settings.KB_EMBEDDING_PROVIDER = "openai"
     settings.KB_EMBEDDING_URL = endpoint.url
     get_provider.cache_clear()
-    pipeline._TEXT_VECTORS.clear()  # what earlier tests left in this process's cache would hide embedding calls
+    recent_vectors_forget()  # what earlier tests left in this process's cache would hide embedding calls
     yield endpoint
     endpoint.server.shutdown()
     get_provider.cache_clear()
-    pipeline._TEXT_VECTORS.clear()
+    recent_vectors_forget()
 
 
 def _claim_texts() -> set[str]:
@@ -124,7 +124,7 @@ def test_verdicts_are_the_same_with_and_without_stored_units(publish, embedder):
 
     with_units = answer_check(question="", answer_text=ANSWER, clearance="internal")
     services.chunk_units_drop(version=version)
-    pipeline._TEXT_VECTORS.clear()
+    recent_vectors_forget()
     without_units = answer_check(question="", answer_text=ANSWER, clearance="internal")
 
     assert [c.verdict for c in with_units.claims] == [c.verdict for c in without_units.claims]

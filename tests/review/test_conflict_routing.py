@@ -10,6 +10,7 @@ from review import services
 from review.pipeline import ClaimResult, ConflictingSource
 from review.policy import risk_assess
 from tests.conflict_sources import FAQ_SENTENCE
+from console.work_claims import work_claim_take
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,7 +40,7 @@ def scored_conflict(conflict_versions, api_token, settings):
     settings.REVIEW_AUDIT_SAMPLE_RATE = 0.0
     client, _ = api_token
     answer, _ = services.answer_create(client=client, question="How long is the refund window?", text=FAQ_SENTENCE)
-    assert services.answer_score_claim(answer_id=answer.pk)  # no worker runs here: scored in this process
+    assert work_claim_take(kind=services.ANSWER_SCORING, pk=answer.pk)  # no worker runs here: scored in this process
     return services.answer_score_run(answer_id=answer.pk)
 
 

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from review import services
 from review.models import Answer
+from console.work_claims import work_claim_take, work_claims_requeue
 
 
 def _answer_whose_message_was_lost(client, *, requested_minutes_ago: float) -> Answer:
@@ -25,7 +26,7 @@ def test_the_sweep_scores_answers_whose_message_was_lost(celery_worker, api_toke
     lost = _answer_whose_message_was_lost(client, requested_minutes_ago=2)
     just_sent = _answer_whose_message_was_lost(client, requested_minutes_ago=0)
 
-    assert services.answers_requeue_stale() == 1
+    assert work_claims_requeue(kind=services.ANSWER_SCORING) == 1
 
     deadline = time.monotonic() + 60
     while Answer.objects.get(pk=lost.pk).status == "scoring" and time.monotonic() < deadline:
@@ -40,18 +41,18 @@ def test_a_redelivered_scoring_task_takes_its_own_claim_back_and_no_other_task_d
     client, _ = api_token
     answer = _answer_whose_message_was_lost(client, requested_minutes_ago=0)
 
-    assert services.answer_score_claim(answer_id=answer.pk, task_id="first")
-    assert not services.answer_score_claim(answer_id=answer.pk, task_id="second")
-    assert services.answer_score_claim(answer_id=answer.pk, task_id="first")  # its worker died: redelivered
-    assert not services.answer_score_claim(answer_id=answer.pk)  # a plain second message neither
+    assert work_claim_take(kind=services.ANSWER_SCORING, pk=answer.pk, task_id="first")
+    assert not work_claim_take(kind=services.ANSWER_SCORING, pk=answer.pk, task_id="second")
+    assert work_claim_take(kind=services.ANSWER_SCORING, pk=answer.pk, task_id="first")  # its worker died: redelivered
+    assert not work_claim_take(kind=services.ANSWER_SCORING, pk=answer.pk)  # a plain second message neither
 
 
 @pytest.mark.django_db
 def test_a_stalled_scoring_is_claimed_again_by_another_task(api_token):
     client, _ = api_token
     answer = _answer_whose_message_was_lost(client, requested_minutes_ago=10)
-    assert services.answer_score_claim(answer_id=answer.pk, task_id="stalled")
+    assert work_claim_take(kind=services.ANSWER_SCORING, pk=answer.pk, task_id="stalled")
     Answer.objects.filter(pk=answer.pk).update(scoring_started_at=timezone.now() - timedelta(minutes=6))
 
-    assert services.answer_score_claim(answer_id=answer.pk, task_id="sweep")
+    assert work_claim_take(kind=services.ANSWER_SCORING, pk=answer.pk, task_id="sweep")
     assert Answer.objects.get(pk=answer.pk).scoring_task_id == "sweep"

@@ -11,6 +11,7 @@ from django.utils import timezone
 from review import services, webhooks
 from review.models import Answer
 from review.tasks import webhook_deliver
+from console.work_claims import work_claims_requeue
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -40,7 +41,7 @@ def test_a_decision_leaves_a_pending_webhook_that_is_delivered_once(celery_worke
     assert json.loads(receiver.requests[0]["body"])["status"] == "approved"
 
     webhook_deliver(answer.pk)  # the same message delivered again
-    assert webhooks.webhooks_send_due() == 0
+    assert work_claims_requeue(kind=webhooks.WEBHOOK_ATTEMPT) == 0
     time.sleep(0.5)
     assert len(receiver.requests) == 1
     assert answer.deliveries.count() == 1
@@ -60,7 +61,7 @@ def test_a_webhook_the_receiver_keeps_refusing_is_given_up_after_the_last_attemp
     assert attempts == [(1, 500, False), (2, 500, False)]
     first, second = answer.deliveries.order_by("attempt")
     assert (second.created_at - first.created_at).total_seconds() >= 2  # backoff before the retry
-    assert webhooks.webhooks_send_due() == 0
+    assert work_claims_requeue(kind=webhooks.WEBHOOK_ATTEMPT) == 0
     webhook_deliver(answer.pk)
     assert len(receiver.requests) == 2
 
@@ -75,7 +76,7 @@ def test_the_sweep_sends_a_pending_webhook_whose_message_was_lost(celery_worker,
     not_yet = make_answer(status="approved", callback_url=receiver.url + "/other")
     Answer.objects.filter(pk=not_yet.pk).update(webhook_state="pending", webhook_next_attempt_at=timezone.now())
 
-    assert webhooks.webhooks_send_due() == 1  # the other one's own message may still be on its way
+    assert work_claims_requeue(kind=webhooks.WEBHOOK_ATTEMPT) == 1  # the other one's own message may still be on its way
 
     answer = _wait_for_state(answer, {"delivered", "failed"})
     assert answer.webhook_state == "delivered"

@@ -4,9 +4,8 @@ Three sources of claims (see review/evaluation.py for the figures):
 - `--dataset FILE`: JSON lines with "claim" (or "answer"), "label", optional "question", "kind", "contexts";
   retrieval over the knowledge base supplies evidence.
 - `--dataset FILE --contexts-from-file`: the shared external format ("evidence" is the only context; no retrieval).
-- `--questions FILE [--load-fixtures] [--save NAME]`: a question set asked through the evidence gate and the
-  composer (ask/evaluation.py); `--load-fixtures` imports the questions' fixture documents first, `--save` keeps
-  the set so the console re-runs it on every change (ask/regression.py).
+- modes other apps register (review/evaluation_modes.py): `--questions FILE [--load-fixtures] [--save NAME]`
+  asks a question set through the evidence gate and the composer (ask/evaluation_report.py).
 - `--synthesize [--document KEY ...]`: claims synthesised from approved documents (review/selftest.py), checked
   against the whole knowledge base; each version's result is stored and shown on its page.
 - `--dataset FILE --simulate-reviews --reviews N --seed S [--json]`: what learning from N reviews would do for a
@@ -24,6 +23,7 @@ from django.core.management.base import BaseCommand, CommandError
 from console.models import SecurityLevel
 from kb.embeddings import allow_local_model
 from review import evaluation, selectors
+from review.evaluation_modes import evaluation_mode_chosen, evaluation_mode_stray_options, evaluation_modes
 from review.selftest import PER_KIND
 
 
@@ -32,15 +32,6 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--dataset", help="labelled JSON lines")
-        parser.add_argument("--questions", help="question set (JSON lines): ask each and report three layers per kind")
-        parser.add_argument("--k", type=int, default=5, help="with --questions: passages retrieved per question")
-        parser.add_argument("--no-sweep", action="store_true", help="with --questions: skip the gate sweep")
-        parser.add_argument("--load-fixtures", action="store_true",
-                            help="with --questions: import the questions' fixture documents (public) first; without "
-                                 "it a question whose fixtures are not in the knowledge base is not applicable")
-        parser.add_argument("--save", metavar="NAME",
-                            help="with --questions: keep the set under NAME (replacing its questions) so it re-runs "
-                                 "whenever approved knowledge or a checked setting changes")
         parser.add_argument("--contexts-from-file", action="store_true",
                             help='each item\'s "evidence" is its only context; no retrieval (shared external format)')
         parser.add_argument("--synthesize", action="store_true",
@@ -59,24 +50,26 @@ class Command(BaseCommand):
                                  "the job would, and score start and learned policies on the rest")
         parser.add_argument("--reviews", type=int, default=150, help="with --simulate-reviews: reviews to take")
         parser.add_argument("--json", dest="json_only", action="store_true", help="with --simulate-reviews: print only the JSON line")
+        for mode in evaluation_modes():
+            mode.add_arguments(parser)
 
     def handle(self, *args, dataset: str | None, contexts_from_file: bool, synthesize: bool, document: list[str],
                seed: int, per_kind: int, documents: list[str], clearance: str, output: str | None, show_errors: int,
-               questions: str | None = None, k: int = 5, no_sweep: bool = False, load_fixtures: bool = False,
-               save: str | None = None, simulate_reviews: bool = False, reviews: int = 150, json_only: bool = False,
-               **options) -> None:
+               simulate_reviews: bool = False, reviews: int = 150, json_only: bool = False, **options) -> None:
         if simulate_reviews:
             if not dataset:
                 raise CommandError("--simulate-reviews needs --dataset")
             self._simulate(dataset=dataset, contexts_from_file=contexts_from_file, clearance=clearance,
                            reviews=reviews, seed=seed, json_only=json_only, documents=documents)
             return
-        if questions:
-            self._questions(path=questions, documents=documents, clearance=clearance, k=k, sweep=not no_sweep,
-                            load_fixtures=load_fixtures, save=save)
+        mode = evaluation_mode_chosen(options)
+        if mode is not None:
+            allow_local_model()
+            mode.run(options={**options, "documents": documents, "clearance": clearance}, stdout=self.stdout)
             return
-        if load_fixtures or save:
-            raise CommandError("--load-fixtures and --save go with --questions")
+        stray = evaluation_mode_stray_options(options)
+        if stray:
+            raise CommandError(stray)
         if bool(dataset) == synthesize:
             raise CommandError("give either --dataset FILE or --synthesize")
         if contexts_from_file and not dataset:
@@ -114,18 +107,6 @@ class Command(BaseCommand):
                 score = "-" if r["weakest"] is None else f"{r['weakest']:.2f}"
                 self.stdout.write(f"  [{r.get('kind', '-')}] label={r['label']} score={score}: {r['claim']}")
                 self.stdout.write(f"      {'; '.join(r['reasons'])[:300]}")
-
-    def _questions(self, *, path: str, documents: list[str], clearance: str, k: int, sweep: bool,
-                   load_fixtures: bool, save: str | None) -> None:
-        from ask.evaluation import QuestionsError
-        from ask.evaluation_report import questions_command
-
-        allow_local_model()
-        try:
-            questions_command(path=path, documents=documents, clearance=clearance, k=k, sweep=sweep,
-                              load_fixtures=load_fixtures, save=save, stdout=self.stdout)
-        except (QuestionsError, evaluation.DatasetError) as exc:
-            raise CommandError(str(exc)) from None
 
     def _simulate(self, *, dataset: str, contexts_from_file: bool, clearance: str, reviews: int, seed: int,
                   json_only: bool, documents: list[str]) -> None:

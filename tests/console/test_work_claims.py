@@ -1,5 +1,5 @@
 """Work claimed by a worker that is gone — no heartbeat, or restarted since it took the work — goes back to the
-queue at once (console/claims.py), once, and only when Redis can say which workers are alive."""
+queue at once (console/work_claims.py), once, and only when Redis can say which workers are alive."""
 
 import time
 from datetime import timedelta
@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from console.claims import lost_claims_release
-from console.health import forget_worker, record_worker_heartbeat
+from console.work_claims import lost_claims_release
+from console.workers import forget_worker, record_worker_heartbeat
 from tests.processes import wait_until
 
 

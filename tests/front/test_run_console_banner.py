@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from console.management.commands.run_console import Command
+from front.management.commands.run_console import Command
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,7 @@
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from console.env import database_from_url, env_bool, env_int
+from config.env import database_from_url, env_bool, env_int
 
 
 def test_database_url_with_socket_folder():
@@ -44,7 +44,7 @@ def test_production_settings_refuse_a_missing_secret_key(tmp_path):
 
     env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": "postgresql://x@localhost/x", "REDIS_URL": "redis://127.0.0.1:1/0"}
     result = subprocess.run(
-        [sys.executable, "-c", "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='console.settings'; django.setup()"],
+        [sys.executable, "-c", "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings'; django.setup()"],
         env=env, capture_output=True, text=True, cwd=str(__import__("pathlib").Path(__file__).resolve().parents[2]),
     )
 
@@ -59,7 +59,7 @@ def test_login_lockout_parameters_must_name_known_counters():
     env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": "postgresql://x@localhost/x", "REDIS_URL": "redis://127.0.0.1:1/0",
            "SECRET_KEY": "k" * 50, "LOGIN_LOCKOUT_PARAMETERS": "username,password"}
     result = subprocess.run(
-        [sys.executable, "-c", "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='console.settings'; django.setup()"],
+        [sys.executable, "-c", "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings'; django.setup()"],
         env=env, capture_output=True, text=True, cwd=str(__import__("pathlib").Path(__file__).resolve().parents[2]),
     )
 

@@ -6,7 +6,7 @@ import os
 
 from django.core import checks
 
-from console import embedded
+from front import embedded
 
 
 @checks.register()

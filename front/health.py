@@ -8,9 +8,6 @@ status "degraded" but still 200, so a load balancer keeps sending traffic to a w
 
 from __future__ import annotations
 
-import json
-import os
-import time
 from datetime import timedelta
 
 import redis
@@ -20,48 +17,13 @@ from django.db.models import Case, Q, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-HEARTBEAT_PREFIX = "console:worker-heartbeat:"
+from console.workers import live_workers
+from kb.models import DocumentVersion, IndexState
+from review.models import Answer, AnswerStatus, WebhookState
+
 QUEUED_INDEX_JOB_STALLS_AFTER = timedelta(minutes=1)
 
 Part = dict[str, object]
-
-
-def _redis() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
-
-
-def heartbeat_interval() -> float:
-    """Each worker writes its heartbeat three times per WORKER_HEARTBEAT_MAX_AGE, so one lost write is no alarm."""
-    return settings.WORKER_HEARTBEAT_MAX_AGE / 3
-
-
-def record_worker_heartbeat(*, hostname: str, started: float = 0.0) -> None:
-    """`started`: when this worker process started (epoch seconds). Claims its name holds from before then were
-    made by a previous process of the same name, which died with them (console/claims.py)."""
-    value = json.dumps({"at": time.time(), "pid": os.getpid(), "started": started})
-    _redis().set(HEARTBEAT_PREFIX + hostname, value, ex=settings.WORKER_HEARTBEAT_MAX_AGE)
-
-
-def forget_worker(*, hostname: str) -> None:
-    _redis().delete(HEARTBEAT_PREFIX + hostname)
-
-
-def live_workers() -> list[str]:
-    """Names of the workers whose heartbeat has not expired."""
-    keys = _redis().scan_iter(match=HEARTBEAT_PREFIX + "*", count=100)
-    return sorted(key.decode().removeprefix(HEARTBEAT_PREFIX) for key in keys)
-
-
-def worker_start_times() -> dict[str, float]:
-    """{name: when its running process started} for every worker whose heartbeat has not expired. Raises
-    redis.RedisError when Redis cannot be reached: then nobody can tell which worker is dead."""
-    client = _redis()
-    keys = sorted(client.scan_iter(match=HEARTBEAT_PREFIX + "*", count=100))
-    started = {}
-    for key, value in zip(keys, client.mget(keys) if keys else [], strict=True):
-        if value is not None:  # expired between the scan and the read
-            started[key.decode().removeprefix(HEARTBEAT_PREFIX)] = float(json.loads(value).get("started", 0.0))
-    return started
 
 
 def check_database() -> Part:
@@ -75,7 +37,7 @@ def check_database() -> Part:
 
 def check_redis() -> Part:
     try:
-        _redis().ping()
+        redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1).ping()
         return {"ok": True, "detail": "ok"}
     except redis.RedisError as exc:
         return {"ok": False, "detail": f"{type(exc).__name__}: {exc}"[:200]}
@@ -93,8 +55,6 @@ def check_workers() -> Part:
 
 def check_index_jobs() -> Part:
     """Versions indexing without progress for KB_INDEX_STALE_MINUTES, or queued for a minute with no taker."""
-    from kb.models import DocumentVersion, IndexState
-
     now = timezone.now()
     indexing_cutoff = now - timedelta(minutes=settings.KB_INDEX_STALE_MINUTES)
     stalled = (
@@ -119,8 +79,6 @@ def _waited_too_long(age: float) -> bool:
 
 
 def check_scoring_queue() -> Part:
-    from review.models import Answer, AnswerStatus
-
     waiting = Answer.objects.filter(status=AnswerStatus.SCORING)
     oldest_id, oldest = waiting.order_by("created_at").values_list("pk", "created_at").first() or (None, None)
     age = (timezone.now() - oldest).total_seconds() if oldest else 0.0
@@ -132,8 +90,6 @@ def check_scoring_queue() -> Part:
 
 def check_webhooks() -> Part:
     """Webhooks waiting to be delivered (Answer.webhook_state), and those given up on after every attempt."""
-    from review.models import Answer, WebhookState
-
     pending = Answer.objects.filter(webhook_state=WebhookState.PENDING).annotate(
         due_at=Coalesce("released_at", "decided_at", "created_at"))
     oldest_id, oldest = pending.order_by("due_at").values_list("pk", "due_at").first() or (None, None)

@@ -10,7 +10,7 @@ README = (ROOT / "README.md").read_text()
 
 
 def _settings_read_from_environment() -> set[str]:
-    source = (ROOT / "console" / "settings.py").read_text()
+    source = (ROOT / "config" / "settings.py").read_text()
     return set(re.findall(r'\benv_(?:str|bool|int|float|list)\(\s*"([A-Z0-9_]+)"', source))
 
 
@@ -28,9 +28,9 @@ def _production_environment() -> dict[str, str]:
 def test_the_configuration_table_names_every_setting_and_no_other():
     documented, read = _configuration_table(), _settings_read_from_environment()
 
-    assert read, "no env_*(...) calls found in console/settings.py"
-    assert documented - read == set(), "documented in README but not read by console/settings.py"
-    assert read - documented == set(), "read by console/settings.py but missing from README's table"
+    assert read, "no env_*(...) calls found in config/settings.py"
+    assert documented - read == set(), "documented in README but not read by config/settings.py"
+    assert read - documented == set(), "read by config/settings.py but missing from README's table"
 
 
 def test_check_deploy_is_clean_with_the_documented_production_settings():

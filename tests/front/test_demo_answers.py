@@ -5,7 +5,7 @@ import time
 import pytest
 from django.core.management import call_command
 
-from console.demo_answers import DEMO_ANSWERS
+from front.demo_answers import DEMO_ANSWERS
 from kb.models import DocumentVersion
 from tests.conftest import wait_scored
 

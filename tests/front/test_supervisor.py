@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from console.supervisor import Supervisor
+from front.supervisor import Supervisor
 
 
 def _poll_until(supervisor: Supervisor, condition, timeout: float = 30.0) -> None:
@@ -26,7 +26,7 @@ def test_a_dying_child_is_restarted_with_growing_delays_and_its_sibling_is_left_
         "steady": [sys.executable, "-c", "import time; time.sleep(60)"],
         "crashing": [sys.executable, "-c", "raise SystemExit(3)"],
     }, env={})
-    caplog.set_level(logging.INFO, logger="console.supervisor")
+    caplog.set_level(logging.INFO, logger="front.supervisor")
     supervisor.start()
     steady, crashing = supervisor.children
     steady_pid = steady.process.pid
@@ -45,7 +45,7 @@ def test_a_dying_child_is_restarted_with_growing_delays_and_its_sibling_is_left_
 
 SUPERVISOR_THAT_PRINTS_ITS_CHILD = """
 import sys, time
-from console.supervisor import Supervisor
+from front.supervisor import Supervisor
 supervisor = Supervisor({"sleeper": [sys.executable, "-c", "import time; time.sleep(120)"]}, env={})
 supervisor.start()
 print(supervisor.children[0].process.pid, flush=True)

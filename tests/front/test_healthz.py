@@ -4,7 +4,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from console.health import live_workers, record_worker_heartbeat
+from console.workers import live_workers, record_worker_heartbeat
 
 
 def _empty_redis_db(settings) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from console import embedded
+from front import embedded
 
 
 def _lock_lines(*, pid: int, socket_dir: Path, shared_memory: str) -> str:

@@ -8,7 +8,7 @@ import sys
 import httpx
 import pytest
 
-from console.embedded import wait_for_port
+from front.embedded import wait_for_port
 from tests.processes import BIN, ROOT, free_port, own_redis_url, process_environment, start, stop
 
 
@@ -19,7 +19,7 @@ def web_without_database(db, tmp_path):
     env = process_environment(redis_url=own_redis_url(3), var_dir=tmp_path, SECURE_HSTS_SECONDS="0",
                               API_RETRY_AFTER_SECONDS="7")
     env["DATABASE_URL"] = f"postgresql://postgres@127.0.0.1:{free_port()}/console"  # nothing listens there
-    process = start([str(BIN / "gunicorn"), "console.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
+    process = start([str(BIN / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
                     env=env, log=log)
     try:
         wait_for_port(port, timeout=60, what="the web process")

@@ -8,8 +8,8 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
-from console import embedded
-from console.env import database_from_url, env_bool, env_float, env_int, env_list, env_str
+from config.env import database_from_url, env_bool, env_float, env_int, env_list, env_str
+from front import embedded
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -36,12 +36,14 @@ INSTALLED_APPS = [
     "django_htmx",
     "ninja",  # serves its own Swagger UI files instead of loading them from a CDN
     "axes",  # login lockout (see "Login lockout" below)
+    # The apps, from the ground up (docs/architecture.md): each imports only those listed before it.
     "console",
-    "kb",
     "checking",
+    "kb",
     "review",
     "triage",
     "ask",
+    "front",
 ]
 
 MIDDLEWARE = [
@@ -73,8 +75,8 @@ CONTENT_SECURITY_POLICY = (
     "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 )
 
-ROOT_URLCONF = "console.urls"
-WSGI_APPLICATION = "console.wsgi.application"
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
     {
@@ -87,8 +89,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "console.roles.roles_context",
-                "console.dashboard.approvals_context",
-                "console.dashboard.sources_to_fix_context",
+                "front.dashboard.approvals_context",
+                "front.dashboard.sources_to_fix_context",
                 "triage.context.triage_context",
                 "review.undo.undo_toast_context",
             ],
@@ -97,7 +99,7 @@ TEMPLATES = [
 ]
 
 # With neither DATABASE_URL nor REDIS_URL the console uses its own real servers under var/ (see
-# console/embedded.py: only `run_console` starts Redis). Half a configuration is a mistake on a scaled-out
+# front/embedded.py: only `run_console` starts Redis). Half a configuration is a mistake on a scaled-out
 # machine, and CONSOLE_EMBEDDED=0 makes a missing URL an error there instead of an empty local database.
 DATABASE_URL = env_str("DATABASE_URL")
 REDIS_URL = env_str("REDIS_URL")
@@ -209,21 +211,22 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
     "retry_policy": {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 0.5},
 }
-# The housekeeping sweeps send again whatever committed work (a queued version, an answer waiting for scoring, a
-# pending webhook) no worker has started DISPATCH_RESEND_AFTER_SECONDS after it was asked for: its message was
-# never sent (broker down) or was lost. They also re-queue stalled work.
+# The work-claim sweep (console/work_claims.py) sends again whatever committed work (a queued version, an answer
+# waiting for scoring, a pending webhook, a queued question run) no worker has started DISPATCH_RESEND_AFTER_SECONDS
+# after it was asked for: its message was never sent (broker down) or was lost. It also re-queues stalled work.
 HOUSEKEEPING_INTERVAL_SECONDS = env_float("HOUSEKEEPING_INTERVAL_SECONDS", 60.0)
 DISPATCH_RESEND_AFTER_SECONDS = env_int("DISPATCH_RESEND_AFTER_SECONDS", 45, minimum=1)
 # Work claimed by a worker that is gone (no heartbeat for WORKER_HEARTBEAT_MAX_AGE, or restarted since it took
-# the work) is handed back this often, and by every worker when it starts (console/claims.py).
+# the work) is handed back this often, and by every worker when it starts (console/work_claims.py).
 WORKER_CLAIMS_SWEEP_SECONDS = env_float("WORKER_CLAIMS_SWEEP_SECONDS", 15.0)
 CELERY_BEAT_SCHEDULE = {
+    # Versions taking effect or expiring, and versions embedded by another model than their language's now.
     "kb-versions-housekeeping": {"task": "kb.tasks.versions_housekeeping", "schedule": HOUSEKEEPING_INTERVAL_SECONDS},
-    "review-answers-housekeeping": {"task": "review.tasks.answers_housekeeping",
-                                    "schedule": HOUSEKEEPING_INTERVAL_SECONDS},
-    # Saved question sets: runs never started or whose worker died, and a run when a checked setting changed.
-    "ask-question-runs-housekeeping": {"task": "ask.tasks.question_runs_housekeeping",
-                                       "schedule": HOUSEKEEPING_INTERVAL_SECONDS},
+    # Work (scoring, indexing, webhook attempts, question runs) never started, or stalled, is asked for again.
+    "console-work-claims": {"task": "console.tasks.work_claims_sweep", "schedule": HOUSEKEEPING_INTERVAL_SECONDS},
+    # Saved question sets: a run when a checked setting changed.
+    "ask-question-runs-for-changed-settings": {"task": "ask.tasks.question_runs_for_changed_settings",
+                                               "schedule": HOUSEKEEPING_INTERVAL_SECONDS},
     # Claims (scoring, indexing, webhook attempts, question runs) of workers that are gone go back to the queue.
     "console-lost-claims": {"task": "console.tasks.lost_claims_release", "schedule": WORKER_CLAIMS_SWEEP_SECONDS,
                             "options": {"expires": WORKER_CLAIMS_SWEEP_SECONDS}},

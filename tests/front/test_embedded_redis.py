@@ -14,9 +14,9 @@ from tests.processes import ROOT
 
 
 def _embedded(var_dir, call: str) -> str:
-    """Run `console.embedded.<call>` in a process of its own and leave what it started running (os._exit skips
+    """Run `front.embedded.<call>` in a process of its own and leave what it started running (os._exit skips
     the last-user shutdown), as `run_console` does while it lives."""
-    script = f"import os\nfrom console import embedded\nprint(embedded.{call}, flush=True)\nos._exit(0)\n"
+    script = f"import os\nfrom front import embedded\nprint(embedded.{call}, flush=True)\nos._exit(0)\n"
     result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env={**os.environ, "CONSOLE_VAR_DIR": str(var_dir)},
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
@@ -77,7 +77,7 @@ def test_other_processes_never_start_the_embedded_redis_nor_move_it(var_dir):
 def _settings_error(**env) -> str:
     result = subprocess.run(
         [sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, capture_output=True, text=True,
-        env={"PATH": os.environ["PATH"], "DJANGO_SETTINGS_MODULE": "console.settings",
+        env={"PATH": os.environ["PATH"], "DJANGO_SETTINGS_MODULE": "config.settings",
              "SECRET_KEY": "x" * 40, **env}, timeout=60,
     )
     assert result.returncode != 0

@@ -13,17 +13,17 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from console import embedded
-from console.demo_answers import post_demo_answers
-from console.management.commands.seed_demo import DEMO_PASSWORD, DEMO_USERS
-from console.supervisor import Supervisor
+from front import embedded
+from front.demo_answers import post_demo_answers
+from front.management.commands.seed_demo import DEMO_PASSWORD, DEMO_USERS
+from front.supervisor import Supervisor
 
 logger = logging.getLogger(__name__)
 
 
 class Command(BaseCommand):
     help = "Migrate, load the demo, and run web, worker and beat until Ctrl-C, restarting any that dies."
-    # Checks run in handle(), once the embedded Redis this command owns is up (see console/checks.py).
+    # Checks run in handle(), once the embedded Redis this command owns is up (see front/checks.py).
     requires_system_checks = []
 
     def add_arguments(self, parser) -> None:
@@ -43,11 +43,11 @@ class Command(BaseCommand):
 
         bin_dir = os.path.dirname(sys.executable)
         supervisor = Supervisor({
-            "web": [os.path.join(bin_dir, "gunicorn"), "console.wsgi", "--bind", f"{host}:{port}",
+            "web": [os.path.join(bin_dir, "gunicorn"), "config.wsgi", "--bind", f"{host}:{port}",
                     "--workers", "2", "--threads", "4", "--graceful-timeout", "5", "--access-logfile", "-"],
-            "worker": [os.path.join(bin_dir, "celery"), "-A", "console", "worker", "--loglevel", "INFO",
+            "worker": [os.path.join(bin_dir, "celery"), "-A", "config", "worker", "--loglevel", "INFO",
                        "--concurrency", "2"],
-            "beat": [os.path.join(bin_dir, "celery"), "-A", "console", "beat", "--loglevel", "INFO",
+            "beat": [os.path.join(bin_dir, "celery"), "-A", "config", "beat", "--loglevel", "INFO",
                      "--schedule", str(embedded.VAR_DIR / "celerybeat-schedule")],
         }, env=self._child_environment(host))
         supervisor.start()

@@ -2,8 +2,10 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from config.api import api
 from console import views
-from review.api import alignscore, api
+from front import views as front_views
+from review.api import alignscore
 
 
 def _public(patterns: list) -> list:
@@ -20,8 +22,8 @@ handler500 = "console.outage.server_error"
 handler403 = "console.views.permission_denied"
 
 urlpatterns = [
-    path("", views.dashboard, name="dashboard"),
-    path("healthz", views.healthz, name="healthz"),
+    path("", front_views.dashboard, name="dashboard"),
+    path("healthz", front_views.healthz, name="healthz"),
     path("audit/", views.audit_log, name="audit_log"),
     path("account/language/", views.language, name="language"),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),

@@ -1,0 +1,26 @@
+"""Pages that compose the apps for people: the dashboard (the home page), and /healthz for load balancers."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_not_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from front.dashboard import dashboard_data
+from front.health import health_report
+
+
+@require_GET
+@login_not_required
+@never_cache
+def healthz(request: HttpRequest) -> JsonResponse:
+    serving, report = health_report()
+    status = "ok" if all(part["ok"] for part in report.values()) else "degraded"
+    return JsonResponse({"status": status, **report}, status=200 if serving else 503)
+
+
+@require_GET
+def dashboard(request: HttpRequest) -> HttpResponse:
+    return render(request, "front/dashboard.html", dashboard_data(user=request.user))

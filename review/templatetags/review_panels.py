@@ -1,0 +1,46 @@
+"""Review's panels on pages of the apps below it (the knowledge base's version page): its self-test record and the
+reverse trace of which sent answers cite the version. kb's views know neither; its templates load these tags."""
+
+from __future__ import annotations
+
+from django import template
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import ngettext
+
+from kb.models import DocumentVersion
+from kb.rendering import paragraph_notes_insert
+from review import citations, selectors
+
+register = template.Library()
+
+
+def _may_read_citations(context) -> bool:
+    return context["request"].user.has_role(*citations.CITATION_READERS)
+
+
+@register.inclusion_tag("review/_version_selftest.html")
+def version_selftest(version: DocumentVersion) -> dict:
+    """The version's latest self-test (review/evaluation.py selftest_run), kind by kind."""
+    return {"selftest": selectors.selftest_latest(version=version), "document": version.document}
+
+
+@register.inclusion_tag("review/_version_cited_by.html", takes_context=True)
+def version_cited_by(context, version: DocumentVersion) -> dict:
+    """The link to the answers citing the version, for those who may read the reverse trace."""
+    return {"version": version, "may_read_citations": _may_read_citations(context)}
+
+
+@register.simple_tag(takes_context=True)
+def version_text_cited(context, version: DocumentVersion, rendered: str) -> SafeString:
+    """The version's rendered Markdown; for those who may read the reverse trace, each paragraph that sent answers
+    cite says by how many, linking to them."""
+    if not _may_read_citations(context):
+        return mark_safe(rendered)  # noqa: S308 - kb.rendering's sanitised HTML
+    url = reverse("review:version_citations", args=[version.document.key, version.number])
+    counts = citations.paragraph_citations(viewer=context["request"].user, version=version).counts
+    return mark_safe(paragraph_notes_insert(rendered, {line: format_html(  # noqa: S308 - sanitised, notes escaped
+        '<a class="cited-by small" href="{}?line={}" data-cited-by="{}">{}</a>', url, line, count,
+        ngettext("cited by %(count)d answer", "cited by %(count)d answers", count) % {"count": count},
+    ) for line, count in counts.items()}))
