@@ -60,7 +60,7 @@ class AskOut(Schema):
     answer_url: str | None = Field(None, description="GET it for status, risk and the released text")
     answer_status: str | None = None
     risk: str | None = Field(None, description="low, medium, high; null while scoring")
-    routing: str | None = Field(None, description="auto-released, waits for review, or scoring")
+    routing: str | None = Field(None, description="auto-released, or waits for review")
     routing_reasons: list[str] = []
     generator: str
     warnings: list[str] = []

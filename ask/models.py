@@ -22,7 +22,6 @@ class Routing(models.TextChoices):
 
     RELEASED = "auto-released", _("auto-released")
     REVIEW = "waits for review", _("waits for review")
-    SCORING = "scoring", _("scoring")
 
 
 class Generator(models.TextChoices):

@@ -1,10 +1,10 @@
 """Asking: retrieval within clearance -> evidence gate -> composed answer -> the checker -> scoring and review.
 
 `ask_draft` does the part that sends nothing (the evaluation runs it); `ask_question` stores the ask and, for an
-answered or conflicting question, submits the answer through review.services.answer_create: the same Celery
-scoring, routing and review as POST /api/v1/answers, citing the chunks quoted. A conflict is decided by the
-checker the scoring runs (review.pipeline.answer_check, on the same answer and cited passages), so the queue holds
-it at high risk naming both sources. A refusal sends nothing; it is stored (Ask) so refusals can be counted.
+answered or conflicting question, submits the answer through review.services.answer_create with the draft's check:
+the check scoring would run (review.pipeline.answer_check, on the same answer and cited passages), run once and
+stored, then the same routing and review as POST /api/v1/answers. A conflict is decided by that check, so the queue
+holds it at high risk naming both sources. A refusal sends nothing; it is stored (Ask) so refusals can be counted.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import secrets
 import time
 from dataclasses import dataclass, field
 
-from django.conf import settings
 from django.utils.translation import gettext
 
 from ask.compose import ComposedClaim, Composition, answer_compose
@@ -140,9 +139,10 @@ def ask_draft(*, question: str, clearance: str, k: int = 5) -> AskDraft:
     _generate(draft)
     if draft.status != AskStatus.ANSWERED:
         return draft
-    # The very check scoring runs on this answer and its citations: its conflicts are the sources' conflicts.
+    # The very check scoring runs on this answer and its citations (stored with the answer: it runs once): its
+    # conflicts are the sources' conflicts.
     draft.report = answer_check(question=question, answer_text=draft.composition.answer, clearance=clearance,
-                                cited_chunks=[claim.chunk for claim in draft.claims])
+                                cited_chunks=list({claim.chunk.pk: claim.chunk for claim in draft.claims}.values()))
     draft.conflicts = conflicts_from(draft.report)
     if draft.conflicts:
         draft.status = AskStatus.CONFLICT
@@ -160,22 +160,11 @@ def playground_client(*, clearance: str) -> ApiClient:
     return client
 
 
-def _wait_scored(answer: Answer, *, seconds: float) -> Answer:
-    deadline = time.monotonic() + seconds
-    while answer.status == AnswerStatus.SCORING and time.monotonic() < deadline:
-        time.sleep(0.2)
-        answer.refresh_from_db()
-    return answer
-
-
 def _routing(answer: Answer) -> str:
-    if answer.status == AnswerStatus.SCORING:
-        return Routing.SCORING
     return Routing.RELEASED if answer.status == AnswerStatus.RELEASED and not answer.decided_by_id else Routing.REVIEW
 
 
-def ask_question(*, question: str, client: ApiClient | None = None, user=None, k: int = 5,
-                 wait_seconds: float | None = None) -> AskResult:
+def ask_question(*, question: str, client: ApiClient | None = None, user=None, k: int = 5) -> AskResult:
     """Ask as an API client, or as a staff user (the Ask page: the user's clearance limits retrieval)."""
     if (client is None) == (user is None):
         raise ValueError("ask as a client or as a user")
@@ -193,6 +182,7 @@ def ask_question(*, question: str, client: ApiClient | None = None, user=None, k
             client=client or playground_client(clearance=clearance), question=question, text=draft.answer,
             external_id=f"ask:{user.username}" if user else "", citations=[claim.chunk.pk for claim in draft.claims],
             sandbox=user is not None,  # the Ask page: a person trying questions, not production traffic
+            report=draft.report,
         )
     ask = Ask.objects.create(
         question=question, status=draft.status, clearance=clearance, client=client, user=user, answer=answer,
@@ -204,8 +194,6 @@ def ask_question(*, question: str, client: ApiClient | None = None, user=None, k
         audit_record(verb="ask.generation_rejected", obj=ask, actor=user,
                      actor_label=f"api:{client.name}" if client else "", after={"error": draft.generation_error[:500]})
     if answer is not None:
-        wait = settings.ASK_SCORING_WAIT_SECONDS if wait_seconds is None else wait_seconds
-        answer = _wait_scored(answer, seconds=wait)
         result.answer_id, result.answer_status, result.risk = answer.pk, answer.status, answer.risk or None
         result.routing, result.routing_reasons = _routing(answer), answer.routing_reasons
     return result

@@ -363,7 +363,6 @@ ASK_GATE_TERM_SIMILARITY = env_float("ASK_GATE_TERM_SIMILARITY", 0.7)  # >0: wor
 # Chinese word is close to any other, "签证费" to "差旅费" at 1.0), so word similarity covers English terms only.
 ASK_GATE_TERM_SIMILARITY_LANGUAGES = env_list("ASK_GATE_TERM_SIMILARITY_LANGUAGES", ["en"])
 ASK_MAX_SENTENCES = env_int("ASK_MAX_SENTENCES", 3, minimum=1)
-ASK_SCORING_WAIT_SECONDS = env_float("ASK_SCORING_WAIT_SECONDS", 15.0)  # /api/v1/ask waits this long for the risk
 ASK_LLM_URL = env_str("ASK_LLM_URL")  # OpenAI-compatible base URL, e.g. http://host/v1; empty: extractive composer
 ASK_LLM_MODEL = env_str("ASK_LLM_MODEL", "gpt-4o-mini")
 ASK_LLM_API_KEY = env_str("ASK_LLM_API_KEY")

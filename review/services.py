@@ -94,11 +94,13 @@ def _request_hash(payload: dict[str, Any]) -> str:
 def answer_create(
     *, client: ApiClient, question: str, text: str, external_id: str = "", contexts: list[str] | None = None,
     citations: list[int] | None = None, callback_url: str = "", idempotency_key: str | None = None,
-    language: str | None = None, sandbox: bool = False,
+    language: str | None = None, sandbox: bool = False, report: CheckReport | None = None,
 ) -> tuple[Answer, bool]:
     """Store an answer for scoring; returns (answer, created). A repeated Idempotency-Key returns the first answer.
     `language`: the client's word for it; without one it is detected from the question and the answer.
-    `sandbox`: asked on the Ask page, left out of production figures."""
+    `sandbox`: asked on the Ask page, left out of production figures. `report`: the answer was checked already,
+    exactly as scoring would check it (asking composed it and checked it against its citations): it is stored and
+    routed now, and no worker checks it again."""
     payload = {"question": question, "answer": text, "external_id": external_id, "contexts": contexts or [],
                "citations": citations or [], "callback_url": callback_url}
     if language:  # only when given: the hash of a request without it stays what it was
@@ -122,8 +124,11 @@ def answer_create(
             )
             audit_record(verb="answer.receive", obj=answer, actor_label=f"api:{client.name}",
                          after={"external_id": external_id, "status": answer.status})
-            # The answer, "scoring" and not started, is what asks for the work: a lost message is sent again.
-            enqueue_on_commit(answer_score, answer.pk)
+            if report is not None:
+                answer = answer_store_report(answer=answer, report=report)
+            else:
+                # The answer, "scoring" and not started, is what asks for the work: a lost message is sent again.
+                enqueue_on_commit(answer_score, answer.pk)
     except IntegrityError:
         # A concurrent request with the same key won the race: answer with its result.
         existing = Answer.objects.get(client=client, idempotency_key=idempotency_key)

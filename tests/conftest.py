@@ -89,10 +89,10 @@ def celery_worker_session(django_db_setup, django_db_blocker) -> Iterator[object
 def celery_worker(celery_worker_session, transactional_db) -> Iterator[object]:
     """Tests that use the worker need committed data, hence transactional_db."""
     yield celery_worker_session
-    _worker_idle_wait()
+    worker_idle_wait()
 
 
-def _worker_idle_wait(*, timeout: float = 60.0) -> None:
+def worker_idle_wait(*, timeout: float = 60.0) -> None:
     """Let the tasks a test left behind finish (a check it stopped waiting for after a timeout) before the
     database is flushed: a task still reading would deadlock the flush, or run into the next test."""
     from celery.worker import state

@@ -24,7 +24,6 @@ def model(monkeypatch, settings):
     """The model endpoint: replies queued by the test, requests recorded."""
     settings.ASK_LLM_URL = "https://llm.example/v1"
     settings.ASK_LLM_API_KEY = API_KEY
-    settings.ASK_SCORING_WAIT_SECONDS = 0
     sent: list[httpx.Request] = []
     replies: list = []
 

@@ -26,7 +26,6 @@ def test_a_role_without_access_gets_403(client, request, who):
 
 def test_an_answer_shows_each_claim_beside_its_quote_and_links_the_review_item(
         client, reviewer, celery_worker, publish, quiet_topics, settings):
-    settings.ASK_SCORING_WAIT_SECONDS = 30
     publish(KB, key="workspace-faq", title="Workspace FAQ")
     client.force_login(reviewer)
 
