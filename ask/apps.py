@@ -6,7 +6,7 @@ class AskConfig(AppConfig):
     verbose_name = "Grounded answering"
 
     def ready(self) -> None:
-        from ask.evaluation_report import QUESTIONS_MODE
+        from ask.question_report import QUESTIONS_MODE
         from ask.regression import QUESTION_RUN, checker_model_changed_receiver, evidence_changed_receiver
         from console.work_claims import work_claim_kinds_register
         from kb.signals import evidence_changed

@@ -26,7 +26,7 @@ QUESTION_FILE_EXTENSIONS = (".jsonl", ".ndjson")
 
 class QuestionSetForm(forms.Form):
     """A question set upload: the file's text is judged here (type, size, encoding, characters); its lines by
-    ask.evaluation.questions_parse when saved."""
+    ask.question_evaluation.questions_parse when saved."""
 
     name = forms.CharField(max_length=100, strip=True, label=gettext_lazy("Name"))
     file = forms.FileField(label=gettext_lazy("File"), help_text=gettext_lazy(

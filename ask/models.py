@@ -1,5 +1,5 @@
 """What the ask endpoint and the playground answered (refusals included, so they can be counted), and the
-question-set evaluation runs (ask/evaluation.py) compared run to run."""
+question-set evaluation runs (ask/question_evaluation.py) compared run to run."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ worker died). The housekeeping beat task queues a run of each set whose last run
 checker settings and the checker's fitted model and rules).
 
 A run never changes the knowledge base: a question whose fixture documents are not evidence is "not applicable".
-Each run is compared with the set's previous finished run (ask.evaluation.regressions).
+Each run is compared with the set's previous finished run (ask.question_evaluation.regressions).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
-from ask.evaluation import (
+from ask.question_evaluation import (
     QuestionsError,
     QuestionsReport,
     questions_evaluate,

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ask import regression, selectors
-from ask.evaluation import KINDS, QuestionsError
+from ask.question_evaluation import KINDS, QuestionsError
 from ask.forms import AskForm, QuestionSetForm
 from ask.models import RunTrigger
 from ask.selectors import claim_rows

@@ -30,7 +30,7 @@ from checking.model import ScoringModel
 from checking.scoring import HOLDS_AGAINST_EXTERNAL, beside_verdict
 from checking.verdicts import supported_at, uncertain_at, verdict_for
 from review.learning.adopted import adopted_checker
-from review.learning.labels import claims_marked_wrong_before
+from review.learning.review_labels import claims_marked_wrong_before
 from review.models import Verdict
 from review.policy import risk_assess
 

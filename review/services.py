@@ -24,7 +24,7 @@ from console.dispatch import broker_unreachable, enqueue_on_commit
 from console.redaction import redact
 from console.work_claims import WorkClaimKind
 from kb.models import Chunk, DocumentVersion
-from review.learning.labels import review_labels_record
+from review.learning.review_labels import review_labels_record
 from review.leases import DecisionConflict, answer_lease_hold, answer_require_lease
 from review.models import (
     RISK_ORDER, Answer, AnswerStatus, ApiClient, Claim, ClaimReview, Decision, Evidence, Risk, SelfTestRun,

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from ask.evaluation import regressions
+from ask.question_evaluation import regressions
 from ask.models import QuestionRun
 from review.models import Answer
 from tests.ask.conftest import KB

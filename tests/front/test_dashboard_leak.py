@@ -6,7 +6,7 @@ import pytest
 
 from checking.training import shipped_rows
 from review.learning.adopted import adopted_checker
-from review.learning.labels import text_digest
+from review.learning.review_labels import text_digest
 from review.learning.refit import score
 from review.learning.services import leak_estimate_update
 from review.models import Answer, Claim, ReviewLabel

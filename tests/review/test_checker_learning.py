@@ -9,7 +9,7 @@ from django.core.management import call_command
 from console.models import AuditEvent
 from checking.training import shipped_rows
 from review.learning.adopted import adopted_checker
-from review.learning.labels import text_digest
+from review.learning.review_labels import text_digest
 from review.models import CheckerModel, ReviewLabel
 from review.tasks import checker_learning_tick
 

@@ -5,7 +5,7 @@ Three sources of claims (see review/evaluation.py for the figures):
   retrieval over the knowledge base supplies evidence.
 - `--dataset FILE --contexts-from-file`: the shared external format ("evidence" is the only context; no retrieval).
 - modes other apps register (review/evaluation_modes.py): `--questions FILE [--load-fixtures] [--save NAME]`
-  asks a question set through the evidence gate and the composer (ask/evaluation_report.py).
+  asks a question set through the evidence gate and the composer (ask/question_report.py).
 - `--synthesize [--document KEY ...]`: claims synthesised from approved documents (review/selftest.py), checked
   against the whole knowledge base; each version's result is stored and shown on its page.
 - `--dataset FILE --simulate-reviews --reviews N --seed S [--json]`: what learning from N reviews would do for a

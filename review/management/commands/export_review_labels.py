@@ -12,7 +12,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from console.models import SecurityLevel
-from review.learning.labels import labels_exported
+from review.learning.review_labels import labels_exported
 from review.models import LabelSource, ReviewLabel
 
 

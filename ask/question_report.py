@@ -10,8 +10,8 @@ from pathlib import Path
 from django.core.management.base import CommandError
 from django.utils import timezone
 
-from ask import evaluation, regression
-from ask.evaluation import KINDS, QuestionsError, QuestionsReport, Regression
+from ask import question_evaluation, regression
+from ask.question_evaluation import KINDS, QuestionsError, QuestionsReport, Regression
 from ask.models import RunTrigger
 from kb.models import DocumentVersion, IndexState
 from review.evaluation import DatasetError, documents_index
@@ -71,7 +71,7 @@ def sweep_lines(report: QuestionsReport) -> list[str]:
 
 def failure_lines(report: QuestionsReport) -> list[str]:
     lines = []
-    for r in evaluation.applicable(report.results):
+    for r in question_evaluation.applicable(report.results):
         problems = []
         if not r["status_correct"]:
             problems.append(f"status {r['status']} (expected {r['expected_status']})"
@@ -111,7 +111,7 @@ def _knowledge_ready(*, paths: list[str], stdout) -> None:
 
 def questions_command(*, path: str, documents: list[str], clearance: str, k: int, sweep: bool, stdout,
                       load_fixtures: bool = False, save: str | None = None) -> QuestionsReport:
-    questions = evaluation.questions_load(Path(path))
+    questions = question_evaluation.questions_load(Path(path))
     fixtures = sorted({str(Path(path).parent / f) for q in questions for f in q.fixtures}) if load_fixtures else []
     _knowledge_ready(paths=[*documents, *fixtures], stdout=stdout)
     question_set = None
@@ -121,10 +121,10 @@ def questions_command(*, path: str, documents: list[str], clearance: str, k: int
             name=save, text=Path(path).read_text(encoding="utf-8"), source_filename=Path(path).name,
             clearance=clearance, user=None, trigger=None)
     started_at = timezone.now()
-    report = evaluation.questions_evaluate(questions=questions, clearance=clearance, k=k, sweep=sweep)
+    report = question_evaluation.questions_evaluate(questions=questions, clearance=clearance, k=k, sweep=sweep)
     key = str(Path(path))
-    previous = None if save else evaluation.previous_run(questions_file=key)
-    found = evaluation.regressions(previous=previous.results, current=report.results) if previous else []
+    previous = None if save else question_evaluation.previous_run(questions_file=key)
+    found = question_evaluation.regressions(previous=previous.results, current=report.results) if previous else []
     run = regression.question_run_record(report=report, questions_file=key, question_set=question_set,
                                          started_at=started_at,
                                          trigger=RunTrigger.MANUAL if save else RunTrigger.COMMAND)
