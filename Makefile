@@ -33,7 +33,9 @@ chromium:
 run: install
 	$(PY) manage.py run_console
 
+# The layers contract first (pyproject.toml, [tool.importlinter]): a broken one stops here in seconds.
 test: install-test
+	$(VENV)/bin/lint-imports --no-cache --no-logo
 	$(PY) -m pytest
 
 bench: install-test
