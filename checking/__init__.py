@@ -2,7 +2,7 @@
 
 Where things are:
 
-- ``claims``: the answer cut into claims (and evidence cut into units), with ``kb.sentences``.
+- ``claims``: the answer cut into claims (and evidence cut into units), with ``sentences`` (shared with kb and ask).
 - ``base``: ``EvidenceCandidate``, ``CheckOutcome``, the ``ClaimChecker`` protocol; ``findings``: ``Finding``.
 - ``builtin``: the offline checker (its docstring explains the approach); ``external``: AlignScore, LLM judge.
 - ``text``, ``quantity_words``, ``quantities``, ``analysis``, ``windows``: parsing for the built-in checker.

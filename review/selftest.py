@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from markdown_it import MarkdownIt
 
 from checking.languages import detect_language
-from kb.sentences import sentence_spans
+from checking.sentences import sentence_spans
 
 SUPPORTED_KINDS = ("verbatim", "clause_dropped", "reordered", "joined")
 UNSUPPORTED_KINDS = (
