@@ -23,9 +23,9 @@ from kb import services as kb_services
 from kb.models import DocumentVersion, IndexState
 from review import services
 from checking.external import configured_checkers
+from checking.selftest import PER_KIND, claims_synthesize
 from review.models import Risk, SelfTestRun, Verdict
 from review.pipeline import answer_check
-from review.selftest import PER_KIND, claims_synthesize
 
 POSITIVE_LABELS = {"supported", "true", "1", "yes", "positive", "entailed"}
 MAX_LEAK = 0.01

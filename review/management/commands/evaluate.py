@@ -7,7 +7,7 @@ Three sources of claims (see review/evaluation.py for the figures):
 - `--questions FILE [--load-fixtures] [--save NAME]`: a question set asked through the evidence gate and the
   composer (ask/evaluation.py); `--load-fixtures` imports the questions' fixture documents first, `--save` keeps
   the set so the console re-runs it on every change (ask/regression.py).
-- `--synthesize [--document KEY ...]`: claims synthesised from approved documents (review/selftest.py), checked
+- `--synthesize [--document KEY ...]`: claims synthesised from approved documents (checking/selftest.py), checked
   against the whole knowledge base; each version's result is stored and shown on its page.
 - `--dataset FILE --simulate-reviews --reviews N --seed S [--json]`: what learning from N reviews would do for a
   new customer (review/learning/simulation.py); the last line is one JSON object.
@@ -21,10 +21,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from checking.selftest import PER_KIND
 from console.models import SecurityLevel
 from kb.embeddings import allow_local_model
 from review import evaluation, selectors
-from review.selftest import PER_KIND
 
 
 class Command(BaseCommand):
