@@ -13,7 +13,7 @@ from pathlib import Path
 from checking.languages import language_for
 from checking.languages import zh_selftest as zh
 from checking.selftest import SUPPORTED_KINDS, UNSUPPORTED_KINDS, claims_synthesize
-from tests.review.test_selftest import FERRY, MUSEUM
+from tests.checking.test_selftest import FERRY, MUSEUM
 
 ROOT = Path(__file__).resolve().parents[2]
 CHINESE = language_for("zh")
