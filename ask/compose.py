@@ -1,7 +1,7 @@
 """The offline extractive composer: the answer is the qualified evidence's sentences that best cover the question.
 
 Passages are cut into units the way a reader quotes them: sentences of prose paragraphs (the shared splitter,
-kb/sentences.py; Chinese ends them at 。！？；), whole list items and single table rows (matched together with
+checking/sentences.py; Chinese ends them at 。！？；), whole list items and single table rows (matched together with
 the table's header row). A unit about the opposite case of a key term (the 国内 row for 国际) is never quoted. Each
 unit is scored by the question's key terms it contains (rarer terms weighing more), times how close its meaning
 is to the question's (embeddings through the checker's embedder; without them, by terms alone). The best unit
@@ -26,11 +26,11 @@ from ask.gate import KeyTerm, compound_parts, key_terms, term_found
 from checking.languages import detect_language, language_for, language_of_word
 from checking.quantities import find_quantities
 from checking.quantity_cues import unit_at
+from checking.sentences import sentence_spans, strip_span
 from checking.text import ANTONYMS, asks, tokenize
 from kb.embeddings import EmbeddingError, Role
 from kb.models import Chunk
 from kb.search import SearchHit
-from kb.sentences import sentence_spans, strip_span
 
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d+[.)])\s+")
 _TABLE_RULE = re.compile(r"\|?\s*:?-{3,}")

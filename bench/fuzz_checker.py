@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 from checking.base import EvidenceCandidate
 from checking.builtin import check_claim
 from checking.claims import split_claims
-from tests.review.checker_inputs import ODD, WORDS, bag_of_words_embed
+from tests.checking.checker_inputs import ODD, WORDS, bag_of_words_embed
 
 
 def sentences() -> list[str]:

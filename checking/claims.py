@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from kb.sentences import sentence_spans, strip_span
 from checking.languages import detect_language, language_for
+from checking.sentences import sentence_spans, strip_span
 from checking.text import CHATTER_PATTERNS, REPLY_WORDS, is_content, tokenize
 
 SegmentKind = Literal["heading", "item", "table_header", "table_row", "sentence"]

@@ -226,8 +226,10 @@ def words_as_written(words: Iterable[str]) -> str:
 
 
 CONJUNCTIONS = frozenset({"and", "or", "but", "while", "whereas", "nor"})
-_CONJUNCTION_GAP = 1.0
-_PUNCT_GAPS = {",": 0.5, ";": 2.0, ":": 1.0, "(": 1.0, ")": 1.0, ".": 3.0, "!": 3.0, "?": 3.0, "|": 1.0}
+# How far a conjunction (beyond its word's 1) and each punctuation mark move the next token (Token.pos), so that
+# clauses stand apart; Chinese tokens (languages.zh_tokens) are placed the same way.
+CONJUNCTION_GAP = 1.0
+PUNCTUATION_GAPS = {",": 0.5, ";": 2.0, ":": 1.0, "(": 1.0, ")": 1.0, ".": 3.0, "!": 3.0, "?": 3.0, "|": 1.0}
 
 
 def _stem_uncached(word: str) -> str:
@@ -398,7 +400,7 @@ def tokenize(text: str, start: int, end: int, *, table: bool) -> list[Token]:
         raw = match.group()
         if table and raw == "|":
             cell += 1
-            pos += _PUNCT_GAPS["|"]
+            pos += PUNCTUATION_GAPS["|"]
             continue
         if raw in "*_`#>[]":
             continue  # Markdown markup
@@ -409,9 +411,9 @@ def tokenize(text: str, start: int, end: int, *, table: bool) -> list[Token]:
         else:
             kind = "punct"
         if kind == "punct":
-            pos += _PUNCT_GAPS.get(raw, 0.0)
+            pos += PUNCTUATION_GAPS.get(raw, 0.0)
         else:
-            pos += 1.0 + _CONJUNCTION_GAP * (raw.lower() in CONJUNCTIONS)
+            pos += 1.0 + CONJUNCTION_GAP * (raw.lower() in CONJUNCTIONS)
         tokens.append(
             Token(
                 text=raw,

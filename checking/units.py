@@ -6,13 +6,22 @@ paraphrase credit. A window joining several units is embedded whole at check tim
 composing it from its units' vectors scored such windows as more similar than the model does, enough to let
 a claim with a changed number pass against a wordier neighbouring window. The cutting is the checker's own (``analyze_candidate``):
 any change there changes the stored texts too, and a stored text that no longer matches is simply embedded
-at check time. The checking app registers this cutting with kb (kb.units) when it is ready (checking.apps).
+at check time. kb sits above the checker and calls ``evidence_units`` directly (kb.services, kb.reembedding).
 """
 
 from __future__ import annotations
 
-from kb.units import EvidenceUnit
+from dataclasses import dataclass
+
 from checking.analysis import analyze_candidate
+
+
+@dataclass(frozen=True)
+class EvidenceUnit:
+    start: int  # in the evidence text
+    end: int
+    text: str  # what the checker embeds for it
+    words: tuple[str, ...]  # its content words, embedded one by one for paraphrase credit
 
 
 def evidence_units(text: str) -> list[EvidenceUnit]:

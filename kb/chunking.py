@@ -16,7 +16,7 @@ from typing import NamedTuple
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from kb.sentences import sentence_spans
+from checking.sentences import sentence_spans
 
 # markdown-it turns exactly these into "\n" before it numbers lines, so token
 # maps count lines the same way (str.splitlines would also split on \x0c, \u2028...).

@@ -15,10 +15,10 @@ import time
 
 from django.db import transaction
 
+from checking.units import evidence_units
 from kb.embeddings import get_provider
 from kb.models import Chunk, ChunkUnit, DocumentVersion, IndexState
 from kb.services import NEVER_EVIDENCE_AGAIN, chunk_unit_rows, chunks_embed, embedding_input
-from kb.units import evidence_units_cut
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ def version_reembed(*, version_id: int) -> bool:
     chunks = list(Chunk.objects.filter(version=version).order_by("ordinal").only(
         "pk", "version_id", "heading_path", "text", "char_start"))
     keeps_units = version.status not in NEVER_EVIDENCE_AGAIN
-    per_chunk = [evidence_units_cut(chunk.text) if keeps_units else [] for chunk in chunks]
+    per_chunk = [evidence_units(chunk.text) if keeps_units else [] for chunk in chunks]
     chunk_vectors, unit_vectors = chunks_embed(
         inputs=[embedding_input(chunk.heading_path, chunk.text) for chunk in chunks], per_chunk=per_chunk,
         language=version.language)

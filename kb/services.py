@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from checking.languages import detect_language, document_terms, fulltext_form, language_for
+from checking.units import EvidenceUnit, evidence_units
 from console import roles
 from console.audit import audit_record
 from console.dispatch import enqueue_on_commit
@@ -37,7 +38,6 @@ from kb.models import (
     VersionStatus,
 )
 from kb.signals import evidence_changed_send
-from kb.units import EvidenceUnit, evidence_units_cut
 
 logger = logging.getLogger(__name__)
 
@@ -405,7 +405,7 @@ def version_index_run(*, version_id: int, task_id: str = "") -> None:
     for start in range(0, len(drafts), EMBED_BATCH):
         batch = drafts[start : start + EMBED_BATCH]
         inputs = [embedding_input(d.heading_path, d.text) for d in batch]
-        per_chunk = [evidence_units_cut(d.text) if keeps_units else [] for d in batch]
+        per_chunk = [evidence_units(d.text) if keeps_units else [] for d in batch]
         chunk_vectors, unit_vectors = chunks_embed(inputs=inputs, per_chunk=per_chunk, language=version.language)
         with transaction.atomic():
             if not _claimed(version_id, task_id).update(

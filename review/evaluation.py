@@ -19,14 +19,14 @@ from pathlib import Path
 from django.core.management import call_command
 
 from console.models import SecurityLevel
+from console.work_claims import work_claim_take
 from kb import services as kb_services
 from kb.models import DocumentVersion, IndexState
 from review import services
 from checking.external import configured_checkers
+from checking.selftest import PER_KIND, claims_synthesize
 from review.models import Risk, SelfTestRun, Verdict
 from review.pipeline import answer_check
-from review.selftest import PER_KIND, claims_synthesize
-from console.work_claims import work_claim_take
 
 POSITIVE_LABELS = {"supported", "true", "1", "yes", "positive", "entailed"}
 MAX_LEAK = 0.01

@@ -2,7 +2,7 @@
 
 Every consumer that reads words, sentences or numbers asks the module of the text's language instead of assuming
 English: ``language_for(code)``, with the code from ``detect_language`` or set by a person. ``en`` is the checker's
-English (``checking.text``, ``kb.sentences``); ``zh`` is Simplified Chinese (rjieba, cn2an, OpenCC). A consumer
+English (``checking.text``, ``checking.sentences``); ``zh`` is Simplified Chinese (rjieba, cn2an, OpenCC). A consumer
 that reads text of any language (the checker's cue words, dates, ordinals) takes in ``every_language()``.
 """
 

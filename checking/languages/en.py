@@ -10,6 +10,7 @@ from collections.abc import Callable, Collection, Iterable
 from typing import TYPE_CHECKING
 
 from checking.languages.base import Cues, Quantity, QuestionTerm, Word
+from checking.sentences import sentence_spans
 
 if TYPE_CHECKING:
     from checking.text import Token
@@ -69,8 +70,6 @@ class English:
         return ANTONYMS
 
     def sentences(self, text: str) -> list[tuple[int, int]]:
-        from kb.sentences import sentence_spans
-
         return sentence_spans(text, 0, len(text))
 
     def _tokens(self, text: str) -> list[Token]:

@@ -18,21 +18,23 @@ from checking.languages.base import Cues, Quantity, QuestionTerm, Word
 # A sentence ends at a full stop, exclamation or question mark, or a semicolon (which in Chinese policy text joins
 # independent clauses), with any closing quotes or brackets after it; a blank line ends one too.
 _SENTENCE_END = re.compile(r"[。！？；!?;]+[”’」』）)]*|\n\s*\n")
-_PUNCTUATION = re.compile(r"^[\s\W_]+$")
+# A segmenter piece that is no word: nothing but punctuation and spaces.
+PUNCTUATION_PIECE = re.compile(r"^[\s\W_]+$")
 HAN = re.compile(r"[\u3400-\u9fff]")  # a Han character: each is a word of its own, or part of one
 # A name in Chinese quotation or title marks: 「云途」, 《差旅费管理办法》, “安盾”.
-_QUOTED = r"「([^」\n]{2,20})」|《([^》\n]{2,20})》|“([^”\n]{2,20})”"
-_MARKED_TERM = re.compile(r"\*\*([^*\n]{2,20})\*\*|" + _QUOTED)
+QUOTED_TERM = r"「([^」\n]{2,20})」|《([^》\n]{2,20})》|“([^”\n]{2,20})”"
+_MARKED_TERM = re.compile(r"\*\*([^*\n]{2,20})\*\*|" + QUOTED_TERM)
 # A name-like run: no spaces, punctuation or digits (a cell reading "500元" is a value, not a term).
 _TERM = re.compile(r"[\u4e00-\u9fffA-Za-z]{2,12}")
 
-_DIGITS = "零〇一二两三四五六七八九"
-_CHINESE_NUMBER = rf"[{_DIGITS}十百千万亿点]+"
+CHINESE_DIGITS = "零〇一二两三四五六七八九"
+CHINESE_NUMBER = rf"[{CHINESE_DIGITS}十百千万亿点]+"
 # ASCII digits only, as in English: "１" or "²" are digits to str.isdigit() but not numbers to float().
-_ARABIC_NUMBER = r"[0-9]+(?:[.,][0-9]+)*(?:\s*[万亿])?"
-_NUMBER = rf"(?:{_ARABIC_NUMBER}|{_CHINESE_NUMBER})"
-DATE = re.compile(rf"(?P<year>\d{{4}}|[{_DIGITS}]{{4}})\s*年\s*(?:(?P<month>\d{{1,2}}|[{_DIGITS}十]{{1,3}})\s*月"
-                   rf"(?:\s*(?P<day>\d{{1,2}}|[{_DIGITS}十]{{1,3}})\s*[日号])?)?")
+ARABIC_NUMBER = r"[0-9]+(?:[.,][0-9]+)*(?:\s*[万亿])?"
+_NUMBER = rf"(?:{ARABIC_NUMBER}|{CHINESE_NUMBER})"
+DATE = re.compile(rf"(?P<year>\d{{4}}|[{CHINESE_DIGITS}]{{4}})\s*年\s*"
+                  rf"(?:(?P<month>\d{{1,2}}|[{CHINESE_DIGITS}十]{{1,3}})\s*月"
+                  rf"(?:\s*(?P<day>\d{{1,2}}|[{CHINESE_DIGITS}十]{{1,3}})\s*[日号])?)?")
 
 # unit -> (kind, factor to the kind's base unit): the same kinds as the English quantities (checking.quantity_words),
 # so the quantity rules compare a Chinese value with an English one.
@@ -255,7 +257,7 @@ _CUE_WORDS = frozenset({
     *NEGATION_CUES, *DIRECTION_PAIRS, *ANTONYMS, *CHANGE_WORDS, *COMPARE_WORDS, *SUPERLATIVE_WORDS, *ORDER_WORDS,
     *(word for words, _ in (*BOUNDS_BEFORE, *BOUNDS_AFTER) for word in words),
 })
-_SEGMENTER = _Segmenter()
+SEGMENTER = _Segmenter()
 
 
 class Chinese:
@@ -282,11 +284,11 @@ class Chinese:
     def words(self, text: str) -> list[Word]:
         folded = fold(text)
         return [Word(text=text[start:end], start=start, end=end, key=piece)
-                for piece, start, end in _SEGMENTER.tokenize(folded) if not _PUNCTUATION.match(piece)]
+                for piece, start, end in SEGMENTER.tokenize(folded) if not PUNCTUATION_PIECE.match(piece)]
 
     def search_words(self, text: str) -> list[str]:
         """Words for the full-text index: a long word with the shorter dictionary words inside it."""
-        return [piece for piece in _SEGMENTER.cut_for_search(fold(text)) if not _PUNCTUATION.match(piece)]
+        return [piece for piece in SEGMENTER.cut_for_search(fold(text)) if not PUNCTUATION_PIECE.match(piece)]
 
     def quantities(self, text: str) -> list[Quantity]:
         found = self.written_dates(text, 0, len(text))  # a four-digit year: "2025年" is a date, "3年" a duration
@@ -303,7 +305,7 @@ class Chinese:
         return fold(text)
 
     def terms_add(self, terms: Iterable[str]) -> None:
-        _SEGMENTER.add(terms)
+        SEGMENTER.add(terms)
 
     # Clauses: policy text joins provisions with "；", each a statement ("年假须提前三个工作日申请；连续休年假超过五
     # 天的，须提前两周申请"). No function word links two names as "on" does in English ("Windows电脑使用BitLocker，
@@ -408,7 +410,7 @@ def date_value(match: re.Match) -> tuple[int, int | None, int | None]:
 
 
 # An ordinal: "第一季度", "第三天", "第2条"; "一季度" to "四季度" (no 个) name a quarter of the year as "第一季度" does.
-_ORDINAL = re.compile(rf"第(?P<nth>[{_DIGITS}十百]+|[0-9]+)|(?P<quarter>[一二三四])季度")
+_ORDINAL = re.compile(rf"第(?P<nth>[{CHINESE_DIGITS}十百]+|[0-9]+)|(?P<quarter>[一二三四])季度")
 
 
 def ordinal_value(word: str) -> int | None:
@@ -475,7 +477,7 @@ def one_word_family(a: str, b: str) -> bool:
 @lru_cache(maxsize=65536)
 def part_of_speech(word: str) -> str:
     """The dictionary's part of speech of ``word``, coarsely ("v", "n", "d"; "ng", a noun morpheme, is "n")."""
-    return _SEGMENTER.part_of_speech(word)
+    return SEGMENTER.part_of_speech(word)
 
 
 @lru_cache(maxsize=65536)
@@ -485,7 +487,7 @@ def word_parts(word: str) -> tuple[str, ...]:
     电脑. A word the dictionary does not know (joined by the segmenter's guessing: 能休, 没休) is its characters.
     ``(word,)`` for a word with no smaller dictionary word in it."""
     folded = fold(word)
-    inside = {piece for piece in [*_SEGMENTER.cut_for_search(folded), *_SEGMENTER.cut_exact(folded)]
+    inside = {piece for piece in [*SEGMENTER.cut_for_search(folded), *SEGMENTER.cut_exact(folded)]
               if 1 < len(piece) < len(folded)}
     # best[i]: (characters covered by dictionary words, pieces) for folded[:i]
     best: list[tuple[int, tuple[str, ...]]] = [(0, ())]
@@ -495,7 +497,7 @@ def word_parts(word: str) -> tuple[str, ...]:
                     for start in range(end - 1) if folded[start:end] in inside]
         best.append(max(options, key=lambda option: option[0]))
     covered, pieces = best[-1]
-    if covered == 0 and _SEGMENTER.cut_exact(folded) != [folded]:
+    if covered == 0 and SEGMENTER.cut_exact(folded) != [folded]:
         return tuple(folded)  # not a dictionary word: its characters (能休 -> 能, 休)
     return pieces if covered else (folded,)
 

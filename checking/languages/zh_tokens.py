@@ -8,14 +8,14 @@ from __future__ import annotations
 import re
 
 from checking.languages.zh import (
-    _ARABIC_NUMBER,
-    _CHINESE_NUMBER,
-    _DIGITS,
-    _PUNCTUATION,
-    _QUOTED,
-    _SEGMENTER,
+    ARABIC_NUMBER,
+    CHINESE_DIGITS,
+    CHINESE_NUMBER,
     COUNTERS,
+    PUNCTUATION_PIECE,
+    QUOTED_TERM,
     ROLE_ENDINGS,
+    SEGMENTER,
     UNITS,
     fold,
     number_value,
@@ -26,7 +26,7 @@ _ASCII_PUNCTUATION = {"，": ",", "、": ",", "。": ".", "；": ";", "：": ":"
 _MARKUP = frozenset("*_`#>[]")
 # Quotation marks and title marks around a short term name it ("云途"系统, 密码管理器「安盾」, 《员工手册》), whatever
 # the segmenter's tags say.
-_QUOTED_NAME = re.compile(_QUOTED + r'|"([^"\n]{2,20})"')
+_QUOTED_NAME = re.compile(QUOTED_TERM + r'|"([^"\n]{2,20})"')
 
 
 def _numeral_text(value: float) -> str:
@@ -39,8 +39,8 @@ def _numeral_text(value: float) -> str:
 # ("一般", "统一" are followed by no unit).
 _UNIT_AHEAD = "|".join(sorted((re.escape(u) for u in (*UNITS, *COUNTERS, "万", "亿")), key=len, reverse=True))
 _CARVED_NUMERAL = re.compile(
-    rf"(?P<percent>百分之)(?P<pnumber>{_CHINESE_NUMBER}|{_ARABIC_NUMBER})"
-    rf"|(?:(?P<arabic>{_ARABIC_NUMBER})|(?<!第)(?P<chinese>[{_DIGITS}十百千][{_DIGITS}十百千万亿点]*)(?!季度)"
+    rf"(?P<percent>百分之)(?P<pnumber>{CHINESE_NUMBER}|{ARABIC_NUMBER})"
+    rf"|(?:(?P<arabic>{ARABIC_NUMBER})|(?<!第)(?P<chinese>[{CHINESE_DIGITS}十百千][{CHINESE_DIGITS}十百千万亿点]*)(?!季度)"
     rf"(?=\s*(?:{_UNIT_AHEAD})))"
     rf"\s*(?P<unit>{_UNIT_AHEAD})?"
 )
@@ -52,11 +52,11 @@ _BOUND_NEGATIONS = frozenset({"不", "不得", "不能", "不可", "不应", "�
 def _segment(text: str, start: int, end: int) -> list[tuple[str, int, int, str]]:
     """(kind, start, end, lower) of the words and punctuation of text[start:end], by the segmenter."""
     pieces: list[tuple[str, int, int, str]] = []
-    for piece, a, b in _SEGMENTER.tokenize(fold(text[start:end])):
+    for piece, a, b in SEGMENTER.tokenize(fold(text[start:end])):
         a, b = start + a, start + b
         if piece.isspace():
             continue
-        if _PUNCTUATION.match(piece):
+        if PUNCTUATION_PIECE.match(piece):
             pieces += [("punct", a + k, a + k + 1, _ASCII_PUNCTUATION.get(c, c)) for k, c in enumerate(piece)
                        if not c.isspace()]
         elif pieces and pieces[-1][3] in _BOUND_NEGATIONS and pieces[-1][2] == a and piece in _NEGATED_COMPARISONS:
@@ -93,24 +93,24 @@ def _pieces(text: str, start: int, end: int) -> list[tuple[str, int, int, str]]:
 
 def tokens(text: str, start: int, end: int, *, table: bool) -> list:
     """Chinese text (from ``start`` to ``end``) as the rules' tokens (checking.text.Token)."""
-    from checking.text import _CONJUNCTION_GAP, _PUNCT_GAPS, CONJUNCTIONS, Token
+    from checking.text import CONJUNCTION_GAP, CONJUNCTIONS, PUNCTUATION_GAPS, Token
 
     found: list[Token] = []
     pos = 0.0
     cell = -1 if text[start:end].lstrip().startswith("|") else 0
-    names = _SEGMENTER.proper_nouns(fold(text[start:end]))
+    names = SEGMENTER.proper_nouns(fold(text[start:end]))
     quoted = [match.span(match.lastindex) for match in _QUOTED_NAME.finditer(text, start, end)]
     for kind, a, b, lower in _pieces(text, start, end):
         if table and lower == "|":
             cell += 1
-            pos += _PUNCT_GAPS["|"]
+            pos += PUNCTUATION_GAPS["|"]
             continue
         if kind == "punct" and lower in _MARKUP:
             continue
         if kind == "punct":
-            pos += _PUNCT_GAPS.get(lower, 0.0)
+            pos += PUNCTUATION_GAPS.get(lower, 0.0)
         else:
-            pos += 1.0 + _CONJUNCTION_GAP * (lower in CONJUNCTIONS)
+            pos += 1.0 + CONJUNCTION_GAP * (lower in CONJUNCTIONS)
         found.append(Token(
             text=text[a:b], lower=lower, stem=lower, start=a, end=b, kind=kind,
             pos=pos, cell=cell if table else -1,

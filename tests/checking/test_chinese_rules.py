@@ -8,7 +8,7 @@ from checking.findings import FindingKind
 from checking.languages import reasons_in
 from checking.text import word_pieces
 
-# The rules' own score and findings, as tests/review/test_builtin_checker.py pins them for English.
+# The rules' own score and findings, as tests/checking/test_builtin_checker.py pins them for English.
 rules_check = partial(check_claim, fitted=False, embed=None)
 
 POLICY = "员工出差住宿标准为每晚五百元，超过标准需部门经理审批。头等舱机票一律不予报销。国内出差的伙食补助为每天一百元。"

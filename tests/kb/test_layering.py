@@ -1,11 +1,9 @@
-"""The knowledge base does not depend on review: indexing gets the checker's unit cutting through kb.units."""
+"""The knowledge base does not depend on review: it sits above the checker library (checking) and below review."""
 
 import ast
 from pathlib import Path
 
 import kb
-from kb.units import evidence_units_cut
-from checking.units import evidence_units
 
 # The version page shows the checker's latest self-test and each paragraph's citing answers beside the version:
 # page composition, not logic.
@@ -30,10 +28,3 @@ def test_kb_modules_import_nothing_from_review():
         and any(m == "review" or m.startswith("review.") for m in _imported_modules(path))
     }
     assert importing == set()
-
-
-def test_indexing_cuts_units_the_way_the_checker_does():
-    text = "- Breakfast: 15 euros\n- Dinner: 40 euros\n\nBook economy class for flights under 6 hours."
-
-    assert evidence_units_cut(text) == evidence_units(text)
-    assert [u.text for u in evidence_units_cut(text)][:2] == ["Breakfast: 15 euros", "Dinner: 40 euros"]

@@ -1,5 +1,5 @@
 """Paraphrase credit with the real word vectors (the packaged all-MiniLM-L6-v2, no database): what the stand-in
-embedder of test_builtin_checker.py cannot show."""
+embedder of tests/checking/test_builtin_checker.py cannot show."""
 
 from functools import cache
 

@@ -8,7 +8,7 @@ from django.core.management.base import CommandError
 
 from review.evaluation import figures_compute, figures_lines
 from review.models import SelfTestRun
-from tests.review.test_selftest import FERRY, MUSEUM
+from tests.checking.test_selftest import FERRY, MUSEUM
 
 EVIDENCE = "The Harbor Museum has 12 galleries on three floors and a library of 9,000 maritime books."
 

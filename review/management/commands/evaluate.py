@@ -6,7 +6,7 @@ Three sources of claims (see review/evaluation.py for the figures):
 - `--dataset FILE --contexts-from-file`: the shared external format ("evidence" is the only context; no retrieval).
 - modes other apps register (review/evaluation_modes.py): `--questions FILE [--load-fixtures] [--save NAME]`
   asks a question set through the evidence gate and the composer (ask/question_report.py).
-- `--synthesize [--document KEY ...]`: claims synthesised from approved documents (review/selftest.py), checked
+- `--synthesize [--document KEY ...]`: claims synthesised from approved documents (checking/selftest.py), checked
   against the whole knowledge base; each version's result is stored and shown on its page.
 - `--dataset FILE --simulate-reviews --reviews N --seed S [--json]`: what learning from N reviews would do for a
   new customer (review/learning/simulation.py); the last line is one JSON object.
@@ -20,11 +20,11 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from checking.selftest import PER_KIND
 from console.models import SecurityLevel
 from kb.embeddings import allow_local_model
 from review import evaluation, selectors
 from review.evaluation_modes import evaluation_mode_chosen, evaluation_mode_stray_options, evaluation_modes
-from review.selftest import PER_KIND
 
 
 class Command(BaseCommand):

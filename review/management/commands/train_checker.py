@@ -4,7 +4,7 @@
 
 Sets (each counts equally in the fit): the development claims over the knowledge base (English and Chinese,
 each a set), claims synthesised from
-every approved document (review/selftest.py), and the human-labelled external sets, whose evidence is their only
+every approved document (checking/selftest.py), and the human-labelled external sets, whose evidence is their only
 context. The held-out test split (eval/claims-test.jsonl) is never trained on: `evaluate` reports it. The rows
 fitted on (numbers only) are written beside the model (model_rows.jsonl.gz): refits from reviews start from them.
 
@@ -29,11 +29,11 @@ from review import evaluation, selectors
 from checking import training
 from checking.languages import detect_language
 from checking.model import MODEL_PATH
+from checking.selftest import claims_synthesize
 from checking.training import LabelledItem, Row
 from checking.verdicts import supported_at
 from review.learning.leak import shipped_policy
 from review.pipeline import answer_check
-from review.selftest import claims_synthesize
 
 DEFAULT_DEV = ("eval/claims-dev.jsonl", "eval/claims-dev-zh.jsonl")
 DEFAULT_EXTERNAL = ("eval/external/begin-dev.jsonl", "eval/external/wice-dev.jsonl")

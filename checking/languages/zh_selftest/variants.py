@@ -18,7 +18,7 @@ from checking.languages.zh import (
     UNITS,
     number_value,
 )
-from review.selftest_zh.reading import (
+from checking.languages.zh_selftest.reading import (
     CHINESE,
     CONNECTIVES,
     DAY_OF_MONTH,

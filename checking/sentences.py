@@ -1,4 +1,5 @@
-"""One sentence splitter, shared by chunking (long paragraphs) and the claim checker (answers and evidence).
+"""One sentence splitter, shared by the claim checker (answers and evidence), the self-test, kb's chunking (long
+paragraphs) and ask's composer: English's sentences, as ``checking.languages.en`` reads them.
 
 A sentence ends at terminal punctuation (plus closing quotes, brackets or emphasis) followed by whitespace
 or the end of the text, unless what follows continues it: a lower-case word or a comma ("approx. three",

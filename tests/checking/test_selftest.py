@@ -7,17 +7,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from review.selftest import (
-    SUPPORTED_KINDS,
-    UNSUPPORTED_KINDS,
-    claims_synthesize,
-    name_pool,
-    names_in,
-    negate,
-    number_swap,
-    role_swap,
-    sections_of,
-)
+from checking.languages.en_selftest import name_pool, names_in, negate, number_swap, role_swap, sections_of
+from checking.selftest import SUPPORTED_KINDS, UNSUPPORTED_KINDS, claims_synthesize
 
 MUSEUM = """# Harbor Museum — Visitor Guide
 
@@ -159,7 +150,7 @@ def test_synthesis_is_the_same_whatever_the_hash_seed():
     must not decide which names are swapped, or every run fits another model."""
     script = (
         "import json, pathlib, sys\n"
-        "from review.selftest import claims_synthesize\n"
+        "from checking.selftest import claims_synthesize\n"
         "texts = [p.read_text() for p in sorted(pathlib.Path('kb/demo').glob('*.md'))]\n"
         "claims = [c.__dict__ for k, text in enumerate(texts)\n"
         "          for c in claims_synthesize(text=text, others=texts[:k] + texts[k + 1:], seed=1)]\n"

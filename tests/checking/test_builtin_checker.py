@@ -7,10 +7,10 @@ from checking.base import CheckOutcome, EvidenceCandidate
 from checking.builtin import check_claim
 from checking.findings import Finding, FindingKind
 from checking.verdicts import supported_at, uncertain_at, verdict_for
-from tests.review.checker_inputs import bag_of_words_embed
+from tests.checking.checker_inputs import bag_of_words_embed
 
 # These tests pin the rules (findings, quotes and the rules' own score); the fitted score on top of them is
-# covered by tests/review/test_scoring_model.py and, with the real embedder, by the end-to-end tests.
+# covered by tests/checking/test_scoring_model.py and, with the real embedder, by the end-to-end tests.
 rules_check = partial(check_claim, fitted=False)
 
 REPORT = (

@@ -1,4 +1,5 @@
-"""The self-test in Chinese: claims synthesised from a Chinese version (review/selftest_zh.py); English as it was."""
+"""The self-test in Chinese: claims synthesised from a Chinese version (checking/languages/zh_selftest/); English
+as it was."""
 
 import hashlib
 import json
@@ -10,9 +11,9 @@ from collections import Counter
 from pathlib import Path
 
 from checking.languages import language_for
-from review import selftest_zh as zh
-from review.selftest import SUPPORTED_KINDS, UNSUPPORTED_KINDS, claims_synthesize
-from tests.review.test_selftest import FERRY, MUSEUM
+from checking.languages import zh_selftest as zh
+from checking.selftest import SUPPORTED_KINDS, UNSUPPORTED_KINDS, claims_synthesize
+from tests.checking.test_selftest import FERRY, MUSEUM
 
 ROOT = Path(__file__).resolve().parents[2]
 CHINESE = language_for("zh")
@@ -135,7 +136,7 @@ def test_deterministic_with_a_seed_and_capped_per_kind():
 def test_chinese_synthesis_is_the_same_whatever_the_hash_seed():
     script = (
         "import json, pathlib, sys\n"
-        "from review.selftest import claims_synthesize\n"
+        "from checking.selftest import claims_synthesize\n"
         "texts = [p.read_text(encoding='utf-8') for p in sorted(pathlib.Path('kb/demo/zh').glob('*.md'))]\n"
         "claims = [c.__dict__ for k, text in enumerate(texts)\n"
         "          for c in claims_synthesize(text=text, others=texts[:k] + texts[k + 1:], seed=1, language='zh')]\n"

@@ -1,11 +1,12 @@
-"""Chinese claims for the self-test: the kinds of `review.selftest`, made the way Chinese is written.
+"""Chinese claims for the self-test: the kinds of `checking.selftest`, made the way Chinese is written.
 
-`review.selftest.claims_synthesize` hands a Chinese version here. Sentences end at 。！？； (the language layer's
-splitter), a word is a segmenter word (``language_for("zh").words``), numbers, units and dates are read by the
-language layer (``quantities``, ``number_value``, ``zh.DATE``) and the swaps take their words from its tables
-(``UNITS``, ``RATE_WORDS``, ``DIRECTION_PAIRS``, ``ANTONYMS``, ``NEGATION_CUES``, ``ROLE_ENDINGS``), so the checker is
-tested on the words it is meant to know. What the layer has no table for is here: how a clause is dropped or moved,
-how two sentences are joined, how a negation is removed or inserted, which words are the knowledge base's names.
+`checking.selftest.claims_synthesize` makes a Chinese version's claims with `CHINESE_VARIANTS`. Sentences end at
+。！？； (the language layer's splitter), a word is a segmenter word (``language_for("zh").words``), numbers, units and
+dates are read by the language layer (``quantities``, ``number_value``, ``zh.DATE``) and the swaps take their words
+from its tables (``UNITS``, ``RATE_WORDS``, ``DIRECTION_PAIRS``, ``ANTONYMS``, ``NEGATION_CUES``, ``ROLE_ENDINGS``), so
+the checker is tested on the words it is meant to know. What the layer has no table for is here: how a clause is
+dropped or moved, how two sentences are joined, how a negation is removed or inserted, which words are the knowledge
+base's names.
 
 The same rules as English: a variant is kept only when its transformation changed the text, at most `per_kind` per
 kind, and the same inputs and seed always give the same claims (nothing depends on a set's order).
@@ -17,9 +18,8 @@ import re
 from collections.abc import Sequence
 
 from checking.languages import detect_language
-from review.selftest import PER_KIND, SynthesisedClaim, Variants, synthesize
-from review.selftest_zh.reading import CHINESE, HAN, MAX_WORDS, name_pool, names_in, sections_of, words_of
-from review.selftest_zh.variants import (
+from checking.languages.zh_selftest.reading import CHINESE, HAN, MAX_WORDS, name_pool, names_in, sections_of, words_of
+from checking.languages.zh_selftest.variants import (
     antonym,
     appended_clause,
     clause_drop,
@@ -34,8 +34,9 @@ from review.selftest_zh.variants import (
     role_swap,
     unit_swap,
 )
+from checking.selftest import Variants
 
-__all__ = ["antonym", "appended_clause", "claims_synthesize", "clause_drop", "date_swap", "direction_flip", "join",
+__all__ = ["CHINESE_VARIANTS", "antonym", "appended_clause", "clause_drop", "date_swap", "direction_flip", "join",
            "moved_sentence", "name_pool", "name_swap", "names_in", "negate", "number_swap", "reorder", "role_swap",
            "sections_of", "unit_swap"]
 
@@ -46,6 +47,18 @@ def _section_subject(heading: str) -> str | None:
     if re.fullmatch(rf"[{HAN}]{{2,6}}", heading) and not re.search(r"[与和及、]", heading):
         return heading
     return None
+
+
+def _lenders(others: Sequence[str]) -> list[str]:
+    """The Chinese documents among `others` lend names and foreign sentences: an English sentence said of a Chinese
+    heading tests nothing."""
+    return [other for other in others if detect_language(other) == "zh"]
+
+
+def _terms_learn(texts: Sequence[str]) -> None:
+    # The knowledge base's own terms are words to the segmenter (as when the versions were indexed), whichever
+    # process runs this: the same words, so the same claims.
+    CHINESE.terms_add(term for text in texts for term in CHINESE.document_terms(text))
 
 
 CHINESE_VARIANTS = Variants(
@@ -65,15 +78,5 @@ CHINESE_VARIANTS = Variants(
     section_subject=_section_subject,
     moved_sentence=lambda s, subject: moved_sentence(s, subject=subject),
     appended_clause=lambda s, other: appended_clause(s, other=other),
+    lenders=_lenders, terms_learn=_terms_learn,
 )
-
-
-def claims_synthesize(*, text: str, others: Sequence[str], seed: int = 0,
-                      per_kind: int = PER_KIND) -> list[SynthesisedClaim]:
-    """Labelled Chinese claims about `text`; the Chinese documents among `others` lend names and foreign sentences
-    (an English sentence said of a Chinese heading tests nothing)."""
-    chinese_others = [other for other in others if detect_language(other) == "zh"]
-    # The knowledge base's own terms are words to the segmenter (as when the versions were indexed), whichever
-    # process runs this: the same words, so the same claims.
-    CHINESE.terms_add(term for t in [text, *chinese_others] for term in CHINESE.document_terms(t))
-    return synthesize(text=text, others=chinese_others, seed=seed, per_kind=per_kind, variants=CHINESE_VARIANTS)

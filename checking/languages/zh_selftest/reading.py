@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from checking.languages import language_for
 from checking.languages.base import Quantity
 from checking.languages.zh import ANTONYMS, DATE, ROLE_ENDINGS, STOP_WORDS
-from review.selftest import Section, _inline_text
-from review.selftest import sections_of as markdown_sections
+from checking.selftest import Section, inline_text
+from checking.selftest import sections_of as markdown_sections
 
 CHINESE = language_for("zh")
 MIN_WORDS, MAX_WORDS = 5, 60
@@ -34,7 +34,7 @@ WEEKDAYS = "一二三四五六日"
 
 def _paragraph(token) -> str:
     # A soft line break inside a Chinese paragraph is no space: Chinese writes none between words.
-    return re.sub(rf"(?<=[{_WIDE}])\s+(?=[{_WIDE}])", "", _inline_text(token))
+    return re.sub(rf"(?<=[{_WIDE}])\s+(?=[{_WIDE}])", "", inline_text(token))
 
 
 def words_of(text: str) -> list[tuple[str, int, int]]:

@@ -13,7 +13,7 @@ from checking.builtin import check_claim
 from checking.claims import split_claims
 from checking.quantities import find_quantities
 from checking.text import tokenize
-from tests.review.checker_inputs import ODD, WORDS, bag_of_words_embed
+from tests.checking.checker_inputs import ODD, WORDS, bag_of_words_embed
 
 texts = st.one_of(
     st.text(max_size=300),

@@ -1,11 +1,8 @@
-"""Labelled claims synthesised from a knowledge-base document, so a curator learns how well the checker knows it.
+"""English for the self-test (checking.selftest): how an English version is read and how its sentences are varied.
 
-Pure functions over Markdown text: `claims_synthesize` takes one version's text and the other documents' texts
-and returns supported variants (the sentence as written, a clause dropped, clauses reordered, two facts of one
-section joined) and unsupported ones (a number, unit, date, name, direction, negation, antonym or role changed;
-a sentence moved from another document; a clause appended from another document). A variant is only emitted
-when its transformation changed the text. The same inputs and seed always give the same claims. A Chinese
-version's claims are made by `review.selftest_zh`, with the same kinds.
+Statements are prose sentences (checking.sentences) of 6 to 45 words ending in a full stop; names are capitalised
+word runs seen mid-sentence; each kind of claim has its variant here, and `ENGLISH_VARIANTS` hands them all to the
+synthesiser. Each variant returns the sentence unchanged when it cannot apply.
 """
 
 from __future__ import annotations
@@ -13,26 +10,15 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
-from markdown_it import MarkdownIt
+from checking.selftest import Section, Variants, inline_text
+from checking.selftest import sections_of as markdown_sections
+from checking.sentences import sentence_spans
 
-from checking.languages import detect_language
-from kb.sentences import sentence_spans
-
-SUPPORTED_KINDS = ("verbatim", "clause_dropped", "reordered", "joined")
-UNSUPPORTED_KINDS = (
-    "number_swap", "unit_swap", "date_swap", "name_swap", "direction_flip", "negation", "antonym", "role_swap",
-    "moved_sentence", "appended_clause",
-)
-PER_KIND = 6  # per version: a run over the demo knowledge base stays under two minutes
-
-_PARSER = MarkdownIt("commonmark").enable("table")
 _MIN_WORDS, _MAX_WORDS = 6, 45
 # Not clock times (8:30), identifiers (AES-256, COVID-19) or names like 401(k).
 _NUMBER = re.compile(r"(?<![\w.:])(?<![A-Za-z]-)\d+(?:,\d{3})*(?:\.\d+)?(?!\d|:\d|\()")
 _SCALED_NUMBER = re.compile(_NUMBER.pattern + r"(?:\s+(?:thousand|million|billion))?")
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][A-Za-z&'’]*(?:-[A-Za-z]+)*(?:\s+[A-Z][A-Za-z&'’]*(?:-[A-Za-z]+)*)*")
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -97,31 +83,7 @@ _SUBJECT = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class SynthesisedClaim:
-    claim: str
-    label: str  # "supported" or "unsupported"
-    kind: str
-    source: str  # the sentence (or sentences) it was made from
-
-
-@dataclass(frozen=True)
-class Section:
-    heading: str
-    sentences: tuple[str, ...]
-
-
 # ---- reading the Markdown -----------------------------------------------------------------------------------------
-
-def _inline_text(token) -> str:
-    parts = []
-    for child in token.children or []:
-        if child.type in {"text", "code_inline"}:
-            parts.append(child.content)
-        elif child.type in {"softbreak", "hardbreak"}:
-            parts.append(" ")
-    return re.sub(r"\s+", " ", "".join(parts)).strip()
-
 
 def _sentences(paragraph: str) -> list[str]:
     return [paragraph[start:end] for start, end in sentence_spans(paragraph, 0, len(paragraph))]
@@ -133,28 +95,15 @@ def _is_statement(sentence: str) -> bool:
 
 def _statements(inline) -> list[str]:
     """The statements of one paragraph or list item (its inline token)."""
-    text = _inline_text(inline)
+    text = inline_text(inline)
     if text and text[-1].isalnum():  # a list item written without its full stop
         text += "."
     return [s for s in _sentences(text) if _is_statement(s)]
 
 
-def sections_of(markdown: str, *, statements: Callable[[object], list[str]] = _statements) -> list[Section]:
-    """Prose sentences (paragraphs and list items; not headings, tables or code) grouped by their heading;
-    `statements` reads a paragraph's as its language writes them."""
-    sections: list[Section] = []
-    heading, sentences = "", []
-    tokens = _PARSER.parse(markdown)
-    for index, token in enumerate(tokens):
-        if token.type == "heading_open":
-            if sentences:
-                sections.append(Section(heading, tuple(sentences)))
-            heading, sentences = _inline_text(tokens[index + 1]), []
-        elif token.type == "paragraph_open":
-            sentences += statements(tokens[index + 1])
-    if sentences:
-        sections.append(Section(heading, tuple(sentences)))
-    return sections
+def sections_of(markdown: str) -> list[Section]:
+    """Prose sentences (paragraphs and list items; not headings, tables or code) grouped by their heading."""
+    return markdown_sections(markdown, statements=_statements)
 
 
 def _name_pattern(name: str) -> str:
@@ -402,7 +351,7 @@ def appended_clause(sentence: str, *, other: str) -> str:
     return f"{sentence.rstrip('.')}, which {parts[1]}."
 
 
-# ---- the synthesiser ----------------------------------------------------------------------------------------------
+# ---- the variants of English --------------------------------------------------------------------------------------
 
 def _section_subject(heading: str) -> str | None:
     """A short heading ("Hotels", "Air travel") names what its section is about."""
@@ -410,30 +359,7 @@ def _section_subject(heading: str) -> str | None:
     return heading if 1 <= len(heading.split()) <= 4 and heading[0].isalpha() else None
 
 
-Pool = object  # a language's names, as its name_pool reads them
-Swap = Callable[[str, random.Random, Pool], str]
-
-
-@dataclass(frozen=True)
-class Variants:
-    """One language's reading of a document and its ways to vary a sentence into each kind of claim: the one
-    synthesiser (`synthesize`) makes every language's claims with the same kinds, seeds and limits."""
-
-    sections_of: Callable[[str], list[Section]]
-    name_pool: Callable[[Sequence[str]], Pool]
-    word_count: Callable[[str], int]
-    max_words: int  # two sentences joined stay under this many words
-    written_together: Callable[[str, str], str]  # two sentences as the document writes them one after the other
-    join: Callable[[str, str, Pool], str]
-    clause_drop: Callable[[str], str]
-    reorder: Callable[[str], str]
-    swaps: dict[str, Swap]  # each unsupported kind made from one sentence, in the order they are made
-    section_subject: Callable[[str], str | None]
-    moved_sentence: Callable[[str, str], str]  # (a foreign sentence, a subject of this document)
-    appended_clause: Callable[[str, str], str]  # (this document's sentence, a foreign sentence)
-
-
-ENGLISH = Variants(
+ENGLISH_VARIANTS = Variants(
     sections_of=sections_of, name_pool=name_pool, word_count=lambda s: len(s.split()), max_words=_MAX_WORDS,
     written_together=lambda a, b: f"{a} {b}", join=lambda a, b, pool: join(a, b, pool=pool),
     clause_drop=clause_drop, reorder=reorder,
@@ -450,64 +376,5 @@ ENGLISH = Variants(
     section_subject=_section_subject,
     moved_sentence=lambda s, subject: moved_sentence(s, subject=subject),
     appended_clause=lambda s, other: appended_clause(s, other=other),
+    lenders=list, terms_learn=lambda texts: None,  # every document lends; words need no learning
 )
-
-
-def claims_synthesize(*, text: str, others: Sequence[str], seed: int = 0, per_kind: int = PER_KIND,
-                      language: str | None = None) -> list[SynthesisedClaim]:
-    """Labelled claims about `text`; `others` (the rest of the knowledge base) lends names and foreign sentences.
-
-    `language` is the version's ("en", "zh"; detected from the text when not given): Chinese text gets Chinese
-    claims (`review.selftest_zh`), made the same way, with the same kinds, seeds and limits."""
-    if (language or detect_language(text)) == "zh":
-        from review import selftest_zh  # it builds on this module's Markdown reading and types
-
-        return selftest_zh.claims_synthesize(text=text, others=others, seed=seed, per_kind=per_kind)
-    return synthesize(text=text, others=others, seed=seed, per_kind=per_kind, variants=ENGLISH)
-
-
-def synthesize(*, text: str, others: Sequence[str], seed: int, per_kind: int,
-               variants: Variants) -> list[SynthesisedClaim]:
-    """Every kind of claim from `text` as `variants` reads and varies it; a variant is kept only when it changed
-    the sentence, at most `per_kind` of a kind, each kind shuffled by its own seed."""
-    sections = variants.sections_of(text)
-    pool = variants.name_pool([text, *others])
-    foreign = [s for other in others for section in variants.sections_of(other) for s in section.sentences]
-    own = [(section, sentence) for section in sections for sentence in section.sentences]
-    claims: list[SynthesisedClaim] = []
-
-    def emit(kind: str, label: str, pairs: list[tuple[str, str]]) -> None:
-        seen = set()
-        for source, claim in pairs:
-            if claim != source and claim not in seen and len(seen) < per_kind:
-                seen.add(claim)
-                claims.append(SynthesisedClaim(claim=claim, label=label, kind=kind, source=source))
-
-    def shuffled(kind: str, items: list) -> list:
-        items = list(items)
-        random.Random(f"{seed}:{kind}").shuffle(items)
-        return items
-
-    verbatim = [(s, s) for _, s in shuffled("verbatim", own)][:per_kind]
-    claims += [SynthesisedClaim(claim=s, label="supported", kind="verbatim", source=s) for s, _ in verbatim]
-    emit("clause_dropped", "supported", [(s, variants.clause_drop(s)) for _, s in shuffled("clause_dropped", own)])
-    emit("reordered", "supported", [(s, variants.reorder(s)) for _, s in shuffled("reordered", own)])
-    pairs = [(a, b) for section in sections for a, b in zip(section.sentences, section.sentences[1:])
-             if variants.word_count(a) + variants.word_count(b) <= variants.max_words]
-    emit("joined", "supported", [(variants.written_together(a, b), variants.join(a, b, pool))
-                                 for a, b in shuffled("joined", pairs)])
-
-    for kind, swap in variants.swaps.items():
-        rng = random.Random(f"{seed}:{kind}:transform")
-        emit(kind, "unsupported", [(sentence, swap(sentence, rng, pool)) for _, sentence in shuffled(kind, own)])
-
-    subjects = [subject for section in sections if (subject := variants.section_subject(section.heading))]
-    if subjects and foreign:
-        rng = random.Random(f"{seed}:moved_sentence:subject")
-        emit("moved_sentence", "unsupported", [(s, variants.moved_sentence(s, rng.choice(subjects)))
-                                               for s in shuffled("moved_sentence", foreign)])
-    if foreign:
-        rng = random.Random(f"{seed}:appended_clause:other")
-        emit("appended_clause", "unsupported", [(s, variants.appended_clause(s, rng.choice(foreign)))
-                                                for _, s in shuffled("appended_clause", own)])
-    return claims
