@@ -43,6 +43,7 @@ bench: install-test
 	$(PY) bench/check_bench.py
 	$(PY) bench/ui_bench.py
 	$(PY) bench/intake_bench.py
+	$(PY) bench/ask_bench.py
 
 screenshots: install-test
 	$(PY) scripts/screenshots.py

@@ -213,7 +213,7 @@ QUESTION_RUN = WorkClaimKind(
 )
 
 
-def question_run_claim(*, run_id: int, task_id: str = "", worker: str = "") -> bool:
+def question_run_take(*, run_id: int, task_id: str = "", worker: str = "") -> bool:
     """Take a queued run, recording the settings it runs under."""
     digests = settings_digests()
     return work_claim_take(kind=QUESTION_RUN, pk=run_id, task_id=task_id, worker=worker, also={

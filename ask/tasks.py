@@ -21,7 +21,7 @@ def question_set_run(self, run_id: int) -> None:
         enqueue(question_set_run, run_id, countdown=regression.SETTLE_RECHECK_SECONDS)
         return
     task_id = self.request.id or ""
-    if not regression.question_run_claim(run_id=run_id, task_id=task_id, worker=this_worker_name()):
+    if not regression.question_run_take(run_id=run_id, task_id=task_id, worker=this_worker_name()):
         return  # done already, or another task runs it
     try:
         regression.question_run_execute(run_id=run_id, task_id=task_id)

@@ -1,3 +1,6 @@
+"""Workers warm up: each embeds locally (the web process asks a worker instead), and each pool process loads the
+embedding models and the checker's fitted model when it starts, not on the first check a client waits for."""
+
 import logging
 
 from celery.signals import worker_init, worker_process_init

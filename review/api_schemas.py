@@ -11,6 +11,7 @@ from pydantic import AfterValidator, HttpUrl, PlainValidator
 from pydantic_core import PydanticCustomError
 
 from console.api import Text, clean_text
+from console.input_text import text_problem
 from review.callbacks import CallbackRefused, callback_url_validate
 from checking.claims import split_claims
 from review.models import Answer

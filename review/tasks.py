@@ -43,7 +43,7 @@ def answer_check_sync(payload: dict) -> dict:
 # OUTAGE_RETRY: a claim the database refused is asked for again shortly; one it took waits out its lease.
 @shared_task(acks_late=True, ignore_result=True, **OUTAGE_RETRY)
 def webhook_deliver(answer_id: int) -> None:
-    attempt = webhooks.webhook_claim(answer_id=answer_id, worker=this_worker_name())
+    attempt = webhooks.webhook_attempt_take(answer_id=answer_id, worker=this_worker_name())
     if attempt is None:
         return  # delivered, given up, not due yet, or another task is sending it
     delivered = webhooks.webhook_attempt(answer_id=answer_id, attempt=attempt)

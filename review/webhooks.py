@@ -70,7 +70,7 @@ WEBHOOK_ATTEMPT = WorkClaimKind(
 
 
 @transaction.atomic
-def webhook_claim(*, answer_id: int, worker: str = "") -> int | None:
+def webhook_attempt_take(*, answer_id: int, worker: str = "") -> int | None:
     """Take the next attempt of a pending, due webhook; its number, or None when there is nothing to send now
     (delivered, given up, not due, or another task is sending it)."""
     if not work_claim_take(kind=WEBHOOK_ATTEMPT, pk=answer_id, worker=worker, also={

@@ -139,7 +139,7 @@ def answer_viewed_receiver(sender, *, answer: Answer, viewer, **kwargs) -> None:
     notifications_mark_read(user=viewer, answer=answer)
 
 
-def notification_email_claim(*, notification_id: int) -> Notification | None:
+def notification_email_take(*, notification_id: int) -> Notification | None:
     """Take a notification's e-mail for sending; None when it was taken already (a redelivered task)."""
     claimed = Notification.objects.filter(pk=notification_id, emailed_at__isnull=True).update(
         emailed_at=timezone.now())

@@ -3,13 +3,12 @@ answers the API's JSON 503 with Retry-After, pages a plain translated "try again
 the database is down — never Django's HTML "Server Error (500)" — and the log has one line per request, not a
 traceback."""
 
-import sys
 
 import httpx
 import pytest
 
 from front.embedded import wait_for_port
-from tests.processes import BIN, ROOT, free_port, own_redis_url, process_environment, start, stop
+from tests.processes import BIN, free_port, own_redis_url, process_environment, start, stop
 
 
 @pytest.fixture

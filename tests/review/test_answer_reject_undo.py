@@ -55,7 +55,7 @@ def test_the_rejects_webhook_waits_for_the_undo_window(client, reviewer, make_an
 
     assert answer.webhook_state == "pending"
     assert answer.webhook_next_attempt_at >= answer.decided_at + timedelta(seconds=10)
-    assert webhooks.webhook_claim(answer_id=answer.pk) is None  # not due: nothing can go out yet
+    assert webhooks.webhook_attempt_take(answer_id=answer.pk) is None  # not due: nothing can go out yet
 
 
 def test_undo_after_the_window_is_refused_and_the_reject_stands(client, reviewer, make_answer):
@@ -69,7 +69,7 @@ def test_undo_after_the_window_is_refused_and_the_reject_stands(client, reviewer
 
     assert refused.status_code == 409 and "Too late to undo" in refused.content.decode()
     assert Answer.objects.get(pk=answer.pk).status == "rejected"
-    assert webhooks.webhook_claim(answer_id=answer.pk) == 1  # due now: it goes out once
+    assert webhooks.webhook_attempt_take(answer_id=answer.pk) == 1  # due now: it goes out once
 
 
 def test_undo_once_a_webhook_attempt_was_claimed_is_refused(client, reviewer, make_answer):

@@ -87,5 +87,5 @@ def test_only_one_of_two_concurrent_tasks_gets_the_attempt(make_answer):
     answer = make_answer(status="approved", callback_url="http://receiver.invalid/hook")
     Answer.objects.filter(pk=answer.pk).update(webhook_state="pending", webhook_next_attempt_at=timezone.now())
 
-    assert webhooks.webhook_claim(answer_id=answer.pk) == 1
-    assert webhooks.webhook_claim(answer_id=answer.pk) is None  # leased until the first attempt can finish
+    assert webhooks.webhook_attempt_take(answer_id=answer.pk) == 1
+    assert webhooks.webhook_attempt_take(answer_id=answer.pk) is None  # leased until the first attempt can finish
