@@ -32,6 +32,7 @@ def test_a_mention_notifies_the_colleague_and_the_comment_shows_on_the_answer(
     assert (notification.recipient, notification.kind, notification.comment) == (second_reviewer, "mention", comment)
     page = client.get(answer.get_absolute_url()).content.decode()
     assert f'id="comment-{comment.pk}"' in page and "is 14 days right? The FAQ says 30." in page
+    assert '<a href="#comments" id="comments-link">1 comment</a>' in page  # the toolbar's link counts it
     event = AuditEvent.objects.get(verb="answer.comment")
     assert event.note == "@rob, is 14 days right? The FAQ says 30." and event.after["mentioned"] == ["rob"]
 

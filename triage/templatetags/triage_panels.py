@@ -63,6 +63,12 @@ def queue_assignee(context, answer: Answer) -> dict:
     return {**_page(context), "answer": answer, "now": context["now"]}
 
 
+@register.inclusion_tag("triage/_comments_link.html")
+def answer_comments_link(answer: Answer) -> dict:
+    """The answer page's toolbar link down to the comments, saying how many there are."""
+    return {"comment_count": answer.comments.count()}
+
+
 @register.inclusion_tag("triage/_trace_comments.html")
 def trace_comments(answer: Answer) -> dict:
     return {"comments": selectors.comments_for(answer=answer)}
