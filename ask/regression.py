@@ -4,8 +4,8 @@ A change asks for runs by committed state: one QuestionRun "queued" per active s
 the change (kb.signals.evidence_changed) and sent to a worker on commit (ask.tasks.question_set_run). While a run
 of a set waits for a worker, further changes join it (they add their version): at most one queued run per set.
 A run is work a worker claims (console/work_claims.py: sent again when no worker started it, queued again when its
-worker died). The housekeeping beat task queues a run of each set whose last run ran under other settings (`settings_digests`: the gate, retrieval and
-checker settings and the checker's fitted model and rules).
+worker died). The housekeeping beat task queues a run of each set whose last run ran under other settings
+(`settings_digests`: the gate, retrieval and checker settings and the checker's fitted model and rules).
 
 A run never changes the knowledge base: a question whose fixture documents are not evidence is "not applicable".
 Each run is compared with the set's previous finished run (ask.question_evaluation.regressions).
