@@ -173,7 +173,10 @@ def question_runs_request(
 
 
 def evidence_changed_receiver(sender, *, version: DocumentVersion, change: str, **kwargs) -> None:
-    """kb.signals.evidence_changed: every active set runs again against the knowledge base as changed."""
+    """kb.signals.evidence_changed: every active set runs again against the knowledge base as changed. A version
+    superseded needs no run of its own: the approval of the one that supersedes it asked for one."""
+    if change not in TRIGGER_OF_CHANGE:
+        return
     with transaction.atomic():
         question_runs_request(trigger=TRIGGER_OF_CHANGE[change], version=version)
 

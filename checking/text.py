@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from checking.languages import detect_language, every_language, language_for
+from checking.languages import detect_language, every_language, language_for, language_of_word
 
 _LANGUAGES = every_language()
 _CUES = tuple(language.cues for language in _LANGUAGES)
@@ -25,6 +25,19 @@ _STOPWORDS = frozenset(
     like well way ways etc e.g i.e vs through throughout across among along toward towards upon onto
     whose whom either neither every according during""".split()  # noqa: SIM905 - word lists read best as text
 ).union(*(cues.stop_words for cues in _CUES))
+# Indefinite pronouns and adverbs: they name nothing a source could state.
+_INDEFINITES = frozenset("""anyone anybody anything anywhere someone somebody something somewhere everyone everybody
+    everything everywhere nobody nothing nowhere elsewhere""".split())  # noqa: SIM905
+
+
+def function_word(lower: str) -> bool:
+    """A word that states no fact of its own: a stopword, a stopword's contraction ("you'll", "it's"), an
+    indefinite ("anyone", "elsewhere"), or a function word of another language (Chinese 因为, 另外)."""
+    if lower in _STOPWORDS or lower.split("'")[0].split("’")[0] in _STOPWORDS or lower in _INDEFINITES:
+        return True
+    return _IDEOGRAPH.search(lower) is not None and language_of_word(lower).function_word(lower)
+
+
 # Light verbs, fillers and vague words: a paraphrase adds these freely, so they are weak evidence of an
 # unsupported addition (general English, not tied to any document).
 _LIGHT_WORDS = """go goes went gone going come comes came coming take takes took taken taking make makes made

@@ -230,7 +230,7 @@ CELERY_BEAT_SCHEDULE = {
     # Claims (scoring, indexing, webhook attempts, question runs) of workers that are gone go back to the queue.
     "console-lost-claims": {"task": "console.tasks.lost_claims_release", "schedule": WORKER_CLAIMS_SWEEP_SECONDS,
                             "options": {"expires": WORKER_CLAIMS_SWEEP_SECONDS}},
-    # The leak estimate from the labels so far, and (with REVIEW_LEARNING) a refit once enough new labels came.
+    # The leak estimate from the labels so far, and (unless REVIEW_LEARNING=0) a refit once enough new labels came.
     "review-learning": {"task": "review.tasks.checker_learning_tick",
                         "schedule": env_float("REVIEW_LEARNING_INTERVAL_SECONDS", 600.0)},
 }
@@ -299,7 +299,7 @@ REVIEW_AUDIT_SAMPLE_RATE = env_float("REVIEW_AUDIT_SAMPLE_RATE", 0.05)
 REVIEW_LEAK_BUDGET = env_float("REVIEW_LEAK_BUDGET", 0.01)
 if not 0 < REVIEW_LEAK_BUDGET < 1:
     raise ImproperlyConfigured("REVIEW_LEAK_BUDGET must be between 0 and 1 (0.01 is 1 %)")
-REVIEW_LEARNING = env_bool("REVIEW_LEARNING", False)
+REVIEW_LEARNING = env_bool("REVIEW_LEARNING", True)
 REVIEW_LEARNING_EVERY = env_int("REVIEW_LEARNING_EVERY", 50, minimum=1)
 REVIEW_LEARNING_MIN_LABELS = env_int("REVIEW_LEARNING_MIN_LABELS", 30, minimum=2)
 REVIEW_LEARNING_MARGIN = env_float("REVIEW_LEARNING_MARGIN", 0.01)  # balanced accuracy a refit must gain

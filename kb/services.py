@@ -308,9 +308,10 @@ def _supersede_older(version: DocumentVersion) -> None:
     for older in DocumentVersion.objects.filter(
         document_id=version.document_id, status=VersionStatus.APPROVED, number__lt=version.number
     ):
-        _transition(version=older, allowed_from={VersionStatus.APPROVED}, to=VersionStatus.SUPERSEDED,
-                    verb="version.supersede", actor=None, actor_label="system",
-                    note=f"superseded by version {version.number}")
+        superseded = _transition(version=older, allowed_from={VersionStatus.APPROVED}, to=VersionStatus.SUPERSEDED,
+                                 verb="version.supersede", actor=None, actor_label="system",
+                                 note=f"superseded by version {version.number}")
+        evidence_changed_send(version=superseded, change="superseded")
 
 
 @transaction.atomic

@@ -1,7 +1,7 @@
 """What other apps may follow in the knowledge base without kb knowing them (kb imports neither review nor ask).
 
-`evidence_changed` is sent inside the transaction that approves, retires or expires a version that is or was
-evidence, with `version` and `change` ("approved", "retired", "expired"). Receivers write in that transaction (the
+`evidence_changed` is sent inside the transaction that approves, retires, expires or supersedes a version that is or
+was evidence, with `version` and `change` ("approved", "retired", "expired", "superseded"). Receivers write in that transaction (the
 change and what it asks for commit together), each in a savepoint of its own (`transaction.atomic`), and hand work
 to workers on commit. A receiver that fails is logged and never undoes the change.
 """

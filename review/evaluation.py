@@ -24,7 +24,11 @@ from kb import services as kb_services
 from kb.models import DocumentVersion, IndexState
 from review import services
 from checking.external import configured_checkers
+from checking.facts import claim_fact
+from checking.languages import detect_language
+from checking.text import is_content, tokenize
 from checking.selftest import PER_KIND, claims_synthesize
+from review.learning.review_labels import text_digest
 from review.models import Risk, SelfTestRun, Verdict
 from review.pipeline import answer_check
 
@@ -63,13 +67,14 @@ def dataset_load(path: Path) -> list[dict]:
 
 
 def item_check(*, item: dict, clearance: str, contexts_from_file: bool = False) -> dict:
-    """Run one item through the real pipeline; the result keeps what the figures (and --output readers) need."""
+    """Run one item through the real pipeline (the checker alone: reviewed facts of this deployment would be
+    another measure); the result keeps what the figures (and --output readers) need."""
     if contexts_from_file:
         report = answer_check(question=item.get("question") or "", answer_text=item["claim"], clearance=clearance,
-                              contexts=[item.get("evidence") or ""], retrieve=False)
+                              contexts=[item.get("evidence") or ""], retrieve=False, reviewed_facts=False)
     else:
         report = answer_check(question=item.get("question") or "", answer_text=item["claim"], clearance=clearance,
-                              contexts=item.get("contexts") or [])
+                              contexts=item.get("contexts") or [], reviewed_facts=False)
     claims = report.claims
     predicted = bool(claims) and all(c.verdict == Verdict.SUPPORTED for c in claims)
     hard_held = not claims or any(c.verdict not in _PASSABLE_VERDICTS or c.score is None for c in claims)
@@ -237,13 +242,31 @@ def documents_index(*, paths: list[str], stdout=None) -> None:
             kb_services.version_index_run(version_id=version.pk)
 
 
+def _claim_fact_row(claim, *, language: str):
+    """What reviewed facts read of a checked claim, for the simulation: the fact it states and where its best
+    evidence is (the passage, as a digest, and the quote), with the words of that quote."""
+    from review.learning.simulation import ClaimFactRow
+
+    fact = claim_fact(claim.text, language=language)
+    if not claim.evidence:
+        return ClaimFactRow(fact=fact, source="", start=0, end=0, grounded=frozenset())
+    best = claim.evidence[0]
+    text = best.candidate.chunk.version.text if best.candidate.chunk else best.candidate.text
+    source = text_digest(text) if not best.candidate.chunk else f"version:{best.candidate.chunk.version_id}"
+    quote = text[best.quote_start:best.quote_end]
+    grounded = frozenset(t.stem for t in tokenize(quote, 0, len(quote), table=True) if is_content(t))
+    return ClaimFactRow(fact=fact, source=source, start=best.quote_start, end=best.quote_end, grounded=grounded)
+
+
 def item_for_learning(*, item: dict, clearance: str, contexts_from_file: bool = False):
     """An item as the learning simulation reads it: its label, each claim's feature row, and whether a rule (a
     contradiction, a topic, a flagged source) holds it whatever the scores."""
     from review.learning.simulation import item_of
 
+    report_language = detect_language(f"{item.get('question') or ''}\n{item['claim']}")
     report = answer_check(question=item.get("question") or "", answer_text=item["claim"], clearance=clearance,
                           contexts=[item.get("evidence") or ""] if contexts_from_file else item.get("contexts") or [],
-                          retrieve=not contexts_from_file)
+                          retrieve=not contexts_from_file, reviewed_facts=False, language=report_language)
     return item_of(supported=is_positive(item["label"]), claims=[c.features for c in report.claims],
-                   held_by_rule=report.held_by_rule)
+                   held_by_rule=report.held_by_rule, facts=[_claim_fact_row(claim, language=report_language)
+                                                           for claim in report.claims])

@@ -24,6 +24,7 @@ from checking.base import CheckerUnavailable, CheckOutcome, EvidenceCandidate
 from checking.builtin import BuiltinChecker, differing_values
 from checking.claims import ClaimSpan, split_claims
 from checking.external import configured_checkers
+from checking.facts import claim_fact
 from checking.findings import Finding, about_another_subject
 from checking.languages import detect_language, reasons_in, reasons_joined
 from checking.model import ScoringModel
@@ -33,6 +34,7 @@ from review.learning.adopted import adopted_checker
 from review.learning.review_labels import claims_marked_wrong_before
 from review.models import Verdict
 from review.policy import risk_assess
+from review.reviewed_facts import FactMatch, reviewed_facts_match
 
 logger = logging.getLogger(__name__)
 
@@ -84,6 +86,8 @@ class ClaimResult:
     # Other approved documents stating something else about the same subject (the claim goes to a person).
     conflicts: list[ConflictingSource] = field(default_factory=list)
     features: dict[str, float] = field(default_factory=dict)  # what the scoring model read (training reads it)
+    fact_key: str = ""  # the fact it states (checking.facts): pending answers stating the same facts are a group
+    reviewed: FactMatch | None = None  # a reviewer decided on the same fact before (review.reviewed_facts)
 
     @property
     def conflicting(self) -> bool:
@@ -242,18 +246,32 @@ def claim_check(
 def answer_check(
     *, question: str, answer_text: str, clearance: str, contexts: Sequence[str] = (),
     cited_chunks: Sequence[Chunk] = (), retrieve: bool = True, language: str | None = None,
+    reviewed_facts: bool = True,
 ) -> CheckReport:
     """`language`: the answer's (Answer.language); detected from the question and the answer when not given. Every
-    reason is written in it (a Chinese answer's in Chinese), whoever asks."""
+    reason is written in it (a Chinese answer's in Chinese), whoever asks. `reviewed_facts`: what reviewers decided
+    on the same facts before counts (review.reviewed_facts); an evaluation of the checker itself leaves it out."""
     language = language or detect_language(f"{question}\n{answer_text}")
     with reasons_in(language):
         return _answer_check(question=question, answer_text=answer_text, clearance=clearance, contexts=contexts,
-                             cited_chunks=cited_chunks, retrieve=retrieve, language=language)
+                             cited_chunks=cited_chunks, retrieve=retrieve, language=language,
+                             reviewed_facts=reviewed_facts)
+
+
+def _reviewed_apply(claim: ClaimResult, match: FactMatch) -> None:
+    """A confirmed fact supports the claim by review unless its source contradicts it (a hard contradiction always
+    holds: the claim then stands as checked); a rejected one is named, and holds the answer (review.policy)."""
+    if match.confirmed and claim.verdict == Verdict.CONTRADICTED:
+        return
+    claim.reviewed = match
+    if match.confirmed:
+        claim.verdict = Verdict.SUPPORTED
+    claim.reasons = [match.reason(), *claim.reasons]
 
 
 def _answer_check(
     *, question: str, answer_text: str, clearance: str, contexts: Sequence[str], cited_chunks: Sequence[Chunk],
-    retrieve: bool, language: str,
+    retrieve: bool, language: str, reviewed_facts: bool,
 ) -> CheckReport:
     spans = split_claims(answer_text)
     adopted = adopted_checker()
@@ -278,6 +296,13 @@ def _answer_check(
         embedder.stored_units_load(chunk_ids={c.chunk.pk for found in candidates for c in found if c.chunk})
     claims = [claim_check(span=span, embed=embedder, warnings=warnings, candidates=found, model=adopted.model)
               for span, found in zip(spans, candidates, strict=True)]
+    facts = [claim_fact(claim.text, language=language) for claim in claims]
+    for claim, fact in zip(claims, facts, strict=True):
+        claim.fact_key = fact.key
+    if reviewed_facts:
+        for claim, match in zip(claims, reviewed_facts_match(claims=claims, facts=facts), strict=True):
+            if match is not None:
+                _reviewed_apply(claim, match)
 
     scores = [c.score if c.score is not None else 0.0 for c in claims]
     assessment = risk_assess(

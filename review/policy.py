@@ -3,10 +3,12 @@ the answer is wrong (the queue's order within a tier).
 
 - **high**: a reason to believe the answer is wrong — a claim contradicted by its source, two approved sources
   stating different values about it, a high-risk topic, a claim resting on a flagged source (expired, superseded,
-  unapproved, unpinned), or a claim a reviewer marked wrong on an identical earlier answer;
+  unapproved, unpinned), a claim a reviewer marked wrong on an identical earlier answer, or a claim stating a fact
+  a reviewer rejected before (review.reviewed_facts);
 - **medium**: we could not confirm it — a claim not found, uncertain, or supported below the release threshold
   (the leak budget's, ``review.learning``), or no checkable claim at all;
-- **low**: every claim supported at or above the release threshold.
+- **low**: every claim supported at or above the release threshold, or supported by review (it states a fact a
+  reviewer confirmed against the same source).
 
 High-risk answers are *held by rule*: no score threshold releases them. Medium and low differ only by scores.
 """
@@ -68,6 +70,7 @@ def risk_assess(
     release_at = max(release_threshold, supported_at())
     high: list[str] = []
     medium: list[str] = []
+    reviewed: list[str] = []
     for number, claim in enumerate(claims, start=1):
         if claim.verdict == Verdict.CONTRADICTED:
             said = reasons_joined(f.message for f in claim.findings if f.is_contradiction)
@@ -82,9 +85,17 @@ def risk_assess(
                     high.append(_("flagged source: claim %(number)s relies on a %(flag)s source (%(version)s)")
                                 % {"number": number, "flag": EVIDENCE_FLAG_LABELS.get(flag, flag),
                                    "version": best.candidate.chunk.version})
+        if claim.reviewed is not None and not claim.reviewed.confirmed:
+            high.append(_("rejected before: claim %(number)s states a fact a reviewer marked wrong (answer #%(answer)s)")
+                        % {"number": number, "answer": claim.reviewed.answer_id})
+        by_review = claim.reviewed is not None and claim.reviewed.confirmed and claim.verdict == Verdict.SUPPORTED
         if (index := number - 1) in marked_wrong_before:
             high.append(_("marked wrong before: a reviewer marked claim %(number)s wrong on an identical earlier "
                           "answer (#%(answer)s)") % {"number": number, "answer": marked_wrong_before[index]})
+        if by_review:
+            reviewed.append(_("supported by review: claim %(number)s states a fact a reviewer confirmed against this "
+                              "source (answer #%(answer)s)") % {"number": number, "answer": claim.reviewed.answer_id})
+            continue  # what a reviewer confirmed against this very source needs no threshold
         if claim.verdict == Verdict.NOT_FOUND:
             medium.append(_("not found: claim %(number)s — no supporting source found") % {"number": number})
         elif claim.verdict == Verdict.UNCERTAIN:
@@ -103,11 +114,12 @@ def risk_assess(
         high.append(_("high-risk topic: %(topics)s") % {"topics": listed(topics)})
     if not claims:
         medium.append(_("no checkable claims: nothing in the answer can be checked against a source"))
-    probability = wrong_probability([c.score for c in claims])
+    probability = wrong_probability([max(c.score or 0.0, release_at) if c.reviewed and c.reviewed.confirmed
+                                     else c.score for c in claims])
     if high:
-        return RiskAssessment(Risk.HIGH, high + medium, held_by_rule=True, wrong_probability=probability)
+        return RiskAssessment(Risk.HIGH, high + medium + reviewed, held_by_rule=True, wrong_probability=probability)
     if medium:
-        return RiskAssessment(Risk.MEDIUM, medium, held_by_rule=False, wrong_probability=probability)
+        return RiskAssessment(Risk.MEDIUM, medium + reviewed, held_by_rule=False, wrong_probability=probability)
     return RiskAssessment(Risk.LOW, [_("low: every claim is supported at or above the release threshold "
-                                       "(%(threshold).3f)") % {"threshold": release_at}],
+                                       "(%(threshold).3f)") % {"threshold": release_at}] + reviewed,
                           held_by_rule=False, wrong_probability=probability)

@@ -16,7 +16,9 @@ from django.utils import timezone
 from console import roles
 from console.models import SecurityLevel
 from kb.models import Document, DocumentVersion
-from review.models import Answer, AnswerStatus, Claim, Evidence, Risk, SelfTestRun, SourceCorrection, Verdict
+from review.models import (
+    Answer, AnswerStatus, Claim, Evidence, ReviewedFact, Risk, SelfTestRun, SourceCorrection, Verdict,
+)
 
 QUEUE_SORTS = {
     # Tier, then how likely the answer is wrong, then age: the design's queue order.
@@ -113,7 +115,7 @@ def queue_position(*, user, answer: Answer) -> QueuePosition:
 
 
 def claims_with_evidence() -> QuerySet[Claim]:
-    return Claim.objects.order_by("ordinal").select_related("reviewed_by").prefetch_related(
+    return Claim.objects.order_by("ordinal").select_related("reviewed_by", "reviewed_fact__decided_by").prefetch_related(
         Prefetch("evidence", queryset=Evidence.objects.order_by("rank").select_related(
             "chunk__version__document__owner", "chunk__version__approved_by",
         )),
@@ -259,3 +261,9 @@ def sources_to_fix(*, user, mine: bool = False, closed: bool = False) -> QuerySe
 def sources_to_fix_count(*, user) -> int:
     """Open entries on the user's own documents: the nav's count."""
     return sources_to_fix(user=user, mine=True).count()
+
+
+def reviewed_facts_of_version(*, version: DocumentVersion, limit: int = 50) -> QuerySet[ReviewedFact]:
+    """The version's reviewed facts, live ones first, newest first."""
+    return (ReviewedFact.objects.filter(version=version).select_related("decided_by", "ended_by")
+            .order_by(F("ended_at").desc(nulls_first=True), "-decided_at", "-pk")[:limit])

@@ -27,10 +27,11 @@ from kb.models import Chunk, DocumentVersion
 from review.learning.review_labels import review_labels_record
 from review.leases import DecisionConflict, answer_lease_hold, answer_require_lease
 from review.models import (
-    RISK_ORDER, Answer, AnswerStatus, ApiClient, Claim, ClaimReview, Decision, Evidence, Risk, SelfTestRun,
+    RISK_ORDER, Answer, AnswerStatus, ApiClient, Claim, ClaimReview, Decision, Evidence, Risk, SelfTestRun, Verdict,
     WebhookState,
 )
 from review.pipeline import CheckReport, answer_check
+from review.reviewed_facts import reviewed_facts_record
 
 logger = logging.getLogger(__name__)
 
@@ -174,7 +175,8 @@ def answer_store_report(*, answer: Answer, report: CheckReport) -> Answer:
         claim = Claim.objects.create(answer=answer, ordinal=ordinal, text=result.text, start=result.start,
                                      end=result.end, score=result.score, verdict=result.verdict,
                                      reasons=result.reasons, findings=[f.as_dict() for f in result.findings],
-                                     features=result.features)
+                                     features=result.features, fact_key=result.fact_key,
+                                     reviewed_fact_id=result.reviewed.fact_id if result.reviewed else None)
         Evidence.objects.bulk_create(
             Evidence(claim=claim, chunk=e.candidate.chunk, context_index=e.candidate.context_index,
                      quote_start=e.quote_start, quote_end=e.quote_end, score=e.score, rank=rank, flags=e.flags)
@@ -190,10 +192,13 @@ def answer_store_report(*, answer: Answer, report: CheckReport) -> Answer:
     answer.evidence_level = report.evidence_level
     answer.scored_at = timezone.now()
     sampled = random.random() < settings.REVIEW_AUDIT_SAMPLE_RATE  # low-risk answers a person looks at anyway
+    # Which claims rested on what reviewers decided before: the audit trail says so.
+    reviewed = {"reviewed_facts": sorted({c.reviewed.fact_id for c in report.claims if c.reviewed})} \
+        if any(c.reviewed for c in report.claims) else {}
     if report.risk == Risk.LOW and not sampled:
         answer.save()
         audit_record(verb="answer.score", obj=answer, actor_label="checker",
-                     after={"risk": answer.risk, "score": answer.score, "route": "release"})
+                     after={"risk": answer.risk, "score": answer.score, "route": "release", **reviewed})
         return answer_release(answer=answer, text=answer.text, actor_label="auto-release (low risk)")
     if report.risk == Risk.LOW:
         answer.sampled_for_audit = True
@@ -202,7 +207,7 @@ def answer_store_report(*, answer: Answer, report: CheckReport) -> Answer:
     answer.status = AnswerStatus.PENDING_REVIEW
     answer.save()
     audit_record(verb="answer.score", obj=answer, actor_label="checker",
-                 after={"risk": answer.risk, "score": answer.score, "route": "review"})
+                 after={"risk": answer.risk, "score": answer.score, "route": "review", **reviewed})
     return answer
 
 
@@ -282,6 +287,18 @@ def claim_review(*, claim: Claim, reviewer, state: str, note: str = "") -> Claim
                  after={field: value for field, value in after.items() if value != before[field]})
     answer_lease_hold(answer, reviewer)  # activity keeps the lease alive
     return claim
+
+
+@transaction.atomic
+def claims_confirm_supported(*, answer: Answer, reviewer) -> int:
+    """Mark correct every claim the checker supports that is still open (the reviewer agrees with the checker on
+    them; none needs a note); how many. DecisionConflict without the reviewer's lease."""
+    locked = Answer.objects.select_for_update().get(pk=answer.pk)
+    answer_require_lease(locked, reviewer)
+    supported = list(locked.claims.filter(from_edit=False, verdict=Verdict.SUPPORTED, review_state=ClaimReview.OPEN))
+    for claim in supported:
+        claim_review(claim=claim, reviewer=reviewer, state=ClaimReview.CONFIRMED)
+    return len(supported)
 
 
 def decision_blockers(*, answer: Answer, claims: list[Claim], action: str) -> str:
@@ -378,8 +395,9 @@ def answer_decide(
     if action == Decision.Action.ESCALATE and not reason:
         raise DecisionInvalid(_("Say why you escalate, so the admin knows what to look at."))
 
-    Decision.objects.create(answer=locked, reviewer=reviewer, action=action, reason=reason,
-                            overrides_checker=overrides, text=edited_text if action == Decision.Action.EDIT else "")
+    decision = Decision.objects.create(answer=locked, reviewer=reviewer, action=action, reason=reason,
+                                       overrides_checker=overrides,
+                                       text=edited_text if action == Decision.Action.EDIT else "")
     # Only what the decision changes: the status change is answer.release's row, an escalation flips the flag.
     decided: dict = {"overrides_checker": True} if overrides else {}
     if action == Decision.Action.EDIT:
@@ -404,6 +422,7 @@ def answer_decide(
     locked.save(update_fields=["decided_by", "decided_at", "escalated", "edited_text", "lease_holder",
                                "lease_expires_at"])
     review_labels_record(answer=locked, reviewer=reviewer, action=action, edited_text=edited_text)
+    reviewed_facts_record(answer=locked, decision=decision)
     if action == Decision.Action.REJECT:
         fallback = settings.REVIEW_FALLBACK_TEXT if settings.REVIEW_SEND_FALLBACK_ON_REJECT else ""
         # Held back for the undo window (review.undo): nothing leaves the console before it ends.

@@ -20,7 +20,9 @@ from django.utils.translation import gettext as _
 
 from console.audit import audit_record
 from review.leases import DecisionConflict, answer_lease_hold
-from review.models import Answer, AnswerStatus, Decision, ReviewLabel, WebhookState
+from review.models import Answer, AnswerStatus, Decision, WebhookState
+from review.learning.models import ReviewLabel
+from review.reviewed_facts import reviewed_facts_end_for_decision
 
 UNDO_SESSION_KEY = "review_undo"  # {"answer": id, "until": epoch seconds}: the toast of the last reject
 
@@ -36,14 +38,18 @@ def undo_window_ends(answer: Answer):
 @transaction.atomic
 def answer_reject_undo(*, answer: Answer, reviewer) -> Answer:
     """Put a rejected answer back in review, leased to the reviewer who rejected it, as if the reject had not
-    happened: its decision and labels are removed (the audit log keeps both the reject and the undo)."""
+    happened: its decision and labels are removed, and the facts it settled end (the audit log keeps both the
+    reject and the undo)."""
     locked = Answer.objects.select_for_update().get(pk=answer.pk)
     if locked.status != AnswerStatus.REJECTED or locked.decided_by_id != reviewer.pk:
         raise UndoTooLate(_("Only the reviewer who rejected an answer can undo it, right after rejecting it."))
     if timezone.now() >= undo_window_ends(locked) or locked.webhook_attempts:
         raise UndoTooLate(_("Too late to undo: the rejection of answer %(number)s is final.") % {
             "number": locked.pk})
-    Decision.objects.filter(answer=locked, action=Decision.Action.REJECT, reviewer=reviewer).delete()
+    rejects = Decision.objects.filter(answer=locked, action=Decision.Action.REJECT, reviewer=reviewer)
+    for decision in rejects:
+        reviewed_facts_end_for_decision(decision=decision)  # what it settled is open again, everywhere
+    rejects.delete()
     ReviewLabel.objects.filter(answer=locked).delete()  # an answer is labelled once, by its decision
     locked.status = AnswerStatus.PENDING_REVIEW
     locked.released_text = ""

@@ -5,20 +5,21 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from console import roles
 from console.roles import role_required
 from console.input_text import text_problem
 from kb.selectors import get_version_for_user
-from review import citations, corrections, leases, selectors, services, undo
+from review import citations, corrections, groups, leases, reviewed_facts, selectors, services, undo
 from review.forms import DecisionForm, EditedTextForm, QueueFilterForm
-from review.models import Answer, AnswerStatus, Claim, ClaimReview, Decision, Risk
+from review.models import Answer, AnswerStatus, Claim, ClaimReview, Decision, ReviewedFact, Risk
 from review.queue_openers import queue_opened
 from review.signals import answer_viewed
 
@@ -75,9 +76,18 @@ def queue_page(request: HttpRequest, *, extra_context: dict | None = None, statu
         "columns": form.columns(), "current_sort": current_sort or "risk",
         "sort_urls": _sort_urls(query, current_sort or "risk"), **(extra_context or {}),
     }
+    if not (request.htmx and request.htmx.target == "queue-rows"):
+        context["answer_groups"] = _answer_groups_shown(request)
     if request.htmx and request.htmx.target == "queue-rows":
         return render(request, "review/_queue_rows.html", context)
     return render(request, "review/queue.html", context, status=status)
+
+
+def _answer_groups_shown(request: HttpRequest) -> list[tuple[groups.AnswerGroup, Answer]]:
+    """The largest groups of pending answers stating the same facts, each with its oldest answer."""
+    found = groups.answer_groups(pending=selectors.answers_visible_to(request.user))[:5]
+    first = Answer.objects.in_bulk([group.answer_ids[0] for group in found])
+    return [(group, first[group.answer_ids[0]]) for group in found]
 
 
 SKIPPED = "review_skipped"  # session key: answers this reviewer skipped, passed over by "next"
@@ -131,6 +141,8 @@ def _decision_context(request: HttpRequest, answer: Answer, claims: list[Claim])
         "answer": answer, "claims": claims, "segments": answer_segments(answer, claims), "can_decide": holds_lease,
         "approve_blocker": services.decision_blockers(answer=answer, claims=claims, action=Decision.Action.APPROVE),
         "edit_blocker": services.decision_blockers(answer=answer, claims=claims, action=Decision.Action.EDIT),
+        # The checker supports these: one key agrees with all of them, and attention goes to the flagged ones.
+        "supported_open": sum(not c.is_flagged and c.review_state == ClaimReview.OPEN for c in claims),
     }
 
 
@@ -249,6 +261,21 @@ def claim_review(request: HttpRequest, claim_id: int) -> HttpResponse:
         return HttpResponse(_("The note %(problem)s.") % {"problem": problem}, status=400)
     return _claim_acted(request, claim, lambda: services.claim_review(
         claim=claim, reviewer=request.user, state=state, note=note))
+
+
+@require_POST
+@role_required(*REVIEWERS)
+def claims_confirm_supported(request: HttpRequest, answer_id: int) -> HttpResponse:
+    """Agree with every claim the checker supports that nobody has marked yet, in one step."""
+    answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
+    try:
+        confirmed = services.claims_confirm_supported(answer=answer, reviewer=request.user)
+    except leases.DecisionConflict as exc:
+        messages.error(request, str(exc))
+        return redirect(answer)
+    messages.success(request, ngettext("Marked %(count)d supported claim correct.",
+                                       "Marked %(count)d supported claims correct.", confirmed) % {"count": confirmed})
+    return redirect(f"{answer.get_absolute_url()}#decision")
 
 
 @require_POST
@@ -456,3 +483,60 @@ def source_correction_resolve(request: HttpRequest, correction_id: int) -> HttpR
     messages.success(request, _("%(entry)s: %(status)s.") % {
         "entry": resolved, "status": resolved.get_status_display().lower()})
     return redirect(f"{reverse('review:sources_to_fix')}?{request.GET.urlencode()}")
+
+
+@require_POST
+@role_required(roles.APPROVER)
+def reviewed_fact_revoke(request: HttpRequest, fact_id: int) -> HttpResponse:
+    """An approver takes back a reviewed fact from its version's page: later claims stating it wait again."""
+    fact = get_object_or_404(ReviewedFact.objects.select_related("version__document"), pk=fact_id,
+                             version__isnull=False)
+    version = get_version_for_user(user=request.user, key=fact.version.document.key, number=fact.version.number)
+    reviewed_facts.reviewed_fact_revoke(fact=fact, approver=request.user)
+    messages.success(request, _("Revoked: later claims stating “%(claim)s” wait for a reviewer again.")
+                     % {"claim": fact.claim_text[:120]})
+    return redirect(f"{version.get_absolute_url()}#reviewed-facts")
+
+
+def _group_or_404(request: HttpRequest, key: str):
+    group = groups.answer_group_get(pending=selectors.answers_visible_to(request.user), key=key)
+    if group is None:
+        raise Http404(_("No such group: its answers were decided, or no longer state the same facts."))
+    return group
+
+
+@require_GET
+@role_required(*REVIEWERS)
+def answer_group(request: HttpRequest, key: str) -> HttpResponse:
+    """A group's distinct claims, each marked once, and one decision for every member."""
+    group = _group_or_404(request, key)
+    members = list(selectors.answers_visible_to(request.user).filter(pk__in=group.answer_ids)
+                   .select_related("client", "lease_holder").order_by("pk"))
+    claims = list(selectors.claims_with_evidence().filter(answer=members[0], from_edit=False))
+    return render(request, "review/answer_group.html", {
+        "group": group, "members": members, "claims": claims, "now": timezone.now()})
+
+
+@require_POST
+@role_required(*REVIEWERS)
+def answer_group_decide(request: HttpRequest, key: str) -> HttpResponse:
+    group = _group_or_404(request, key)
+    marks = {}
+    for fact_key in request.POST.getlist("fact_key"):
+        state = request.POST.get(f"state-{fact_key}", "")
+        if state in (ClaimReview.CONFIRMED, ClaimReview.REJECTED):
+            marks[fact_key] = groups.ClaimMark(state=state, note=request.POST.get(f"note-{fact_key}", "").strip())
+    try:
+        outcome = groups.answer_group_decide(group=group, reviewer=request.user, marks=marks,
+                                             action=request.POST.get("action", ""),
+                                             reason=request.POST.get("reason", "").strip())
+    except services.DecisionInvalid as exc:
+        messages.error(request, str(exc))
+        return redirect("review:answer_group", key=key)
+    if outcome.decided:
+        messages.success(request, ngettext("Decided %(count)d answer of the group.",
+                                           "Decided %(count)d answers of the group.", len(outcome.decided))
+                         % {"count": len(outcome.decided)})
+    for answer, why in outcome.left:
+        messages.warning(request, _("Answer %(number)s left as it was: %(why)s") % {"number": answer.pk, "why": why})
+    return redirect("review:queue")

@@ -351,7 +351,7 @@ def release_at():
 
     def set_threshold(value: float) -> None:
         from review.learning.adopted import adopted_checker
-        from review.models import CheckerModel
+        from review.learning.models import CheckerModel
 
         CheckerModel.objects.filter(pk=adopted_checker().model_id).update(release_threshold=value)
 

@@ -159,6 +159,11 @@ class TextLanguage(Protocol):
         asked, and whether a passage must write it; None when the word only asks or carries the question."""
         ...
 
+    def function_word(self, word: str) -> bool:
+        """Whether a lower-case word of its script states no fact of its own (Chinese 因为, 只能, 另外): a claim
+        restating another may add or drop it."""
+        ...
+
     def spoken_light(self, word: str) -> bool:
         """Whether a key term is a word the question speaks with (Chinese 开 of 开车), required only where the
         question names nothing else."""

@@ -144,6 +144,9 @@ class English:
         word after "how" ("how long", "how quickly"): it asks for a degree and names nothing to look up."""
         return None if previous == _DEGREE_ASKER else QuestionTerm(0, len(word))
 
+    def function_word(self, word: str) -> bool:
+        return False  # the English core's stopwords (checking.text.function_word)
+
     def spoken_light(self, word: str) -> bool:
         return False
 

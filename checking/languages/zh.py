@@ -379,6 +379,11 @@ class Chinese:
 
         return zh_questions.question_term(word, previous)
 
+    def function_word(self, word: str) -> bool:
+        from checking.languages import zh_questions
+
+        return word in zh_questions.function_words()
+
     def spoken_light(self, word: str) -> bool:
         from checking.languages import zh_questions
 

@@ -67,12 +67,12 @@ def light(word: str) -> bool:
 def frames(word: str) -> bool:
     """Whether a question's word frames what it asks (the asker's time or person, a rate, a bound, a modal, a
     function word) rather than naming it: it helps find the sentence that answers, but no passage need write it."""
-    return word in _ASKERS_FRAME or word in _QUESTION_MODALS or word in RATE_WORDS or word in _function_words() \
+    return word in _ASKERS_FRAME or word in _QUESTION_MODALS or word in RATE_WORDS or word in function_words() \
         or _BOUND_ASKED.fullmatch(word) is not None or _PER.fullmatch(word) is not None
 
 
 @lru_cache(maxsize=1)
-def _function_words() -> frozenset[str]:
+def function_words() -> frozenset[str]:
     """stopwords-iso's Chinese list, its words of two characters or more (因为, 只能, 其中, 就是): one character is
     often a word's head or a verb (人, 乘), which the gate weighs by its part of speech."""
     import stopwordsiso

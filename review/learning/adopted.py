@@ -19,7 +19,7 @@ from checking.languages.detect import DEFAULT_LANGUAGE
 from checking.model import MODEL_PATH, ScoringModel
 from checking.verdicts import supported_at
 from review.learning.leak import EXCEEDED, NOTHING_RELEASED, PROVEN
-from review.models import CheckerModel
+from review.learning.models import CheckerModel
 
 _PARSED: dict[int, ScoringModel] = {}
 

@@ -14,7 +14,8 @@ from collections.abc import Iterator, Sequence
 
 from django.db.models import QuerySet
 
-from review.models import Answer, Claim, ClaimReview, Decision, LabelSource, ReviewLabel
+from review.models import Answer, Claim, ClaimReview, Decision
+from review.learning.models import LabelSource, ReviewLabel
 
 _SPACE = re.compile(r"\s+")
 _EDGE_PUNCTUATION = ".,;:!?\"'“”‘’()[]"

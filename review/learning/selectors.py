@@ -8,7 +8,7 @@ from django.conf import settings
 
 from review.learning.adopted import adopted_checker
 from review.learning.leak import NOTHING_RELEASED
-from review.models import CheckerModel, LeakEstimate, ReviewLabel
+from review.learning.models import CheckerModel, LeakEstimate, ReviewLabel
 
 
 @dataclass(frozen=True)
@@ -17,6 +17,8 @@ class LeakOverview:
     estimate: LeakEstimate | None  # None until the beat job first works it out for this model
     budget: float
     labels: int
+    learning: bool  # REVIEW_LEARNING: the job refits on reviewers' labels
+    last_attempt: CheckerModel | None  # the newest refit, adopted or refused (None: none yet)
 
     @property
     def budget_percent(self) -> str:
@@ -29,5 +31,8 @@ class LeakOverview:
 
 def leak_overview() -> LeakOverview:
     model = CheckerModel.objects.select_related("adopted_by").get(pk=adopted_checker().model_id)
+    last_attempt = (CheckerModel.objects.exclude(origin=CheckerModel.Origin.SHIPPED)
+                    .order_by("-created_at", "-pk").first())
     return LeakOverview(model=model, estimate=model.leak_estimates.order_by("-computed_at", "-pk").first(),
-                        budget=settings.REVIEW_LEAK_BUDGET, labels=ReviewLabel.objects.count())
+                        budget=settings.REVIEW_LEAK_BUDGET, labels=ReviewLabel.objects.count(),
+                        learning=settings.REVIEW_LEARNING, last_attempt=last_attempt)

@@ -16,7 +16,8 @@ from checking.training import shipped_rows
 from checking.verdicts import supported_at
 from review.learning import leak, refit
 from review.learning.adopted import adopted_checker, digest_of
-from review.models import Answer, AnswerStatus, CheckerModel, LeakEstimate, ReviewLabel
+from review.models import Answer, AnswerStatus, ReviewedFact
+from review.learning.models import CheckerModel, LeakEstimate, ReviewLabel
 from review.signals import checker_model_changed
 
 logger = logging.getLogger(__name__)
@@ -27,8 +28,17 @@ class LearningError(Exception):
 
 
 def _usable_labels() -> list[ReviewLabel]:
-    return [label for label in ReviewLabel.objects.order_by("pk")
+    return [label for label in ReviewLabel.objects.select_related("answer", "claim__reviewed_fact").order_by("pk")
             if refit.feature_row_complete(label.features)]
+
+
+def _score_under(model: ScoringModel, label: ReviewLabel) -> float:
+    """The label's claim as `model` scores it; a claim supported by review passes at any threshold (reviewed facts
+    release it whatever it scores), so its wrong answers count as released at every one."""
+    fact = label.claim.reviewed_fact
+    if fact is not None and fact.outcome == ReviewedFact.Outcome.CONFIRMED:
+        return 1.0
+    return refit.score(model, label.features)
 
 
 def labels_for_refit() -> list[refit.Label]:
@@ -42,7 +52,7 @@ def labelled_answers(*, model: ScoringModel) -> list[leak.LabelledAnswer]:
     for label in _usable_labels():
         by_answer[label.answer_id].append(label)
     return [
-        leak.LabelledAnswer(scores=tuple(refit.score(model, label.features) for label in labels),
+        leak.LabelledAnswer(scores=tuple(_score_under(model, label) for label in labels),
                             supported=all(label.supported for label in labels),
                             audit_sample=labels[0].answer.sampled_for_audit,
                             held_by_rule=labels[0].held_by_rule)

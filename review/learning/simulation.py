@@ -5,7 +5,10 @@ out of training (what a customer whose data we never saw gets). Items arrive in 
 routed by the start policy: each held item is reviewed, each released one is sampled for audit at the audit rate,
 until N reviews are in. Those reviews are the labels: the learner runs on them as the job would (candidates,
 cross-validation on the labels, the guard), and the leak budget is worked out from them alone. Both policies are
-then scored on the items nobody reviewed.
+then scored on the items nobody reviewed — and the learned one again with reviewed facts (review.reviewed_facts):
+each reviewed item's claims kept as facts (confirmed when the item is right, rejected when it is wrong: the label
+does not say which claim was), so a later item that restates them against the same quote of the same passage is
+released, or held, on them.
 """
 
 from __future__ import annotations
@@ -14,9 +17,25 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from checking.facts import Fact, facts_restated
 from checking.model import ScoringModel
 from checking.training import Row, cross_validated_scores, fit, shipped_rows
 from review.learning import leak, refit
+
+
+@dataclass(frozen=True)
+class ClaimFactRow:
+    """What reviewed facts read of one checked claim: the fact it states, and its best evidence — the passage
+    ("" without one) and the quote in it, with the quote's words."""
+
+    fact: Fact
+    source: str
+    start: int
+    end: int
+    grounded: frozenset[str]
+
+    def same_quote(self, other: ClaimFactRow) -> bool:
+        return bool(self.source) and self.source == other.source and self.start < other.end and other.start < self.end
 
 
 @dataclass(frozen=True)
@@ -25,6 +44,7 @@ class Item:
     claims: tuple[dict, ...]  # each claim's feature row ({} when no evidence was found for it)
     held_by_rule: bool
     weakest: dict | None  # the claim a training row is made of: the weakest by the rules' own score
+    facts: tuple[ClaimFactRow, ...] = ()  # each claim's, in order
 
     def scores(self, model: ScoringModel) -> tuple[float, ...]:
         return tuple(refit.score(model, features) for features in self.claims)
@@ -39,18 +59,49 @@ class Policy:
     family: str = "start"
 
 
-def item_of(*, supported: bool, claims: Sequence[dict], held_by_rule: bool) -> Item:
+def item_of(*, supported: bool, claims: Sequence[dict], held_by_rule: bool,
+            facts: Sequence[ClaimFactRow] = ()) -> Item:
     rows = [c for c in claims if c]
     weakest = min(rows, key=lambda f: f["rule_score"]) if rows else None
-    return Item(supported=supported, claims=tuple(claims), held_by_rule=held_by_rule, weakest=weakest)
+    return Item(supported=supported, claims=tuple(claims), held_by_rule=held_by_rule, weakest=weakest,
+                facts=tuple(facts))
 
 
-def released(item: Item, policy: Policy, *, band: float) -> bool:
+@dataclass(frozen=True)
+class Memory:
+    """The facts of the reviewed items: confirmed (their item was right) and rejected (it was wrong)."""
+
+    confirmed: tuple[ClaimFactRow, ...] = ()
+    rejected: tuple[ClaimFactRow, ...] = ()
+
+    def restated(self, claim: ClaimFactRow, kept: Sequence[ClaimFactRow]) -> bool:
+        return any(claim.same_quote(row) and facts_restated([claim.fact], [row.fact], grounded=row.grounded)
+                   for row in kept)
+
+
+def memory_of(items: Sequence[Item], indexes: Sequence[int]) -> Memory:
+    confirmed = tuple(row for i in indexes if items[i].supported for row in items[i].facts)
+    rejected = tuple(row for i in indexes if not items[i].supported for row in items[i].facts)
+    return Memory(confirmed=confirmed, rejected=rejected)
+
+
+def released(item: Item, policy: Policy, *, band: float, memory: Memory | None = None) -> bool:
+    """Whether the policy releases the item: not held by a rule, and every claim at or above its threshold — or,
+    with reviewed facts, supported by one — and none restating a rejected one."""
+    if item.held_by_rule:
+        return False
     scores = item.scores(policy.model)
-    return not item.held_by_rule and bool(scores) and min(scores) >= max(band, policy.threshold)
+    if not scores:
+        return False
+    at = max(band, policy.threshold)
+    if memory is None or len(item.facts) != len(scores):
+        return min(scores) >= at
+    if any(memory.restated(claim, memory.rejected) for claim in item.facts):
+        return False
+    return all(score >= at or memory.restated(claim, memory.confirmed) for score, claim in zip(scores, item.facts))
 
 
-def figures(items: Sequence[Item], policy: Policy, *, band: float) -> dict:
+def figures(items: Sequence[Item], policy: Policy, *, band: float, memory: Memory | None = None) -> dict:
     right = [i for i in items if i.supported]
     wrong = [i for i in items if not i.supported]
 
@@ -63,8 +114,10 @@ def figures(items: Sequence[Item], policy: Policy, *, band: float) -> dict:
     return {
         "balanced": round((kept + caught) / 2, 4), "supported_kept": round(kept, 4),
         "unsupported_caught": round(caught, 4),
-        "automation": round(sum(released(i, policy, band=band) for i in right) / len(right), 4) if right else 0.0,
-        "leak": round(sum(released(i, policy, band=band) for i in wrong) / len(wrong), 4) if wrong else 0.0,
+        "automation": round(sum(released(i, policy, band=band, memory=memory) for i in right) / len(right), 4)
+        if right else 0.0,
+        "leak": round(sum(released(i, policy, band=band, memory=memory) for i in wrong) / len(wrong), 4)
+        if wrong else 0.0,
         "leak_bound": None if policy.leak_bound is None else round(policy.leak_bound, 4),
         "threshold": round(policy.threshold, 4), "budget_status": policy.status, "family": policy.family,
     }
@@ -144,5 +197,7 @@ def simulate(
         "reviews": len(chosen), "remaining": len(remaining), "seed": seed, "left_out_of_training": family,
         "audit_samples": sum(w > 1 for _, w in chosen), "released_unaudited": released_unaudited,
         "start": figures(remaining, start, band=band), "learned": figures(remaining, learned, band=band),
+        "learned_with_reviewed_facts": figures(remaining, learned, band=band,
+                                               memory=memory_of(items, [i for i, _ in chosen])),
         "adopted": outcome.adopt, "reason": outcome.reason,
     }

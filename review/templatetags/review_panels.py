@@ -11,6 +11,7 @@ from django.utils.translation import ngettext
 
 from kb.models import DocumentVersion
 from kb.rendering import paragraph_notes_insert
+from console import roles
 from review import citations, selectors
 
 register = template.Library()
@@ -30,6 +31,19 @@ def version_selftest(version: DocumentVersion) -> dict:
 def version_cited_by(context, version: DocumentVersion) -> dict:
     """The link to the answers citing the version, for those who may read the reverse trace."""
     return {"version": version, "may_read_citations": _may_read_citations(context)}
+
+
+@register.inclusion_tag("review/_version_reviewed_facts.html", takes_context=True)
+def version_reviewed_facts(context, version: DocumentVersion) -> dict:
+    """The facts reviewers confirmed against this version (and any they rejected while it was the evidence): live
+    ones first; approvers may revoke one. For those who may read the reverse trace (they quote answers)."""
+    request = context["request"]
+    if not _may_read_citations(context):
+        return {"shown": False}
+    facts = list(selectors.reviewed_facts_of_version(version=version))
+    return {"shown": True, "facts": facts, "live": sum(f.ended_at is None for f in facts), "version": version,
+            "may_revoke": request.user.has_role(roles.APPROVER), "csrf_token": context.get("csrf_token"),
+            "request": request}
 
 
 @register.simple_tag(takes_context=True)

@@ -1,7 +1,7 @@
 // Keyboard shortcuts. Queue: n takes the next item. Review page: n starts the review (takes the lease), j/k move
-// between claims, c/x mark the selected claim correct/wrong, u undoes the last mark, e edits, a approves & sends,
-// r rejects the answer (z undoes it while its toast shows), s skips, [ / ] open the previous / next item, ? shows
-// the help.
+// between claims, c/x mark the selected claim correct/wrong, g agrees with every supported claim, u undoes the last
+// mark, e edits, a approves & sends, r rejects the answer (z undoes it while its toast shows), s skips, [ / ] open
+// the previous / next item, ? shows the help.
 (function () {
   "use strict";
 
@@ -114,6 +114,7 @@
       case "u": undo(); break;
       case "e": editAnswer(); break;
       case "a": click("[data-shortcut='approve']"); break;
+      case "g": click("[data-shortcut='confirm-supported']"); break;
       case "r": click("[data-shortcut='reject-answer']"); break;
       case "s": click("[data-shortcut='skip']"); break;
       case "[": click("[data-shortcut='previous-item']"); break;

@@ -9,7 +9,8 @@ from review.learning.adopted import adopted_checker
 from review.learning.review_labels import text_digest
 from review.learning.refit import score
 from review.learning.services import leak_estimate_update
-from review.models import Answer, Claim, ReviewLabel
+from review.models import Answer, Claim
+from review.learning.models import ReviewLabel
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,7 @@
 import pytest
 
+from console.work_claims import work_claim_take
+
 from tests.conflict_sources import FAQ, REFUND_POLICY, conflicting_answer_rows
 
 
@@ -15,3 +17,19 @@ def conflicting_answer(conflict_versions, api_token):
     faq, policy = conflict_versions
     client, _ = api_token
     return conflicting_answer_rows(client=client, faq_version=faq, policy_version=policy)
+
+
+@pytest.fixture
+def quiet(settings, release_at):
+    """Routing says only what the checker and the reviews found; nothing is released on its score alone."""
+    settings.REVIEW_HIGH_RISK_TOPICS = []
+    settings.REVIEW_AUDIT_SAMPLE_RATE = 0.0
+    release_at(1.01)
+
+
+def scored(client, text: str):
+    from review import services
+
+    answer, _ = services.answer_create(client=client, question="", text=text)
+    assert work_claim_take(kind=services.ANSWER_SCORING, pk=answer.pk)
+    return services.answer_score_run(answer_id=answer.pk)

@@ -9,7 +9,8 @@ from django.utils import timezone
 
 from console.models import AuditEvent
 from review import webhooks
-from review.models import Answer, Decision, ReviewLabel
+from review.models import Answer, Decision
+from review.learning.models import ReviewLabel
 
 pytestmark = pytest.mark.django_db
 

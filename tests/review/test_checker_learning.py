@@ -10,7 +10,7 @@ from console.models import AuditEvent
 from checking.training import shipped_rows
 from review.learning.adopted import adopted_checker
 from review.learning.review_labels import text_digest
-from review.models import CheckerModel, ReviewLabel
+from review.learning.models import CheckerModel, ReviewLabel
 from review.tasks import checker_learning_tick
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -6,7 +6,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from review.learning.adopted import adopted_checker
-from review.models import CheckerModel
+from review.learning.models import CheckerModel
 
 pytestmark = pytest.mark.django_db
 

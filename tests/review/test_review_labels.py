@@ -5,7 +5,8 @@ import json
 import pytest
 from django.core.management import call_command
 
-from review.models import Answer, ReviewLabel
+from review.models import Answer
+from review.learning.models import ReviewLabel
 
 pytestmark = pytest.mark.django_db
 

@@ -84,7 +84,10 @@ def test_a_claim_marked_wrong_on_an_identical_earlier_answer_is_high_risk(scored
     assert (again.risk, again.held_by_rule) == ("high", True)
     assert (f"marked wrong before: a reviewer marked claim 1 wrong on an identical earlier answer (#{first.pk})"
             in again.routing_reasons)
-    assert different.risk == "medium"  # not the same answer: its own checks decide
+    # Not the same answer, but the same rejected claim in it: held as a fact a reviewer rejected before.
+    assert different.risk == "high"
+    assert any(r.startswith("rejected before: claim 1 states a fact a reviewer marked wrong") for r in
+               different.routing_reasons)
 
 
 def test_the_queue_shows_the_likeliest_wrong_first_within_a_tier(client, reviewer, make_answer):

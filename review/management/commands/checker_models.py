@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from review.learning.adopted import adopted_checker
 from review.learning.services import LearningError, checker_model_rollback
-from review.models import CheckerModel
+from review.learning.models import CheckerModel
 
 
 class Command(BaseCommand):

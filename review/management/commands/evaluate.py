@@ -8,6 +8,8 @@ Three sources of claims (see review/evaluation.py for the figures):
   asks a question set through the evidence gate and the composer (ask/question_report.py).
 - `--synthesize [--document KEY ...]`: claims synthesised from approved documents (checking/selftest.py), checked
   against the whole knowledge base; each version's result is stored and shown on its page.
+- `--reviewed-facts FILE [FILE ...]`: answers approved once, then their paraphrases and changed-fact variants sent
+  (review/fact_replay.py): how many go out on the reviewed facts, and no changed fact with them; rolled back.
 - `--dataset FILE --simulate-reviews --reviews N --seed S [--json]`: what learning from N reviews would do for a
   new customer (review/learning/simulation.py); the last line is one JSON object.
 """
@@ -50,6 +52,8 @@ class Command(BaseCommand):
                                  "the job would, and score start and learned policies on the rest")
         parser.add_argument("--reviews", type=int, default=150, help="with --simulate-reviews: reviews to take")
         parser.add_argument("--json", dest="json_only", action="store_true", help="with --simulate-reviews: print only the JSON line")
+        parser.add_argument("--reviewed-facts", nargs="+", metavar="FILE",
+                            help="groups of an answer, its paraphrases and changed variants (eval/README.md)")
         for mode in evaluation_modes():
             mode.add_arguments(parser)
 
@@ -61,6 +65,9 @@ class Command(BaseCommand):
                 raise CommandError("--simulate-reviews needs --dataset")
             self._simulate(dataset=dataset, contexts_from_file=contexts_from_file, clearance=clearance,
                            reviews=reviews, seed=seed, json_only=json_only, documents=documents)
+            return
+        if options.get("reviewed_facts"):
+            self._reviewed_facts(paths=options["reviewed_facts"], documents=documents, clearance=clearance)
             return
         mode = evaluation_mode_chosen(options)
         if mode is not None:
@@ -108,6 +115,22 @@ class Command(BaseCommand):
                 self.stdout.write(f"  [{r.get('kind', '-')}] label={r['label']} score={score}: {r['claim']}")
                 self.stdout.write(f"      {'; '.join(r['reasons'])[:300]}")
 
+    def _reviewed_facts(self, *, paths: list[str], documents: list[str], clearance: str) -> None:
+        from review.fact_replay import ReplayError, groups_load, replay_lines, reviewed_facts_replay
+
+        allow_local_model()
+        try:
+            if documents:
+                evaluation.documents_index(paths=documents, stdout=self.stdout)
+            groups = [group for path in paths for group in groups_load(Path(path))]
+        except (ReplayError, evaluation.DatasetError) as exc:
+            raise CommandError(str(exc)) from None
+        started = time.perf_counter()
+        figures = reviewed_facts_replay(groups=groups, clearance=clearance)
+        self.stdout.write(f"{len(groups)} groups replayed in {time.perf_counter() - started:.1f}s (rolled back)")
+        for line in replay_lines(figures):
+            self.stdout.write(line)
+
     def _simulate(self, *, dataset: str, contexts_from_file: bool, clearance: str, reviews: int, seed: int,
                   json_only: bool, documents: list[str]) -> None:
         from django.conf import settings
@@ -135,10 +158,10 @@ class Command(BaseCommand):
             progress=None if json_only else self.stdout.write,
         )
         if not json_only:
-            for name in ("start", "learned"):
+            for name in ("start", "learned", "learned_with_reviewed_facts"):
                 f = result[name]
                 bound = "-" if f["leak_bound"] is None else f"{f['leak_bound']:.3f}"
-                self.stdout.write(f"{name:<8} balanced {f['balanced']:.3f}  automation {f['automation']:.3f}  "
+                self.stdout.write(f"{name:<27} balanced {f['balanced']:.3f}  automation {f['automation']:.3f}  "
                                   f"leak {f['leak']:.3f}  leak bound {bound} ({f['budget_status']})  "
                                   f"release at {f['threshold']:.3f}  [{f['family']}]")
         self.stdout.write(json.dumps(result))

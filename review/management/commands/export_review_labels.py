@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand
 
 from console.models import SecurityLevel
 from review.learning.review_labels import labels_exported
-from review.models import LabelSource, ReviewLabel
+from review.learning.models import LabelSource, ReviewLabel
 
 
 class Command(BaseCommand):

@@ -134,7 +134,7 @@ class Command(BaseCommand):
 
     def _from_reviews(self, *, seed: int, dry_run: bool) -> None:
         from review.learning.services import checker_learning_run, leak_estimate_update, refit_for_current
-        from review.models import CheckerModel
+        from review.learning.models import CheckerModel
 
         if dry_run:
             current, outcome = refit_for_current(seed=seed)
@@ -219,7 +219,7 @@ class Command(BaseCommand):
 def _weakest_claim_features(item: LabelledItem) -> dict[str, float] | None:
     """The features of the item's weakest claim by the rules' own score (which the model does not change)."""
     report = answer_check(question=item.question, answer_text=item.text, clearance=SecurityLevel.RESTRICTED,
-                          contexts=list(item.contexts), retrieve=not item.contexts)
+                          contexts=list(item.contexts), retrieve=not item.contexts, reviewed_facts=False)
     rows = [c.features for c in report.claims if c.features]
     return min(rows, key=lambda f: f["rule_score"]) if rows else None
 

@@ -1,0 +1,214 @@
+"""A claim's checkable content in the language layer's normal form: what a reviewer's decision on one claim says
+about another that states the same fact (review's reviewed facts).
+
+A fact is its quantities (value with kind and unit, bound, change, what it is per), directions, whether it negates,
+and its content words, names among them (no number, light word, negation cue or function word). Claims restate a
+reviewed fact when (`facts_restated`):
+
+- the same quantities, each bound, changed and per the same where both say it (the parser reads a bound or a rate
+  only next to the number: one side's silence is no difference, except for a strict "more/less than");
+- no direction word the other way (before/after, more/less, rose/fell), both negating or neither, no word negated in
+  one and asserted in the other, and the same names;
+- every word of the claims the reviewed claim's — itself, its word family, the synonyms the stemmer folds, its parts
+  or characters in a language writing compounds as one word — or one its source wrote (the quote and headings it
+  was confirmed against); and none of the reviewed claim's words left out.
+
+So a changed number, unit, date, name, negation or direction never restates a fact, nor does a word put in
+another's place (which the checker cannot tell from a synonym without a model of meaning: the console learns
+those from its reviewers, in its vocabulary). Claims and facts are compared as sets, so an answer that joins two
+reviewed sentences into one, or splits one in two, still restates them. Pure functions over text, as the rest of
+the checker.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from checking.analysis import NEGATION_CUES, analyze_claim
+from checking.languages import detect_language, language_of_word, reasons_in
+from checking.text import LIGHT_STEMS, function_word, related_stems
+from checking.windows import stem_found
+
+# Bound words ("at least", "or more") belong to the quantity they bound when the quantity reads its bound.
+_BOUND_FAMILIES = frozenset({"superlative", "compare"})
+_BOUND_REACH = 3  # tokens on either side of a quantity whose bound words are the quantity's
+_INCLUSIVE_BOUNDS = frozenset({-1, 0, 1})  # unstated, at most, at least: "capped at 400" is "up to 400"
+
+
+@dataclass(frozen=True)
+class Quantity:
+    kind: str
+    value: str
+    bound: int  # +2 more than, +1 at least, 0 unstated, -1 at most, -2 less than
+    change: int  # +1 rose, -1 fell, 0 unstated or unchanged
+    per: tuple[str, ...] = ()  # what it is per ("per night", 每晚), where the parser reads it
+
+    def agrees(self, other: Quantity) -> bool:
+        """The same value, bound, change and rate; what only one of them states (the parser reads a bound or a rate
+        only next to the number) is taken as unstated, except a strict bound."""
+        if (self.kind, self.value) != (other.kind, other.value):
+            return False
+        bounds = {self.bound, other.bound}
+        bound_ok = len(bounds) == 1 or (0 in bounds and bounds <= _INCLUSIVE_BOUNDS)
+        per_ok = self.per == other.per or not self.per or not other.per
+        return bound_ok and per_ok and (self.change == other.change or 0 in (self.change, other.change))
+
+
+@dataclass(frozen=True)
+class Fact:
+    language: str
+    quantities: tuple[Quantity, ...]
+    directions: frozenset[tuple[str, int]]  # (family, polarity) of the direction words not bounding a quantity
+    negates: bool
+    words: frozenset[str]  # content stems (no number, light word or negation cue)
+    negated: frozenset[str]  # those of them inside a negation's scope
+    names: frozenset[str]  # those of them the claim writes as names
+
+    @property
+    def values(self) -> str:
+        """The quantities' values, written out: facts stating the same fact have the same (a lookup key)."""
+        return json.dumps(sorted([q.kind, q.value] for q in self.quantities), ensure_ascii=False)
+
+    @property
+    def key(self) -> str:
+        """The fact as one value: claims of pending answers with the same key are one decision."""
+        return hashlib.sha256(json.dumps(self.as_dict(), ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:32]
+
+    def as_dict(self) -> dict:
+        return {"language": self.language, "quantities": sorted([q.kind, q.value, q.bound, q.change, list(q.per)]
+                                                               for q in self.quantities),
+                "directions": sorted(list(d) for d in self.directions), "negates": self.negates,
+                "words": sorted(self.words), "negated": sorted(self.negated), "names": sorted(self.names)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Fact:
+        return cls(language=data["language"],
+                   quantities=tuple(Quantity(kind, value, bound, change, tuple(per))
+                                    for kind, value, bound, change, per in data["quantities"]),
+                   directions=frozenset((f, p) for f, p in data["directions"]), negates=data["negates"],
+                   words=frozenset(data["words"]), negated=frozenset(data["negated"]),
+                   names=frozenset(data["names"]))
+
+
+def _value(q) -> str:
+    return json.dumps(q.value) if isinstance(q.value, tuple) else repr(round(float(q.value), 6))
+
+
+def claim_fact(text: str, *, language: str | None = None) -> Fact:
+    """The fact `text` states (one claim: split answers with checking.claims.split_claims first)."""
+    language = language or detect_language(text)
+    with reasons_in(language):
+        claim = analyze_claim(text, names=set())
+    unit = claim.unit
+    near_bound = {k for q in unit.quantities if q.bound
+                  for k in range(q.token_span[0] - q.lead - _BOUND_REACH, q.token_span[1] + _BOUND_REACH)}
+    directions = frozenset((p.family, p.polarity) for p in unit.polars
+                           if not (p.family in _BOUND_FAMILIES and p.index in near_bound))
+    quantities = tuple(Quantity(kind=q.kind, value=_value(q), bound=q.bound, change=q.change or 0,
+                                per=tuple(sorted(q.per))) for q in unit.quantities)
+    words = frozenset(stem for stem, token in _content(claim))
+    return Fact(language=language, quantities=quantities, directions=directions,
+                negates=any(clause.has_negation for clause in unit.clauses), words=words,
+                negated=frozenset(words & unit.negated),
+                names=frozenset(token.stem for run in claim.entities for token in run) & words)
+
+
+def _content(claim) -> list[tuple[str, object]]:
+    """The claim's weighted stems that state something: not light words ("need", "use"), negation cues (the fact
+    says whether it negates) or function words the tokenizer keeps ("you'll", "anyone")."""
+    lowers = {token.stem: token.lower for token in claim.unit.tokens}
+    return [(stem, lowers.get(stem, stem)) for stem in claim.weights
+            if stem not in LIGHT_STEMS and stem not in NEGATION_CUES and not function_word(lowers.get(stem, stem))]
+
+
+def _named(stem: str, stems: frozenset[str]) -> bool:
+    return stem_found(stem, stems) > 0 or any(related_stems(stem, other) for other in stems)
+
+
+def _written_in(stem: str, stems: frozenset[str]) -> bool:
+    """In a language writing words without spaces, a word whose every two characters side by side are written in
+    `stems`: the segmenter cuts the same words differently in different sentences (酒水费 / 酒水 费用)."""
+    text = "".join(stems)
+    return len(stem) > 1 and all(stem[i:i + 2] in text for i in range(len(stem) - 1))
+
+
+def _found(stem: str, stems: Collection[str]) -> bool:
+    """`stem` among `stems`: itself, its word family, or — in a language writing compounds as one word — its parts
+    (酒水费 where 酒水 and 费用 are) or its characters as written there."""
+    stems = frozenset(stems)
+    language = language_of_word(stem)
+    if _named(stem, stems) or language.found_by_parts(stem, stems, covers=lambda part: _named(part, stems)):
+        return True
+    return language.ideograph is not None and language.ideograph.search(stem) is not None and _written_in(stem, stems)
+
+
+def words_unknown(words: Collection[str], known: Collection[str]) -> set[str]:
+    """Those of `words` that `known` lacks, through word families, folded synonyms and word parts."""
+    return {stem for stem in words if not _found(stem, known)}
+
+
+def _quantities_agree(claim: Sequence[Quantity], reviewed: Sequence[Quantity]) -> bool:
+    """The same values, each bound and changed alike (a multiset matched one by one)."""
+    if Counter((q.kind, q.value) for q in claim) != Counter((q.kind, q.value) for q in reviewed):
+        return False
+    left = list(reviewed)
+    for quantity in claim:
+        match = next((i for i, other in enumerate(left) if quantity.agrees(other)), None)
+        if match is None:
+            return False
+        left.pop(match)
+    return True
+
+
+def _directions_agree(a: frozenset[tuple[str, int]], b: frozenset[tuple[str, int]]) -> bool:
+    """No family of direction words says one thing in one and the opposite in the other."""
+    for family in {f for f, _ in a} & {f for f, _ in b}:
+        if {p for f, p in a if f == family} != {p for f, p in b if f == family}:
+            return False
+    return True
+
+
+def _negation_agrees(claim: Fact, negated: frozenset[str], words: frozenset[str]) -> bool:
+    """No word negated on one side is asserted on the other."""
+    asserted = words - negated
+    crosses = any(_found(s, asserted) and not _found(s, negated) for s in claim.negated)
+    return not crosses and not any(_found(s, claim.words - claim.negated) and not _found(s, claim.negated)
+                                   for s in negated)
+
+
+def _joined(facts: Sequence[Fact], language: str) -> Fact:
+    """Several facts read as one (an answer's sentences joined, or one split in two)."""
+    return Fact(language=language, quantities=tuple(q for f in facts for q in f.quantities),
+                directions=frozenset(d for f in facts for d in f.directions), negates=any(f.negates for f in facts),
+                words=frozenset(w for f in facts for w in f.words), negated=frozenset(w for f in facts for w in f.negated),
+                names=frozenset(w for f in facts for w in f.names))
+
+
+# Of the reviewed claims' words, how many a restatement may leave out. None: a claim without "international" of
+# "international trips must be booked 21 days ahead" states a wider fact, and nothing tells a qualifier from a word
+# the sentence no longer needs.
+MAX_LEFT_OUT = 0
+
+
+def facts_restated(claims: Sequence[Fact], reviewed: Sequence[Fact], *, grounded: Collection[str] = ()) -> bool:
+    """Whether `claims` (one claim, or the claims of an answer that say it between them) state what `reviewed` (one
+    reviewed claim, or several a decision settled together) stated: the same quantities, bounded, changed and per
+    the same; no direction or negation the other way; the same names; every word of the claims the reviewed
+    claims' or one of `grounded` (the quote and headings they were confirmed against: a restatement may name what
+    the source names); and none of the reviewed claims' words left out (MAX_LEFT_OUT)."""
+    if not claims or not reviewed or any(f.language != claims[0].language for f in (*claims, *reviewed)):
+        return False
+    claim, fact = _joined(claims, claims[0].language), _joined(reviewed, claims[0].language)
+    if not _quantities_agree(claim.quantities, fact.quantities) or not _directions_agree(claim.directions,
+                                                                                         fact.directions):
+        return False
+    if claim.negates != fact.negates or not _negation_agrees(claim, fact.negated, fact.words):
+        return False
+    if words_unknown(claim.names, fact.words) or words_unknown(fact.names, claim.words):
+        return False
+    return not words_unknown(claim.words - claim.names, {*fact.words, *grounded}) \
+        and len(words_unknown(fact.words, claim.words)) <= MAX_LEFT_OUT

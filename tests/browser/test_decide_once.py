@@ -1,0 +1,70 @@
+"""Decisions that count more than once, in a real browser: a group of answers stating the same facts decided once
+releases all its members, one key agrees with every supported claim, and a repeated fact goes out on its review."""
+
+import pytest
+
+from review.models import Answer
+from tests.browser import steps
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+POLICY = """# Travel policy
+
+## Booking
+
+International trips must be booked at least 21 days before departure. Domestic trips must be booked at least 14 days before departure.
+
+## Hotels
+
+The nightly hotel cap in London is £220.
+"""
+SAME = "International trips must be booked at least 21 days before departure. The nightly hotel cap in London is £220."
+
+
+@pytest.fixture
+def answers(publish, api_token, settings, release_at):
+    """Answers scored by the real pipeline; nothing goes out on its score alone (they wait for a reviewer)."""
+    settings.REVIEW_HIGH_RISK_TOPICS = []
+    settings.REVIEW_AUDIT_SAMPLE_RATE = 0.0
+    release_at(1.01)
+    publish(POLICY, key="travel", title="Travel policy")
+    client, _ = api_token
+    return lambda text: steps.scored_answer(client=client, text=text, question="How early do I book?")
+
+
+def test_a_group_decided_once_releases_every_member(page, login, reviewer, answers):
+    members = [answers(SAME) for _ in range(3)]
+    assert {m.status for m in members} == {"pending_review"}
+    login(reviewer)
+
+    page.goto("/review/")
+    page.click("#answer-groups a:has-text('Decide 3 answers once')")
+    assert page.locator("[data-group-member]").count() == 3
+    for card in page.locator("[data-group-claim]").all():
+        card.locator("input[value=confirmed]").check()
+    page.click("[data-group-approve]")
+    page.wait_for_url("**/review/")
+
+    assert "Decided 3 answers of the group." in page.locator(".messages, .msg-success, body").first.inner_text()
+    assert [Answer.objects.get(pk=m.pk).status for m in members] == ["approved"] * 3
+    assert page.locator("#answer-groups").count() == 0
+
+
+def test_one_key_agrees_with_the_supported_claims_then_the_fact_goes_out_again_on_its_review(
+        page, login, reviewer, answers):
+    answer = answers(SAME)
+    login(reviewer)
+    page.goto(f"/review/answers/{answer.pk}/")
+    page.keyboard.press("n")  # start the review: the lease
+    page.wait_for_selector("#confirm-supported")
+
+    page.keyboard.press("g")
+    page.wait_for_selector("#confirm-supported", state="detached")
+    assert page.locator(".claim-card .claim-mark").count() == 2
+    page.keyboard.press("a")
+    page.wait_for_function("() => !document.querySelector('#approve-button')", timeout=15_000)
+
+    again = answers(SAME)
+    assert Answer.objects.get(pk=again.pk).status == "released"
+    page.goto(f"/review/answers/{again.pk}/")
+    assert page.locator("[data-reviewed-fact-badge]").count() == 2

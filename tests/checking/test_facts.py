@@ -1,0 +1,87 @@
+"""checking.facts: a restatement of a reviewed fact is recognised, a changed fact never is."""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from checking.facts import claim_fact, facts_restated
+
+pytestmark = pytest.mark.django_db(databases=[])  # pure functions: no database
+
+REVIEWED_EN = "International trips must be booked at least 21 days before departure."
+REVIEWED_ZH = "在北京出差，住宿费每晚最高报销六百元。"
+
+
+def _restates(claim: str, reviewed: str | list[str], *, grounded=()) -> bool:
+    reviewed = [reviewed] if isinstance(reviewed, str) else reviewed
+    return facts_restated([claim_fact(claim)], [claim_fact(text) for text in reviewed], grounded=grounded)
+
+
+@pytest.mark.parametrize("claim", [
+    REVIEWED_EN,
+    "International trips must be booked 21 days or more before departure.",
+    "You'll need to book international trips at least 21 days before departure.",
+])
+def test_a_restatement_in_other_words_restates_the_fact(claim):
+    assert _restates(claim, REVIEWED_EN)
+
+
+@pytest.mark.parametrize(("claim", "changed"), [
+    ("International trips must be booked at least 14 days before departure.", "number"),
+    ("International trips must be booked at least 21 weeks before departure.", "unit"),
+    ("International trips must be booked at least 21 days after departure.", "direction"),
+    ("International trips must be booked more than 21 days before departure.", "strict bound"),
+    ("International trips must not be booked at least 21 days before departure.", "negation"),
+    ("Domestic trips must be booked at least 21 days before departure.", "a word in another's place"),
+    ("Trips must be booked at least 21 days before departure.", "what made it specific, dropped"),
+])
+def test_a_changed_fact_never_restates_it(claim, changed):
+    assert not _restates(claim, REVIEWED_EN), changed
+
+
+def test_a_name_only_one_of_them_writes_is_another_fact():
+    reviewed = "The nightly hotel cap in New York is $325."
+    assert _restates("In New York the hotel cap is $325 a night.", reviewed)
+    assert not _restates("The nightly hotel cap in Boston is $325.", reviewed)
+    assert not _restates("The nightly hotel cap is $325.", reviewed)
+
+
+def test_a_rate_per_another_unit_is_another_fact():
+    reviewed = "Driving your own car is reimbursed at $0.62 per mile."
+    assert not _restates("Driving your own car is reimbursed at $0.62 per kilometer.", reviewed)
+
+
+def test_words_of_the_source_may_be_added_other_words_may_not():
+    reviewed = "Alcohol is not reimbursed."
+    grounded = ["alcohol", "reimburs", "meal", "dinner", "customer"]
+    assert _restates("Alcohol at dinners is not reimbursed.", reviewed, grounded=grounded)
+    assert not _restates("Alcohol at parties is not reimbursed.", reviewed, grounded=grounded)
+
+
+def test_two_reviewed_sentences_joined_in_one_claim_restate_both():
+    reviewed = ["Domestic trips must be booked at least 14 days before departure.",
+                "International trips must be booked at least 21 days before departure."]
+    joined = "Domestic trips must be booked at least 14 days and international trips at least 21 days before departure."
+    assert _restates(joined, reviewed)
+    assert not _restates(joined.replace("21", "28"), reviewed)
+
+
+@pytest.mark.parametrize("claim", ["在北京出差，住宿费每晚最高报销六百元。", "在北京出差时，住宿费每晚最高可报销六百元。"])
+def test_a_chinese_restatement_restates_the_fact(claim):
+    assert _restates(claim, REVIEWED_ZH)
+
+
+@pytest.mark.parametrize(("claim", "changed"), [
+    ("在北京出差，住宿费每晚最高报销五百元。", "number"),
+    ("在上海出差，住宿费每晚最高报销六百元。", "name"),
+    ("在北京出差，住宿费每晚最低报销六百元。", "direction"),
+    ("在北京出差，住宿费每晚不予报销六百元。", "negation"),
+    ("在北京出差，餐费每晚最高报销六百元。", "a word in another's place"),
+])
+def test_a_changed_chinese_fact_never_restates_it(claim, changed):
+    assert not _restates(claim, REVIEWED_ZH), changed
+
+
+@settings(max_examples=60, deadline=None)
+@given(days=st.integers(min_value=1, max_value=400).filter(lambda n: n != 21))
+def test_no_other_number_of_days_restates_the_fact(days):
+    assert not _restates(f"International trips must be booked at least {days} days before departure.", REVIEWED_EN)
