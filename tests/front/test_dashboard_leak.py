@@ -73,3 +73,22 @@ def test_before_any_estimate_the_card_says_when_it_comes(client, reviewer):
     page = client.get("/").content.decode()
 
     assert "No estimate yet: it is worked out every few minutes from reviewers' labels (0 so far)." in page
+
+
+def test_the_dashboard_says_learning_is_on_and_what_its_last_refit_refused(client, admin_user, settings):
+    from review.learning.models import CheckerModel
+
+    admin = admin_user
+    client.force_login(admin)
+    assert settings.REVIEW_LEARNING is True  # on unless an operator turns it off
+
+    first = client.get("/").content.decode()
+    assert "no refit yet" in re.sub(r"\s+", " ", first)
+
+    CheckerModel.objects.create(origin=CheckerModel.Origin.LEARNING_JOB, model_json="{}", digest="d", shipped_digest="s",
+                                release_threshold=0.97, refusal="the candidate did not beat the current model")
+    learning = re.sub(r"\s+", " ", client.get("/").content.decode().split('id="learning-state">')[1].split("</dd>")[0])
+
+    assert learning.startswith("on") and "refused: the candidate did not beat the current model" in learning
+    settings.REVIEW_LEARNING = False
+    assert "off (REVIEW_LEARNING=0)" in client.get("/").content.decode()
