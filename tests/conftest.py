@@ -250,6 +250,17 @@ def api(client, api_token):
     return Api()
 
 
+@pytest.fixture
+def person_token(db):
+    """person_token(user) -> a new personal token of theirs (the review API's credential)."""
+    from console.personal_tokens import personal_token_create
+
+    def make(user, *, name: str = "test tool") -> str:
+        return personal_token_create(user=user, name=name, actor=user)[1]
+
+    return make
+
+
 class _Receiver:
     """A small local HTTP server standing in for third parties (webhook receivers, checker endpoints)."""
 
