@@ -1,5 +1,5 @@
 """Personal tokens for the review API: made by `create_user_token` or on /account/tokens/ (shown once, a hash
-stored), listed and revoked by their owner, audited."""
+stored), listed and revoked by their owner, audited; a revoked token stops working at once."""
 
 from io import StringIO
 
@@ -12,7 +12,14 @@ from console.personal_tokens import LIVE_TOKENS_MAX, personal_token_hash
 
 pytestmark = pytest.mark.django_db
 
-def test_the_command_prints_a_token_and_stores_only_its_hash(reviewer):
+QUEUE = "/api/v1/review/queue"
+
+
+def _queue(token: str):
+    return Client().get(QUEUE, headers={"Authorization": f"Bearer {token}"})
+
+
+def test_the_command_prints_a_token_that_works_and_stores_only_its_hash(reviewer):
     out = StringIO()
 
     call_command("create_user_token", "rita", "--name", "ticket bot", stdout=out)
@@ -24,6 +31,7 @@ def test_the_command_prints_a_token_and_stores_only_its_hash(reviewer):
     stored = PersonalToken.objects.get()
     assert (stored.user, stored.name, stored.token_hash) == (reviewer, "ticket bot", personal_token_hash(token))
     assert token.startswith(stored.prefix) and token not in stored.prefix
+    assert _queue(token).status_code == 200
     event = AuditEvent.objects.get(verb="personal_token.create")
     assert event.actor_label == "manage.py create_user_token rita" and token not in str(event.after)
 
@@ -62,11 +70,13 @@ def test_the_page_creates_a_token_shown_once(client, reviewer):
     assert personal_token_hash(token) == stored.token_hash
     assert token not in again.content.decode() and "chat bot" in again.content.decode()
     assert f"{stored.prefix}…" in again.content.decode()
+    assert _queue(token).status_code == 200
     assert AuditEvent.objects.get(verb="personal_token.create").actor == reviewer
 
 
-def test_revoking_on_the_page(client, reviewer, person_token):
-    person_token(reviewer)
+def test_revoking_on_the_page_stops_the_token_at_once(client, reviewer, person_token):
+    token = person_token(reviewer)
+    assert _queue(token).status_code == 200
     client.force_login(reviewer)
 
     response = client.post(f"/account/tokens/{PersonalToken.objects.get().pk}/revoke/", follow=True)
@@ -74,11 +84,12 @@ def test_revoking_on_the_page(client, reviewer, person_token):
     assert response.status_code == 200
     assert "Revoked the token “test tool”: it no longer works." in response.content.decode()
     assert PersonalToken.objects.get().revoked_at is not None
+    assert _queue(token).status_code == 401
     assert AuditEvent.objects.filter(verb="personal_token.revoke").count() == 1
 
 
 def test_nobody_sees_or_revokes_another_persons_tokens(client, reviewer, second_reviewer, person_token):
-    person_token(second_reviewer, name="rob's bot")
+    token = person_token(second_reviewer, name="rob's bot")
     client.force_login(reviewer)
 
     listing = client.get("/account/tokens/").content.decode()
@@ -86,6 +97,7 @@ def test_nobody_sees_or_revokes_another_persons_tokens(client, reviewer, second_
 
     assert "rob's bot" not in listing and "You have no tokens yet." in listing
     assert revoke.status_code == 404
+    assert _queue(token).status_code == 200
 
 
 def test_every_form_on_the_page_needs_its_csrf_token(reviewer, person_token):
