@@ -217,9 +217,10 @@ def test_a_curators_token_is_403_on_every_review_route(people_api, curator, make
 
     responses = [api.get("/api/v1/review/queue"), api.get(f"/api/v1/review/answers/{answer.pk}"),
                  api.post(f"/api/v1/review/answers/{answer.pk}/lease"),
-                 api.post(f"/api/v1/review/answers/{answer.pk}/decision", {"action": "approve"})]
+                 api.post(f"/api/v1/review/answers/{answer.pk}/decision", {"action": "approve"}),
+                 api.get(f"/api/v1/review/answers/{answer.pk}/comments")]
 
-    assert [r.status_code for r in responses] == [403] * 4
+    assert [r.status_code for r in responses] == [403] * 5
     assert responses[0].json() == {"error": "forbidden",
                                    "detail": "this route needs the reviewer role; cora does not hold it"}
     answer.refresh_from_db()
