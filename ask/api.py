@@ -11,7 +11,7 @@ from ask.services import AskResult, ask_question
 from console.api import Text, errors_documented
 
 router = Router(tags=["ask"])
-ERRORS = errors_documented(400, 401, 429)
+ERRORS = errors_documented(400, 401, 403, 429)
 
 
 class AskIn(Schema):

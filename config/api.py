@@ -1,5 +1,6 @@
 """The API (v1, see DESIGN.md): one NinjaAPI built from each app's Router. Every route authenticates with an API
-client's bearer token (review.api.bearer); every error is `{"error": code, "detail": text}` JSON."""
+client's bearer token (review.api.bearer), but the review routes for people (review.review_api, triage.api), which
+take a person's token (review.people_bearer); every error is `{"error": code, "detail": text}` JSON."""
 
 from __future__ import annotations
 
@@ -13,14 +14,18 @@ from console.api import ERROR_CODES
 from kb.api import router as search_router
 from review.api import bearer
 from review.api import router as answers_router
+from review.review_api import router as review_router
 from review.services import CheckUnavailable
 from review.token_throttle import TooManyBadTokens
+from triage.api import router as triage_router
 
 api = NinjaAPI(title="Grounded-answer review console", version="1", urls_namespace="api",
                docs_url="/docs", openapi_url="/openapi.json", auth=bearer)
 api.add_router("/v1", answers_router)
 api.add_router("/v1", search_router)
 api.add_router("/v1", ask_router)
+api.add_router("/v1", review_router)
+api.add_router("/v1", triage_router)
 
 
 def _error(request: HttpRequest, status: int, detail: str) -> HttpResponse:

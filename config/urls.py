@@ -26,6 +26,8 @@ urlpatterns = [
     path("healthz", front_views.healthz, name="healthz"),
     path("audit/", views.audit_log, name="audit_log"),
     path("account/language/", views.language, name="language"),
+    path("account/tokens/", views.personal_token_list, name="personal_tokens"),
+    path("account/tokens/<int:token_id>/revoke/", views.personal_token_revoke, name="personal_token_revoke"),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("kb/", include("kb.urls")),

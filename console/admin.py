@@ -8,7 +8,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from console.login_lockout import login_unlock
-from console.models import AuditEvent, User
+from console.models import AuditEvent, PersonalToken, User
+from console.personal_tokens import personal_token_revoke
 
 
 @admin.register(User)
@@ -60,3 +61,29 @@ class AuditEventAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+@admin.register(PersonalToken)
+class PersonalTokenAdmin(admin.ModelAdmin):
+    """People's review-API tokens: seen and revoked here, never created (a token is shown only to its owner)."""
+
+    list_display = ("user", "name", "prefix", "created_at", "last_used_at", "revoked_at")
+    list_filter = ("revoked_at",)
+    search_fields = ("user__username", "name", "prefix")
+    readonly_fields = ("user", "name", "prefix", "created_at", "last_used_at", "revoked_at")
+    exclude = ("token_hash",)
+    actions = ["revoke"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False  # revoked, not deleted: the list and the audit log keep saying what existed
+
+    @admin.action(description=_("Revoke the selected tokens"), permissions=["change"])
+    def revoke(self, request: HttpRequest, queryset: QuerySet[PersonalToken]) -> None:
+        live = [token for token in queryset.select_related("user") if token.revoked_at is None]
+        for token in live:
+            personal_token_revoke(personal_token=token, actor=request.user)
+        self.message_user(request, ngettext("Revoked %(count)d token.", "Revoked %(count)d tokens.", len(live))
+                          % {"count": len(live)}, messages.SUCCESS)

@@ -41,3 +41,8 @@ class LanguageForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ["language"]
+
+
+class PersonalTokenForm(forms.Form):
+    name = forms.CharField(max_length=100, label=_("Name"),
+                           help_text=_("What will use the token: a bot, a ticketing system, a script."))

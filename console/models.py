@@ -88,3 +88,22 @@ class AuditEvent(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise TypeError("audit events are append-only")
+
+
+class PersonalToken(models.Model):
+    """A person's bearer token for the review API (README "Review API"): it acts as its user, with their roles and
+    clearance. Only the token's sha256 is stored; the token itself is shown once, when it is created."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="personal_tokens")
+    name = models.CharField(_("name"), max_length=100)
+    prefix = models.CharField(max_length=12, help_text=_("First characters of the token, to recognise it."))
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"

@@ -5,14 +5,15 @@ import csv
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from console import roles
-from console.forms import AuditFilterForm, LanguageForm
+from console import personal_tokens, roles
+from console.forms import AuditFilterForm, LanguageForm, PersonalTokenForm
 from console.roles import role_required
 from console.selectors import audit_event_changes, audit_events_filtered, role_granters
 
@@ -88,3 +89,39 @@ def language(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Language saved."))
         return redirect(back or "language")
     return render(request, "console/language.html", {"form": form, "next": back})
+
+
+def _personal_tokens_page(request: HttpRequest, *, form: PersonalTokenForm | None = None, new_token: str = "",
+                          status: int = 200) -> HttpResponse:
+    return render(request, "console/personal_tokens.html", {
+        "form": form or PersonalTokenForm(), "new_token": new_token,
+        "tokens": personal_tokens.personal_tokens_for(user=request.user),
+        "is_reviewer": request.user.has_role(roles.REVIEWER),
+    }, status=status)
+
+
+@never_cache  # the page that shows a new token must not be kept by a browser or proxy
+@require_http_methods(["GET", "POST"])
+def personal_token_list(request: HttpRequest) -> HttpResponse:
+    """Any logged-in person's own tokens for the review API; a POST creates one and shows it, this once."""
+    if request.method == "GET":
+        return _personal_tokens_page(request)
+    form = PersonalTokenForm(request.POST)
+    if form.is_valid():
+        try:
+            _created, token = personal_tokens.personal_token_create(user=request.user, name=form.cleaned_data["name"],
+                                                                    actor=request.user)
+        except personal_tokens.PersonalTokenInvalid as exc:
+            form.add_error("name", str(exc))
+        else:
+            # Rendered, not redirected: the token is in no session or message store, only on this page.
+            return _personal_tokens_page(request, new_token=token)
+    return _personal_tokens_page(request, form=form, status=400)
+
+
+@require_POST
+def personal_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    personal_token = get_object_or_404(personal_tokens.personal_tokens_for(user=request.user), pk=token_id)
+    personal_tokens.personal_token_revoke(personal_token=personal_token, actor=request.user)
+    messages.success(request, _("Revoked the token “%(name)s”: it no longer works.") % {"name": personal_token.name})
+    return redirect("personal_tokens")

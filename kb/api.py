@@ -31,7 +31,7 @@ class SearchOut(Schema):
 
 
 # The operation id it had when review's module served it: clients generated from the OpenAPI document name it so.
-@router.get("/search", response={200: SearchOut, **errors_documented(400, 401, 404, 409, 411, 413, 429, 503)},
+@router.get("/search", response={200: SearchOut, **errors_documented(400, 401, 403, 404, 409, 411, 413, 429, 503)},
             summary="Hit testing over approved sources", operation_id="review_api_search")
 def search(request: HttpRequest, q: Text = Query(..., min_length=1, max_length=1000),
            k: int = Query(5, ge=1, le=50)):

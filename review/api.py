@@ -25,12 +25,13 @@ from kb.models import Chunk
 from review import services
 from review.api_schemas import AcceptedOut, AlignScoreIn, AnswerIn, AnswerOut, CheckIn, CheckOut, answer_to_dict
 from review.models import Answer, ApiClient, Claim, Decision, Evidence
+from review.people_bearer import TokenKindForbidden, personal_token_refuse
 from review.token_throttle import TooManyBadTokens, bad_token_record, bad_tokens_refusal_check
 
 logger = logging.getLogger(__name__)
 
 # 411 and 413 come from RequestBodyLimitMiddleware before a route runs; listed so clients see them in the schema.
-ERRORS = errors_documented(400, 401, 404, 409, 411, 413, 429, 503)
+ERRORS = errors_documented(400, 401, 403, 404, 409, 411, 413, 429, 503)
 
 
 class BearerToken(HttpBearer):
@@ -58,6 +59,7 @@ class BearerToken(HttpBearer):
             client = ApiClient.objects.filter(token_hash=token_hash, is_active=True).first()
             if client is None:
                 self._clients.pop(token_hash, None)
+                personal_token_refuse(token)  # a person's token on a client route: 403, not a bad token
                 bad_token_record(address=address)
             elif settings.API_TOKEN_CACHE_SECONDS > 0:
                 if len(self._clients) >= self.MAX_CACHED:
@@ -145,6 +147,8 @@ def _alignscore_refusal(request: HttpRequest) -> JsonResponse | None:
             response = JsonResponse({"error": "too_many_requests", "detail": str(exc)}, status=429)
             response["Retry-After"] = str(exc.retry_after)
             return response
+        except TokenKindForbidden as exc:
+            return JsonResponse({"error": "forbidden", "detail": str(exc)}, status=403)
         if client is None:
             return JsonResponse({"error": "unauthorized", "detail": "invalid bearer token"}, status=401)
         return None

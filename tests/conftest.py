@@ -250,6 +250,47 @@ def api(client, api_token):
     return Api()
 
 
+@pytest.fixture
+def person_token(db):
+    """person_token(user) -> a new personal token of theirs (the review API's credential)."""
+    from console.personal_tokens import personal_token_create
+
+    def make(user, *, name: str = "test tool") -> str:
+        return personal_token_create(user=user, name=name, actor=user)[1]
+
+    return make
+
+
+@pytest.fixture
+def people_api(db, person_token):
+    """people_api(user) -> the review API as that person, through a personal token of theirs (`.token`); a client
+    of its own, as a tool has: no session cookie of a page's."""
+    import json
+
+    from django.test import Client
+
+    class PeopleApi:
+        def __init__(self, user) -> None:
+            self.token = person_token(user)
+            self.client = Client()
+
+        def _headers(self, headers: dict) -> dict:
+            return {"Authorization": f"Bearer {self.token}", **headers}
+
+        def get(self, path: str, params: dict | None = None, **headers):
+            return self.client.get(path, params or {}, headers=self._headers(headers))
+
+        def post(self, path: str, body=None, *, raw: bytes | None = None, **headers):
+            data = raw if raw is not None else json.dumps(body if body is not None else {})
+            return self.client.post(path, data=data, content_type="application/json",
+                                    headers=self._headers(headers))
+
+        def delete(self, path: str, **headers):
+            return self.client.delete(path, headers=self._headers(headers))
+
+    return PeopleApi
+
+
 class _Receiver:
     """A small local HTTP server standing in for third parties (webhook receivers, checker endpoints)."""
 

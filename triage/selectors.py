@@ -31,6 +31,12 @@ def get_queue_view_for_user(*, user, view_id: int) -> QueueView | None:
     return next((view for view in queue_views_for(user=user) if view.pk == view_id), None)
 
 
+def queue_view_query(*, user, view_id: int) -> str | None:
+    """A saved view's query string, if the user may see the view (review.review_api_hooks)."""
+    view = get_queue_view_for_user(user=user, view_id=view_id)
+    return view.query if view is not None else None
+
+
 def _reviewers() -> QuerySet:
     reviewing = Q(groups__name__in=[roles.REVIEWER, roles.ADMIN]) | Q(is_superuser=True)
     return get_user_model().objects.filter(reviewing, is_active=True).distinct()
@@ -60,6 +66,10 @@ def reviewers_for_queue(*, viewer) -> QuerySet:
 
 def comments_for(*, answer: Answer) -> QuerySet[Comment]:
     return answer.comments.select_related("author").prefetch_related("mentioned").order_by("created_at", "pk")
+
+
+def answer_comment_count(*, answer: Answer) -> int:
+    return Comment.objects.filter(answer=answer).count()
 
 
 def notifications_for(*, user) -> QuerySet[Notification]:
