@@ -7,17 +7,18 @@ reviewed fact when (`facts_restated`):
 
 - the same quantities, each bound, changed and per the same where both say it (the parser reads a bound or a rate
   only next to the number: one side's silence is no difference, except for a strict "more/less than");
-- no direction word the other way (before/after, more/less, rose/fell), both negating or neither, no word negated in
-  one and asserted in the other, and the same names;
+- the same direction words (before/after, more/less, rose/fell: one only one of them writes changes the fact too),
+  both negating or neither, no word negated in one and asserted in the other, and the same names;
 - every word of the claims the reviewed claim's — itself, its word family, the synonyms the stemmer folds, its parts
   or characters in a language writing compounds as one word — or one its source wrote (the quote and headings it
-  was confirmed against); and none of the reviewed claim's words left out.
+  was confirmed against); and none of the reviewed claim's words left out;
 
-So a changed number, unit, date, name, negation or direction never restates a fact, nor does a word put in
-another's place (which the checker cannot tell from a synonym without a model of meaning: the console learns
-those from its reviewers, in its vocabulary). Claims and facts are compared as sets, so an answer that joins two
-reviewed sentences into one, or splits one in two, still restates them. Pure functions over text, as the rest of
-the checker.
+and the built-in checker, reading the reviewed claims as the evidence, finds nothing contradicting them
+(`contradicted_by`: two names paired the other way round, which no set of words shows). So a changed number, unit,
+date, name, negation or direction never restates a fact, nor does a word put in another's place (which the checker
+cannot tell from a synonym without a model of meaning: the console learns those from its reviewers, in its
+vocabulary). Claims and facts are compared as sets, so an answer that joins two reviewed sentences into one, or
+splits one in two, still restates them. Pure functions over text, as the rest of the checker.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from checking.analysis import NEGATION_CUES, analyze_claim
+from checking.base import EvidenceCandidate
+from checking.builtin import BuiltinChecker
+from checking.findings import Effect
 from checking.languages import detect_language, language_of_word, reasons_in
 from checking.text import LIGHT_STEMS, function_word, related_stems
 from checking.windows import stem_found
@@ -165,11 +169,9 @@ def _quantities_agree(claim: Sequence[Quantity], reviewed: Sequence[Quantity]) -
 
 
 def _directions_agree(a: frozenset[tuple[str, int]], b: frozenset[tuple[str, int]]) -> bool:
-    """No family of direction words says one thing in one and the opposite in the other."""
-    for family in {f for f, _ in a} & {f for f, _ in b}:
-        if {p for f, p in a if f == family} != {p for f, p in b if f == family}:
-            return False
-    return True
+    """The same direction words, family and way: one the other lacks ("4 hours before" for "within 4 hours")
+    changes the fact as surely as the opposite word does."""
+    return a == b
 
 
 def _negation_agrees(claim: Fact, negated: frozenset[str], words: frozenset[str]) -> bool:
@@ -184,7 +186,8 @@ def _joined(facts: Sequence[Fact], language: str) -> Fact:
     """Several facts read as one (an answer's sentences joined, or one split in two)."""
     return Fact(language=language, quantities=tuple(q for f in facts for q in f.quantities),
                 directions=frozenset(d for f in facts for d in f.directions), negates=any(f.negates for f in facts),
-                words=frozenset(w for f in facts for w in f.words), negated=frozenset(w for f in facts for w in f.negated),
+                words=frozenset(w for f in facts for w in f.words),
+                negated=frozenset(w for f in facts for w in f.negated),
                 names=frozenset(w for f in facts for w in f.names))
 
 
@@ -192,6 +195,15 @@ def _joined(facts: Sequence[Fact], language: str) -> Fact:
 # "international trips must be booked 21 days ahead" states a wider fact, and nothing tells a qualifier from a word
 # the sentence no longer needs.
 MAX_LEFT_OUT = 0
+
+
+def contradicted_by(claims: Sequence[str], reviewed: Sequence[str]) -> bool:
+    """Whether the built-in checker, reading the reviewed claims as the evidence, finds the claims contradicting
+    them: what the word sets cannot see — two names or terms paired the other way round, a word between the same
+    neighbours replaced, a direction or negation it reads in context."""
+    outcome = BuiltinChecker(embed=None).check(claim=" ".join(claims),
+                                               candidates=[EvidenceCandidate(" ".join(reviewed))])
+    return any(finding.effect is Effect.CONTRADICTS for finding in outcome.findings)
 
 
 def facts_restated(claims: Sequence[Fact], reviewed: Sequence[Fact], *, grounded: Collection[str] = ()) -> bool:

@@ -26,7 +26,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from checking.facts import Fact, claim_fact, facts_restated
+from checking.facts import Fact, claim_fact, contradicted_by, facts_restated
 from checking.text import is_content, tokenize
 from console.audit import audit_record
 from console.models import SecurityLevel
@@ -53,7 +53,8 @@ class FactMatch:
     def reason(self) -> str:
         said = {"reviewer": self.reviewer, "date": f"{self.decided_at:%Y-%m-%d}", "answer": self.answer_id}
         if self.confirmed:
-            return _("supported by review: %(reviewer)s confirmed the same fact on %(date)s (answer #%(answer)s)") % said
+            return (_("supported by review: %(reviewer)s confirmed the same fact on %(date)s (answer #%(answer)s)")
+                    % said)
         return _("rejected before: %(reviewer)s marked the same fact wrong on %(date)s (answer #%(answer)s)") % said
 
 
@@ -128,7 +129,8 @@ def _confirmed_matches(claims: list[ClaimResult], facts: list[Fact]) -> dict[int
             if any(i in found for i in indexes):
                 continue
             if facts_restated([facts[i] for i in indexes], [_fact_of(row) for row in part],
-                              grounded={w for row in part for w in row.grounded_words}):
+                              grounded={w for row in part for w in row.grounded_words}) and not contradicted_by(
+                    [claims[i].text for i in indexes], [row.claim_text for row in part]):
                 for i in indexes:
                     found[i] = next(row for row in part if _overlaps(row, _evidence_spans(claims[i])[:1]))
     return found
@@ -149,7 +151,8 @@ def reviewed_facts_match(*, claims: list[ClaimResult], facts: list[Fact]) -> lis
     matches: list[FactMatch | None] = []
     for index, fact in enumerate(facts):
         row = next((r for r in rejected_by_values.get(fact.values, [])
-                    if facts_restated([fact], [_fact_of(r)], grounded=r.grounded_words)), None) or confirmed.get(index)
+                    if facts_restated([fact], [_fact_of(r)], grounded=r.grounded_words)
+                    and not contradicted_by([claims[index].text], [r.claim_text])), None) or confirmed.get(index)
         matches.append(None if row is None else FactMatch(
             fact_id=row.pk, confirmed=row.outcome == ReviewedFact.Outcome.CONFIRMED,
             reviewer=row.decided_by.username, decided_at=row.decided_at, answer_id=row.answer_id))
@@ -196,7 +199,8 @@ def reviewed_facts_record(*, answer: Answer, decision: Decision) -> list[Reviewe
             continue
         fact = claim_fact(claim.text, language=answer.language)
         row = ReviewedFact(
-            language=fact.language, content=fact.as_dict(), values_key=fact.values, key=fact.key, outcome=outcome, claim_text=claim.text, claim=claim, answer=answer, decision=decision,
+            language=fact.language, content=fact.as_dict(), values_key=fact.values, key=fact.key, outcome=outcome,
+            claim_text=claim.text, claim=claim, answer=answer, decision=decision,
             decided_by=decision.reviewer, decided_at=decision.created_at)
         if pinned:
             row.version, row.quote_start, row.quote_end = best.chunk.version, best.quote_start, best.quote_end

@@ -85,3 +85,20 @@ def test_a_changed_chinese_fact_never_restates_it(claim, changed):
 @given(days=st.integers(min_value=1, max_value=400).filter(lambda n: n != 21))
 def test_no_other_number_of_days_restates_the_fact(days):
     assert not _restates(f"International trips must be booked at least {days} days before departure.", REVIEWED_EN)
+
+
+@pytest.mark.parametrize(("claim", "reviewed"), [
+    ("Access is revoked 4 hours before the last working hour.", "Access is revoked within 4 hours of the last working hour."),
+    ("Passwords can be no longer than 14 characters.", "Passwords must be at least 14 characters long."),
+])
+def test_a_direction_only_one_of_them_writes_is_another_fact(claim, reviewed):
+    assert not _restates(claim, reviewed)
+
+
+def test_the_checker_reading_the_reviewed_claim_as_evidence_finds_a_contradiction_in_context():
+    from checking.facts import contradicted_by
+
+    reviewed = "The domestic per diem is $65 per day."
+    assert contradicted_by(["The domestic per diem is $75 per day."], [reviewed])
+    assert not contradicted_by([reviewed], [reviewed])
+    assert not contradicted_by(["The per diem for domestic travel is $65 per day."], [reviewed])
