@@ -74,8 +74,14 @@ TIMES = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
 ADVERB_RATES = {"monthly": "month", "annually": "year", "yearly": "year", "weekly": "week", "daily": "day",
                  "hourly": "hour", "nightly": "night", "quarterly": "quarter"}
 
+
+def _longest_first(*phrases: tuple[tuple[str, ...], int]) -> tuple[tuple[tuple[str, ...], int], ...]:
+    """A phrase table read longest phrase first: "no more than" is not the "more than" it ends with."""
+    return tuple(sorted(phrases, key=lambda phrase: -len(phrase[0])))
+
+
 ARTICLE_NUMERALS = _chinese.ARTICLE_NUMERALS  # numerals written as an article: a one that states no fact
-BOUNDS_BEFORE: tuple[tuple[tuple[str, ...], int], ...] = (
+BOUNDS_BEFORE: tuple[tuple[tuple[str, ...], int], ...] = _longest_first(
     (("no", "less", "than"), 1), (("not", "less", "than"), 1), (("no", "fewer", "than"), 1), (("at", "least"), 1),
     (("minimum", "of"), 1), (("a", "minimum", "of"), 1), (("minimum",), 1), (("min",), 1), (("more", "than"), 2),
     (("greater", "than"), 2), (("longer", "than"), 2), (("over",), 2), (("above",), 2), (("exceeding",), 2),
@@ -88,7 +94,7 @@ BOUNDS_BEFORE: tuple[tuple[tuple[str, ...], int], ...] = (
     (("less", "than"), -2), (("fewer", "than"), -2), (("shorter", "than"), -2), (("under",), -2), (("below",), -2),
     *_chinese.BOUNDS_BEFORE,
 )
-BOUNDS_AFTER: tuple[tuple[tuple[str, ...], int], ...] = (
+BOUNDS_AFTER: tuple[tuple[tuple[str, ...], int], ...] = _longest_first(
     (("or", "more"), 1), (("or", "longer"), 1), (("or", "above"), 1), (("or", "higher"), 1), (("and", "up"), 1),
     (("or", "greater"), 1), (("+",), 1), (("or", "less"), -1), (("or", "fewer"), -1), (("or", "under"), -1),
     (("or", "below"), -1), (("or", "lower"), -1), (("or", "shorter"), -1),

@@ -161,6 +161,7 @@ def test_rate_period_must_agree():
     [
         ("Average hourly earnings fell by 9 cents to $33.18.", "claim says a decrease to/by 9 cents"),
         ("Passwords must be at most 14 characters long.", "claim says at most 14 characters long"),
+        ("Passwords must be no more than 14 characters long.", "claim says at most 14 characters long"),
         ("Lost laptops must be reported no sooner than 2 hours after the loss.", "claim says at least 2 hours"),
     ],
 )

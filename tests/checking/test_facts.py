@@ -30,6 +30,7 @@ def test_a_restatement_in_other_words_restates_the_fact(claim):
     ("International trips must be booked at least 21 weeks before departure.", "unit"),
     ("International trips must be booked at least 21 days after departure.", "direction"),
     ("International trips must be booked more than 21 days before departure.", "strict bound"),
+    ("International trips must be booked no more than 21 days before departure.", "the other bound"),
     ("International trips must not be booked at least 21 days before departure.", "negation"),
     ("Domestic trips must be booked at least 21 days before departure.", "a word in another's place"),
     ("Trips must be booked at least 21 days before departure.", "what made it specific, dropped"),
