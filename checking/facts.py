@@ -52,12 +52,13 @@ class Quantity:
     per: tuple[str, ...] = ()  # what it is per ("per night", 每晚), where the parser reads it
 
     def agrees(self, other: Quantity) -> bool:
-        """The same value, bound, change and rate; what only one of them states (the parser reads a bound or a rate
-        only next to the number) is taken as unstated, except a strict bound."""
+        """Whether this claim's quantity states ``other``, the reviewed one: the same value, bound, change and rate.
+        A rate or change only one of them states is taken as unstated (the parser reads them only next to the
+        number); so is an inclusive bound the claim adds ("capped at 400" reviewed, "up to 400" claimed), never
+        one it drops: "refunded within 14 days" does not hold for "refunded once 14 days have passed"."""
         if (self.kind, self.value) != (other.kind, other.value):
             return False
-        bounds = {self.bound, other.bound}
-        bound_ok = len(bounds) == 1 or (0 in bounds and bounds <= _INCLUSIVE_BOUNDS)
+        bound_ok = self.bound == other.bound or (other.bound == 0 and self.bound in _INCLUSIVE_BOUNDS)
         per_ok = self.per == other.per or not self.per or not other.per
         return bound_ok and per_ok and (self.change == other.change or 0 in (self.change, other.change))
 

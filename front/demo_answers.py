@@ -29,6 +29,10 @@ DEMO_ANSWERS = [
     {"external_id": "demo-booking", "question": "How early must I book international trips?",
      "answer": "International trips must be booked at least 21 days before departure. "
                "Domestic trips must be booked at least 10 days before departure."},
+    # The same facts again, as assistants repeat themselves: the queue shows the two as one group to decide once.
+    {"external_id": "demo-booking-repeat", "question": "When do I have to book a trip abroad?",
+     "answer": "International trips must be booked at least 21 days before departure. "
+               "Domestic trips must be booked at least 10 days before departure."},
     {"external_id": "demo-mileage", "question": "What is the mileage rate?",
      "answer": "Employees who drive their own car on company business are reimbursed at $0.62 per mile."},
 ]

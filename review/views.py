@@ -512,7 +512,9 @@ def answer_group(request: HttpRequest, key: str) -> HttpResponse:
     group = _group_or_404(request, key)
     members = list(selectors.answers_visible_to(request.user).filter(pk__in=group.answer_ids)
                    .select_related("client", "lease_holder").order_by("pk"))
-    claims = list(selectors.claims_with_evidence().filter(answer=members[0], from_edit=False))
+    # The member checked last shows the claims: its evidence is the knowledge base as it stands now.
+    shown = max(members, key=lambda member: (member.scored_at is not None, member.scored_at, member.pk))
+    claims = list(selectors.claims_with_evidence().filter(answer=shown, from_edit=False))
     return render(request, "review/answer_group.html", {
         "group": group, "members": members, "claims": claims, "now": timezone.now()})
 

@@ -24,6 +24,10 @@ def _review_next(page: Page) -> None:
     page.click("button:has-text('Review next')")
 
 
+def _first_group(page: Page) -> None:
+    page.click("[data-answer-group] a")
+
+
 def _asking(question: str) -> Callable[[Page], None]:
     def ask(page: Page) -> None:
         page.fill("input[name=question]", question)
@@ -42,6 +46,7 @@ PAGES: dict[str, tuple[str, str, Callable[[Page], None] | None]] = {
     "kb-search": ("reviewer", "/kb/search/?q=hotel+cap+in+London", None),
     "review-queue": ("reviewer", "/review/", None),
     "review-answer": ("reviewer", "/review/", _review_next),
+    "review-group": ("reviewer", "/review/", _first_group),
     "ask-answered": ("reviewer", "/ask/", _asking("How much is the international per diem?")),
     "ask-refused": ("reviewer", "/ask/", _asking("Can the knowledge base be downloaded publicly?")),
     "question-sets": ("curator", "/ask/sets/", None),

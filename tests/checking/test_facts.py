@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from checking.facts import claim_fact, facts_restated
+from checking.facts import Quantity, claim_fact, facts_restated
 
 pytestmark = pytest.mark.django_db(databases=[])  # pure functions: no database
 
@@ -49,6 +49,17 @@ def test_a_name_only_one_of_them_writes_is_another_fact():
 def test_a_rate_per_another_unit_is_another_fact():
     reviewed = "Driving your own car is reimbursed at $0.62 per mile."
     assert not _restates("Driving your own car is reimbursed at $0.62 per kilometer.", reviewed)
+
+
+def test_a_claim_may_add_an_inclusive_bound_but_never_drop_one():
+    def days(bound: int) -> Quantity:
+        return Quantity(kind="duration:s", value="2592000.0", bound=bound, change=0)
+
+    assert days(-1).agrees(days(0))  # "capped at 30 days" reviewed, "up to 30 days" claimed
+    assert days(-1).agrees(days(-1))
+    assert not days(0).agrees(days(-1))  # "within 30 days" reviewed; "once 30 days have passed" claimed
+    assert not days(2).agrees(days(0))  # a strict bound is another fact either way
+    assert not days(1).agrees(days(-1))
 
 
 def test_words_of_the_source_may_be_added_other_words_may_not():
