@@ -32,10 +32,11 @@ rules in ``rules/`` (listed in ``registry``), and the arithmetic in ``scoring``.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice
 
 import numpy
+from django.utils.translation import gettext as _
 
 from checking import scoring
 from checking.analysis import MARKUP, Candidate, Claim, analyze_candidate, analyze_claim, clause_spans
@@ -50,7 +51,7 @@ from checking.rules.additions import unsupported_degrees
 from checking.rules.context import RuleContext
 from checking.rules.quantities import value_also_stated
 from checking.rules.wording import SLOT_PARAPHRASE_AT, word_in_its_place
-from checking.text import LIGHT_STEMS, stem_of
+from checking.text import LIGHT_STEMS, absence_stated, stem_of
 from checking.windows import Window, candidate_windows, claim_coverage, stem_found, term_credit, window_relevance
 
 _WORD_SIMILARITY_AT = 0.55  # word embeddings this close count as a paraphrase ("get" / "receive")
@@ -60,6 +61,11 @@ _MAX_EMBEDDED_WINDOWS = 12
 # Picking the window: a score the default verdict bands call supported ends the search for better
 # evidence. A property of the search, not a verdict band: those are in ``verdicts``.
 _CONFIDENT_AT = 0.6
+# A claim that the sources lack something: wrong only where a source plainly states it (a sentence of it copied
+# scores 0.93-0.96; a passage that merely shares its words lacks the thing as often as not), and otherwise as
+# supported as the absence of evidence can make it — supported, never released without a person.
+_PLAINLY_STATED = 0.9
+_ABSENCE_CONFIRMED = 0.8
 _OVERRULING_MARGIN = 0.1
 _JOIN_CANDIDATES = 6
 _REFUTING_RELEVANCE = 0.5
@@ -94,7 +100,26 @@ class BuiltinChecker:
 
     def check(self, *, claim: str, candidates: Sequence[EvidenceCandidate]) -> CheckOutcome:
         with reasons_in_language_of(claim):
+            lacked = absence_stated(claim)
+            if lacked is not None and candidates:
+                return self._absence_check(claim=claim, lacked=lacked, candidates=candidates)
             return self._check(claim=claim, candidates=candidates)
+
+    def _absence_check(self, *, claim: str, lacked: tuple[int, int],
+                       candidates: Sequence[EvidenceCandidate]) -> CheckOutcome:
+        """"The passages do not mention X" is a claim about the sources: true when none states X."""
+        start, end = lacked
+        what = claim[start:end]
+        stated = self._check(claim=what, candidates=candidates)
+        if stated.score >= _PLAINLY_STATED:
+            finding = Finding(FindingKind.STATED_IN_SOURCES,
+                              _("the claim says the sources lack “%(what)s”; the evidence states it") % {"what": what},
+                              claim_span=lacked, evidence_span=(stated.quote_start, stated.quote_end), subject=what)
+            return replace(stated, score=1.0 - stated.score, findings=[finding])
+        finding = Finding(FindingKind.ABSENT_FROM_SOURCES,
+                          _("no source states “%(what)s”, as the claim says") % {"what": what},
+                          claim_span=lacked, subject=what)
+        return replace(stated, score=_ABSENCE_CONFIRMED, findings=[finding])
 
     def _check(self, *, claim: str, candidates: Sequence[EvidenceCandidate]) -> CheckOutcome:
         if not candidates:

@@ -24,7 +24,7 @@ from typing import Literal
 
 from checking.languages import detect_language, language_for
 from checking.sentences import sentence_spans, strip_span
-from checking.text import CHATTER_PATTERNS, REPLY_WORDS, is_content, tokenize
+from checking.text import CHATTER_PATTERNS, FRAMING_PATTERNS, META_PATTERNS, REPLY_WORDS, is_content, tokenize
 
 SegmentKind = Literal["heading", "item", "table_header", "table_row", "sentence"]
 _BlockKind = Literal["heading", "item", "table_header", "table_row", "paragraph"]
@@ -75,6 +75,7 @@ _REPLY_OPENING = re.compile(r"\s*([^\W\d_][^\W\d_ ]*(?: [^\W\d_]+)?)\s*[,，]\s*
 _REPLY_PIECE = re.compile(r"[\W_]+")
 _CHATTER_MAX_WORDS = 12
 _CHATTER_MAX_CHARS = 24
+_MAX_FRAMINGS = 3  # "Therefore, based on the passages, it is important to note that ..."
 
 
 def split_claims(text: str) -> list[ClaimSpan]:
@@ -82,9 +83,28 @@ def split_claims(text: str) -> list[ClaimSpan]:
     for segment in text_segments(text):
         if segment.kind in ("heading", "table_header") or not _is_claim_like(text[segment.start : segment.end]):
             continue
-        for start, end in _independent_clauses(text, _after_reply(text, segment.start, segment.end), segment.end):
-            claims.append(ClaimSpan(text[start:end], start, end))
+        start = statement_start(text, _after_reply(text, segment.start, segment.end), segment.end)
+        if start is None:
+            continue
+        for clause_start, clause_end in _independent_clauses(text, start, segment.end):
+            claims.append(ClaimSpan(text[clause_start:clause_end], clause_start, clause_end))
     return claims
+
+
+def statement_start(text: str, start: int, end: int) -> int | None:
+    """Where the statement of ``text[start:end]`` starts after the assistant's framing ("Based on the given
+    passages, ", "Passage 2 states that "): the framing names which evidence, it is not content, and its passage
+    numbers are no quantities. None where the sentence states nothing about the world: the assistant's words about
+    itself or its answer ("Unable to answer based on given passages.", "Here's my answer:"), or framing alone."""
+    for _ in range(_MAX_FRAMINGS):
+        framing = next((m for pattern in FRAMING_PATTERNS if (m := pattern.match(text, start, end)) and m.end() > start),
+                       None)
+        if framing is None:
+            break
+        start = framing.end()
+    if any(pattern.match(text, start, end) for pattern in META_PATTERNS) or text[start:end].rstrip().endswith(":"):
+        return None
+    return start if _checkable(text[start:end]) else None
 
 
 def _after_reply(text: str, start: int, end: int) -> int:

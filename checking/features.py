@@ -27,10 +27,12 @@ _PRONOUNS = frozenset({"it", "he", "she", "they", "his", "her", "its", "their", 
 _PERSONAL = frozenset({"i", "me", "my", "mine", "we", "our", "us", "you", "your", "i'm", "i've", "i'd", "we're",
                        "you're", "you'll", *_chinese.PERSONAL_WORDS})
 
-# The built-in checker's own findings; outside checkers' verdicts are combined after the model, not fed to it.
+# The built-in checker's own findings about a claim's facts; outside checkers' verdicts are combined after the
+# model, and a claim about the sources is scored by what they state (checking.builtin), so neither is fed to it.
 FINDING_FEATURES: dict[FindingKind, str] = {
     kind: f"n_{kind.value}" for kind in FindingKind
-    if kind not in (FindingKind.EXTERNAL_SUPPORT, FindingKind.EXTERNAL_DOUBT)
+    if kind not in (FindingKind.EXTERNAL_SUPPORT, FindingKind.EXTERNAL_DOUBT, FindingKind.ABSENT_FROM_SOURCES,
+                    FindingKind.STATED_IN_SOURCES)
 }
 SIGNAL_FEATURES = ("rule_score", "relevance", "coverage", "similarity", "subject_coverage", "novel_term_similarity")
 TEXT_FEATURES = ("char_bigrams", "word_trigrams", "longest_run", "novel_share", "novel_words", "novel_pronouns",

@@ -40,6 +40,9 @@ class FindingKind(StrEnum):
     WEAK_MISSING_QUANTITY = "weak_missing_quantity"  # an unspecific number (a count word, a hedge) not found
     # Agreement.
     QUANTITY_MATCH = "quantity_match"
+    # Claims about the sources themselves ("the passages do not mention X"), checked against what they state.
+    ABSENT_FROM_SOURCES = "absent_from_sources"  # no source states what the claim says they lack
+    STATED_IN_SOURCES = "stated_in_sources"  # a source states what the claim says they lack
     # Outside checkers.
     EXTERNAL_SUPPORT = "external_support"
     EXTERNAL_DOUBT = "external_doubt"
@@ -61,6 +64,8 @@ KIND_EFFECTS: dict[FindingKind, Effect] = {
     FindingKind.SUBSTITUTION: Effect.WEAKENS,
     FindingKind.WEAK_MISSING_QUANTITY: Effect.WEAKENS,
     FindingKind.QUANTITY_MATCH: Effect.SUPPORTS,
+    FindingKind.ABSENT_FROM_SOURCES: Effect.SUPPORTS,
+    FindingKind.STATED_IN_SOURCES: Effect.CONTRADICTS,
     FindingKind.EXTERNAL_SUPPORT: Effect.SUPPORTS,
     FindingKind.EXTERNAL_DOUBT: Effect.WEAKENS,
 }

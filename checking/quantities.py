@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from checking.languages import every_language
 from checking.quantity_words import (
+    REFERENCE_WORDS,
     ARTICLE_NUMERALS,
     BOUNDS_AFTER,
     CHANGE_ORIGIN_WORDS,
@@ -138,6 +139,9 @@ def find_quantities(text: str, tokens: list[Token]) -> list[Quantity]:
         if i in consumed:
             i += 1
             continue
+        if _names_a_source(tokens, i):
+            i += 1
+            continue
         parsed = _parse_quantity_at(text, tokens, i, consumed)
         if parsed is None:
             i += 1
@@ -147,6 +151,18 @@ def find_quantities(text: str, tokens: list[Token]) -> list[Quantity]:
         consumed.update(range(quantity.token_span[0], quantity.token_span[1]))
         i = max(next_i, i + 1)
     return _mark_superseded(tokens, _align_ranges(tokens, sorted(quantities, key=lambda q: q.start)))
+
+
+def _names_a_source(tokens: list[Token], i: int) -> bool:
+    """Whether the number at ``i`` names which source ("passage 2", "passages 1 and 3", 段落二): a reference to the
+    evidence, not a quantity of the claim."""
+    k = i - 1
+    while k > 0 and tokens[k].lower in _REFERENCE_JOINERS and tokens[k - 1].kind == "num":
+        k -= 2  # "passages 1, 2 and 3": back over each earlier number to the word naming them
+    return tokens[i].kind == "num" and k >= 0 and tokens[k].lower in REFERENCE_WORDS
+
+
+_REFERENCE_JOINERS = frozenset({",", "and", "&", "or", "、", "和", "与"})
 
 
 def _mark_superseded(tokens: list[Token], quantities: list[Quantity]) -> list[Quantity]:

@@ -80,6 +80,9 @@ def _longest_first(*phrases: tuple[tuple[str, ...], int]) -> tuple[tuple[tuple[s
     return tuple(sorted(phrases, key=lambda phrase: -len(phrase[0])))
 
 
+# Words a number after which names a source, not a quantity: "passage 2", "source 3", 段落二.
+REFERENCE_WORDS = frozenset({"passage", "passages", "source", "sources", "document", "documents", "reference",
+                             "references", "excerpt", "excerpts", "snippet", "snippets", *_chinese.REFERENCE_WORDS})
 ARTICLE_NUMERALS = _chinese.ARTICLE_NUMERALS  # numerals written as an article: a one that states no fact
 BOUNDS_BEFORE: tuple[tuple[tuple[str, ...], int], ...] = _longest_first(
     (("no", "less", "than"), 1), (("not", "less", "than"), 1), (("no", "fewer", "than"), 1), (("at", "least"), 1),

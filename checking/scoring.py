@@ -116,7 +116,7 @@ def score(*, findings: list[Finding], signals: Mapping[str, float]) -> float:
 # Reasons list findings in this order; kinds within one group keep the order they were found in.
 _REASON_GROUPS: tuple[tuple[FindingKind, ...], ...] = (
     (FindingKind.QUANTITY_MISMATCH, FindingKind.DIRECTION, FindingKind.NEGATION, FindingKind.ENTITY_SWAP,
-     FindingKind.ROLE_SWAP),
+     FindingKind.ROLE_SWAP, FindingKind.STATED_IN_SOURCES),
     (FindingKind.MISSING_QUANTITY,),
     (FindingKind.WEAK_MISSING_QUANTITY,),
     (FindingKind.MISSING_ENTITY,),
@@ -126,7 +126,7 @@ _REASON_GROUPS: tuple[tuple[FindingKind, ...], ...] = (
     (FindingKind.SUBSTITUTION,),
     (FindingKind.UNSUPPORTED_ADDITION,),
     (FindingKind.UNSUPPORTED_TERM,),
-    (FindingKind.QUANTITY_MATCH,),
+    (FindingKind.QUANTITY_MATCH, FindingKind.ABSENT_FROM_SOURCES),
     (FindingKind.EXTERNAL_SUPPORT, FindingKind.EXTERNAL_DOUBT),
 )
 _REASON_ORDER = {kind: group for group, kinds in enumerate(_REASON_GROUPS) for kind in kinds}

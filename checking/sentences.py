@@ -34,14 +34,44 @@ _SENTENCE_OPENERS = frozenset(
 
 
 def sentence_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Trimmed, non-empty sentence spans inside ``text[start:end]``, in order."""
+    """Trimmed, non-empty sentence spans inside ``text[start:end]``, in order. A quotation is one sentence with
+    the one quoting it ("reply with: "Unable to answer. Sorry."", a quoted recipe step): what is quoted is checked
+    as the quote it is, not cut at its own full stops."""
     cuts = [start]
+    quotes = _Quotes(text, start, end)
     for match in _SENTENCE_END.finditer(text, start, end):
-        if _ends_sentence(text, match.start(), match.end(), end):
+        if _ends_sentence(text, match.start(), match.end(), end) and not quotes.open_at(match.end()):
             cuts.append(match.end())
     cuts.append(end)
     spans = (strip_span(text, a, b) for a, b in pairwise(cuts))
     return [(a, b) for a, b in spans if a < b]
+
+
+_MAX_QUOTE_CHARS = 600
+
+
+class _Quotes:
+    """Whether a position is inside a double quotation that closes later in the text, counted as the cuts go (one
+    pass: evidence paragraphs are long)."""
+
+    def __init__(self, text: str, start: int, end: int) -> None:
+        self.text, self.position, self.depth, self.straight, self.opened = text, start, 0, False, start
+        self.last_straight, self.last_closing = text.rfind('"', start, end), text.rfind("”", start, end)
+
+    def open_at(self, position: int) -> bool:
+        for offset, char in enumerate(self.text[self.position:position], self.position):
+            if char == "“":
+                self.depth += 1
+                self.opened = offset if self.depth == 1 else self.opened
+            elif char == "”":
+                self.depth = max(self.depth - 1, 0)
+            elif char == '"':
+                self.straight = not self.straight
+                self.opened = offset if self.straight else self.opened
+        self.position = position
+        if position - self.opened > _MAX_QUOTE_CHARS:
+            return False  # a stray quotation mark, not a quotation
+        return (self.straight and self.last_straight >= position) or (self.depth > 0 and self.last_closing >= position)
 
 
 def strip_span(text: str, start: int, end: int) -> tuple[int, int]:

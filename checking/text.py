@@ -200,6 +200,21 @@ REPLY_WORDS = frozenset("""yes yeah yea yep yup no nope nah ok okay alright sure
     welcome please sorry oh ah agreed""".split()).union(*(cues.reply_words for cues in _CUES))  # noqa: SIM905
 # Each language's pleasantries, beside the English ones (checking.claims).
 CHATTER_PATTERNS = tuple(cues.chatter for cues in _CUES if cues.chatter is not None)
+FRAMING_PATTERNS = tuple(cues.framing for cues in _CUES if cues.framing is not None)
+META_PATTERNS = tuple(cues.meta for cues in _CUES if cues.meta is not None)
+ABSENCE_PATTERNS = tuple(cues.absence for cues in _CUES if cues.absence is not None)
+BACK_REFERENCES = frozenset().union(*(cues.back_references for cues in _CUES))
+
+
+def absence_stated(claim: str) -> tuple[int, int] | None:
+    """Where in ``claim`` stands what it says the sources lack ("The passages do not mention *X*"), or None for a
+    claim about the world."""
+    for pattern in ABSENCE_PATTERNS:
+        match = pattern.match(claim.strip())
+        if match:
+            offset = len(claim) - len(claim.lstrip())
+            return match.start("stated") + offset, match.end("stated") + offset
+    return None
 NEGATION_BREAKS = frozenset({",", ";", ":", ".", "!", "?", "|", "but", "while", "whereas", "although", "because",
                               "though", "who", "which", "whose", "where", "unless", "except",
                               *(word for cues in _CUES for word in cues.negation_breaks)})

@@ -28,6 +28,7 @@ from checking.facts import claim_fact
 from checking.languages import detect_language
 from checking.text import is_content, tokenize
 from checking.selftest import PER_KIND, claims_synthesize
+from checking.structure import STRUCTURE_KINDS, answer_structure
 from review.learning.review_labels import text_digest
 from review.models import Risk, SelfTestRun, Verdict
 from review.pipeline import answer_check
@@ -89,6 +90,7 @@ def item_check(*, item: dict, clearance: str, contexts_from_file: bool = False) 
         # no score threshold would release it.
         "held_otherwise": report.held_by_rule and not hard_held,
         "verdicts": [c.verdict for c in claims],
+        "structure": sorted(answer_structure(item["claim"])),
         "reasons": [r for c in claims for r in c.reasons],
     }
 
@@ -129,6 +131,8 @@ class Figures:
     bounded_automation: Rate
     max_leak: float
     kinds_given: bool
+    # structure kind (checking.structure) -> (supported kept, unsupported caught) among the items written so
+    per_structure: dict[str, tuple[Rate, Rate]]
 
     @property
     def balanced(self) -> float:
@@ -169,6 +173,9 @@ def figures_compute(results: list[dict], *, max_leak: float = MAX_LEAK) -> Figur
         bounded_automation=_rate(released(r) for r in positives),
         max_leak=max_leak,
         kinds_given=any(r.get("kind") for r in results),
+        per_structure={kind: (_rate(r["correct"] for r in positives if kind in r.get("structure", ())),
+                              _rate(r["correct"] for r in negatives if kind in r.get("structure", ())))
+                       for kind in STRUCTURE_KINDS if any(kind in r.get("structure", ()) for r in results)},
     )
 
 
@@ -181,6 +188,9 @@ def figures_lines(figures: Figures) -> list[str]:
     ]
     if figures.kinds_given:
         lines += ["", "accuracy per kind:"] + [f"  {kind:<22} {rate}" for kind, rate in figures.per_kind.items()]
+    if figures.per_structure:
+        lines += ["", "per structure kind (supported kept / unsupported caught):"] + [
+            f"  {kind:<22} {kept} / {caught}" for kind, (kept, caught) in figures.per_structure.items()]
     bound = f"{figures.max_leak:.0%}"
     routing = [
         ("leak rate (unsupported auto-released), default bands:", str(figures.leak)),

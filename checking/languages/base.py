@@ -61,6 +61,16 @@ class Cues:
     order_words: dict[str, int] = field(default_factory=dict)  # -1 before, +1 after
     reply_words: frozenset[str] = frozenset()  # a reply made of these states nothing ("是的。")
     chatter: re.Pattern[str] | None = None  # pleasantries a sentence may open with
+    # How an assistant frames a statement: an opening that attributes it to the sources ("Based on the given
+    # passages,", "Passage 2 states that", 根据以上段落，), matched at the statement's start and never content; and
+    # a sentence about itself or its answer ("Unable to answer based on given passages.", "Here's my answer:"),
+    # which states nothing about the world.
+    framing: re.Pattern[str] | None = None
+    meta: re.Pattern[str] | None = None
+    # A statement that the sources lack something ("The passages do not mention X", 段落中没有提到X): its group
+    # "stated" is what they are said to lack.
+    absence: re.Pattern[str] | None = None
+    back_references: frozenset[str] = frozenset()  # a sentence opening with one leans on the one before ("These")
     negation_breaks: frozenset[str] = frozenset()  # words ending a negation's reach ("但")
     coordinators: frozenset[str] = frozenset()  # "and", "or"
     antonym_pairs: tuple[tuple[str, str], ...] = ()  # opposites that can stand in one slot

@@ -42,6 +42,57 @@ _DEPENDENT_OPENERS = frozenset(
 _MIN_CLAUSE_WORDS = 3
 
 
+# What an assistant names its sources by: "the given passages", "passage 2", "passages 1 and 3", "the context".
+_SOURCES = (r"(?:the |these |this |those |all |both |each of the )?(?:(?:given|provided|above|retrieved|available|"
+            r"following|supplied|search|cited|three|two|first|second|third) )*(?:passages?|sources?|contexts?|"
+            r"documents?|texts?|information|results?|excerpts?|snippets?|articles?)"
+            r"(?: (?:number )?\d+(?: ?(?:,|and|&) ?\d+)*)?(?: (?:provided|given|above|supplied))?")
+FRAMING = re.compile(
+    r"(?:(?:so|therefore|thus|overall|in summary|in conclusion|in short|in general|additionally|also|however|"
+    r"moreover|furthermore|finally|lastly|first|second|third|next|then) ?, ?)?(?:"
+    # "Based on the given passages, (we can see that) ..."
+    r"(?:based (?:on|upon)|according to|as (?:stated|mentioned|described|noted|explained|shown|indicated|outlined) "
+    rf"in|from|per|in|judging (?:by|from)|going by) {_SOURCES} ?(?:\([^)]{{0,40}}\) ?)?, ?"
+    r"(?:(?:we can (?:see|infer|conclude|tell)|it (?:appears|seems|is (?:clear|evident|stated|mentioned))|"
+    r"i can (?:tell you|say|see)|one can see) (?:that )?)?"
+    # "Passage 2 states that ...", "The passages mention that ..."
+    rf"|{_SOURCES} (?:states?|says?|mentions?|indicates?|suggests?|explains?|notes?|describes?|shows?|confirms?|"
+    r"reports?|claims?|specif(?:y|ies)|adds?|points? out|tells? us|reveals?|agree) that "
+    rf"|it is (?:stated|mentioned|noted|said|explained|suggested) in {_SOURCES} that "
+    # "It's important to note that ...": the speaker's emphasis, not a fact of the sources
+    r"|(?:note|it(?:'s| is) (?:important|worth) (?:to note|noting|mentioning)|it should be noted|keep in mind|"
+    r"please note|be aware) that "
+    # "Therefore, the answer to the question is: ...", "Passage 1: ...": a label for what follows
+    rf"|(?:the )?answer(?: to (?:the|your|this) question)?(?: \"[^\"]{{0,200}}\")?(?: based on {_SOURCES})? is:? "
+    rf"|{_SOURCES} ?: )",
+    re.IGNORECASE,
+)
+ABSENCE = re.compile(
+    r"(?:(?:however|but|unfortunately|also|note that|additionally),? )?(?:"
+    rf"{_SOURCES}(?: only (?:provide|mention|give|contain|include|discuss)[^,;]{{0,160}},? (?:and|but))? "
+    r"(?:(?:do|does|did) not|don't|doesn't|didn't|never|fail to) "
+    r"|none of (?:the |these |those )?(?:given |provided |three )?(?:passages|sources|documents) "
+    r"|there (?:is|are) no (?:specific |explicit |direct |further )?(?:mention|information|details?|data|reference|"
+    rf"indication)s?(?: in {_SOURCES})? )"
+    r"(?:(?:explicitly|specifically|directly|clearly) )?(?:(?:mention|contain|provide|include|say|specify|state|"
+    r"discuss|address|give|offer|describe|cover|list|explain|indicate|mention)s? )?(?:any(?:thing)? )?"
+    r"(?:(?:specific|explicit|further|additional|direct|clear) )?(?:(?:information|details?|mention|data|"
+    r"instructions?|guidance)s? )?(?:(?:about|on|of|regarding|related to|for|as to|concerning|in the passages "
+    r"about) )?(?P<stated>(?:[^.;]|\.(?=\S)){3,}\w)",
+    re.IGNORECASE,
+)
+BACK_REFERENCES = frozenset({"this", "these", "that", "those", "it", "its", "they", "their", "them", "such", "he",
+                             "she", "his", "her"})
+META = re.compile(
+    r"\W*(?:(?:so|therefore|thus|however|unfortunately|sorry|in summary|overall|in conclusion) ?,? ?)?(?:"
+    r"unable to (?:answer|provide|find|determine)"
+    r"|i (?:cannot|can't|can not|am unable to|'m unable to|am not able to|was unable to|could not|couldn't|must|"
+    r"will|would|do not have|don't have|apologi[sz]e)\b"
+    r"|here(?:'s| is| are) (?:my|the|a) (?:answer|response|summary)\b)",
+    re.IGNORECASE,
+)
+
+
 def _looks_finite(word: str) -> bool:
     return word in _AUXILIARIES or word in _COMMON_VERBS or (word.endswith("ed") and len(word) > 4)
 
@@ -117,8 +168,9 @@ class English:
     def provisions_paired(self, left: str, right: str) -> bool:
         return False
 
-    # What the checker's English core takes in (base.TextLanguage): English is that core, and adds nothing to it.
-    cues = Cues()
+    # What the checker's English core takes in (base.TextLanguage): English is that core, and adds only how an
+    # assistant frames what it says.
+    cues = Cues(framing=FRAMING, meta=META, absence=ABSENCE, back_references=BACK_REFERENCES)
     ideograph = None
 
     def tokens(self, text: str, start: int, end: int, *, table: bool) -> list[Token] | None:

@@ -86,6 +86,22 @@ CHATTER = re.compile(
     r"\W*(?:没问题|没关系|不客气|不用谢|早上好|上午好|中午好|下午好|晚上好|大家好|再见|祝您|很高兴为您|乐意为您|"
     r"希望(?:这|以上|我的回答)?(?:能)?对您有(?:所)?帮助|如有(?:其他|任何)?(?:问题|疑问)|欢迎(?:随时)?(?:咨询|联系|提问))"
 )
+_SOURCES = r"(?:以上|上述|所给|给定|提供的|所提供的|检索到的|这些|各)?(?:的)?(?:段落|材料|资料|文段|片段|来源|文档|内容|信息)" \
+           r"(?:[一二三四五六七八九十\d]+(?:[、和与及][一二三四五六七八九十\d]+)*)?"
+FRAMING = re.compile(
+    rf"(?:因此|所以|总之|综上|另外|此外|但是|不过)?[，,]?(?:(?:根据|依据|按照|据|从){_SOURCES}(?:的内容|所述|中的信息|来看|可知|中)?"
+    rf"[，,：:]?(?:可以看出|可知|可以得知)?[，,]?|{_SOURCES}(?:中)?(?:指出|提到|表明|显示|说明|称|写道|明确)[，,：:]?"
+    r"|(?:需要|值得)注意的是[，,：:]?)"
+)
+ABSENCE = re.compile(
+    rf"(?:但是|不过|但|另外)?[，,]?(?:{_SOURCES})?(?:中|里)?(?:都|均|并)?(?:没有|没|未|并未|不曾)(?:明确|具体)?"
+    r"(?:提到|提及|说明|涉及|给出|包含|介绍|写明|规定)(?:关于|有关)?(?P<stated>[^。；;]{2,}[^。；;，,的])"
+)
+BACK_REFERENCES = frozenset({"这", "这些", "这个", "这种", "它", "它们", "该", "此", "其", "他", "她", "他们"})
+META = re.compile(
+    rf"\W*(?:因此|所以|抱歉|很抱歉|对不起)?[，,]?(?:(?:我)?(?:无法|不能|没法)(?:根据{_SOURCES})?(?:回答|作答|提供|确定)"
+    r"|我(?:必须|将|会|只能)|(?:以下|下面)是(?:我的)?(?:回答|答案)|(?:答案|回答)(?:是|为)[：:])"
+)
 NEGATION_CUES = frozenset("不 没 没有 无 无需 无须 不必 不用 不得 不可 不能 不准 不予 不许 禁止 严禁 未 非 勿 别 免".split())
 # Each direction word with its opposite (上调/下调, 不超过/不少于, 之前/之后).
 _DIRECTION_PAIRS = (
@@ -106,6 +122,7 @@ SCALE_WORDS = {"万": 1e4, "亿": 1e8}
 # Chinese has no article: "一次出差" is "a trip", "一年内" "within a year". Like English "a year", such a one is a
 # quantity when the evidence has it and no missing fact when it has not.
 ARTICLE_NUMERALS = frozenset({"一"})
+REFERENCE_WORDS = frozenset({"段落", "文段", "片段", "材料", "资料", "来源", "文档", "文章"})  # 段落二: which source
 BOUNDS_BEFORE = (
     (("不超过",), -1), (("最多",), -1), (("至多",), -1), (("不高于",), -1), (("不多于",), -1), (("不大于",), -1),
     (("不少于",), 1), (("至少",), 1), (("不低于",), 1), (("最少",), 1), (("不小于",), 1),
@@ -268,7 +285,9 @@ class Chinese:
     direction_pairs = DIRECTION_PAIRS
     antonyms = ANTONYMS
     cues = Cues(change_words=CHANGE_WORDS, compare_words=COMPARE_WORDS, superlative_words=SUPERLATIVE_WORDS,
-                order_words=ORDER_WORDS, reply_words=REPLY_WORDS, chatter=CHATTER, negation_breaks=NEGATION_BREAKS,
+                order_words=ORDER_WORDS, reply_words=REPLY_WORDS, chatter=CHATTER, framing=FRAMING, meta=META, absence=ABSENCE,
+                back_references=BACK_REFERENCES,
+                negation_breaks=NEGATION_BREAKS,
                 coordinators=COORDINATORS, antonym_pairs=ANTONYM_PAIRS, stop_words=STOP_WORDS,
                 counters=frozenset(COUNTERS))
     ideograph = HAN

@@ -1,0 +1,121 @@
+"""How assistants write: framing, passage references, the assistant's own meta-text, quotes and claims about the
+sources, in English and Chinese (checking.claims, checking.quantities, checking.builtin, checking.structure)."""
+
+import pytest
+
+from checking.base import EvidenceCandidate
+from checking.builtin import check_claim
+from checking.claims import split_claims
+from checking.findings import FindingKind
+from checking.quantities import find_quantities
+from checking.structure import answer_structure
+from checking.text import tokenize
+from checking.verdicts import supported_at, uncertain_at
+
+pytestmark = pytest.mark.django_db(databases=[])  # pure functions: no database
+
+LEAVE = ("Marriage leave is 3 days. Annual leave is 10 days a year and may be carried over to the next year. "
+         "Employees must apply for leave in the HR portal at least 5 days in advance.")
+LEAVE_ZH = "婚假为3天。年假每年10天，可以结转到下一年。员工须至少提前5天在人事系统中申请休假。"
+
+
+def _claims(text: str) -> list[str]:
+    return [claim.text for claim in split_claims(text)]
+
+
+def _values(text: str) -> list[str]:
+    return [q.surface for q in find_quantities(text, tokenize(text, 0, len(text), table=False))]
+
+
+@pytest.mark.parametrize(("answer", "claim"), [
+    ("Based on the given passages, marriage leave is 3 days.", "marriage leave is 3 days."),
+    ("Passage 1 states that marriage leave is 3 days.", "marriage leave is 3 days."),
+    ("According to passage 2, annual leave is 10 days a year.", "annual leave is 10 days a year."),
+    ("Therefore, based on the provided passages, we can see that marriage leave is 3 days.",
+     "marriage leave is 3 days."),
+    ("It's important to note that leave must be requested 5 days in advance.",
+     "leave must be requested 5 days in advance."),
+    ("Therefore, the answer to the question is: 3 days of marriage leave.", "3 days of marriage leave."),
+    ("根据以上段落，婚假为3天。", "婚假为3天。"),
+    ("段落二指出，年假每年10天。", "年假每年10天。"),
+])
+def test_framing_is_not_part_of_the_claim(answer, claim):
+    assert _claims(answer) == [claim]
+
+
+@pytest.mark.parametrize("answer", [
+    "Unable to answer based on given passages.",
+    'Therefore, I must reply with: "Unable to answer based on given passages."',
+    "Therefore, I cannot provide an answer to the question based on the given passages.",
+    "Here's my answer based on the provided passages:",
+    "Based on the given passages, here's the difference between the two kinds of leave:",
+    "无法根据所给段落回答。",
+])
+def test_the_assistants_words_about_itself_are_no_claims(answer):
+    assert _claims(answer) == []
+
+
+@pytest.mark.parametrize(("text", "values"), [
+    ("According to passages 1 and 3, the fee is $20.", ["$20"]),
+    ("As passage 2 says, leave is 10 days.", ["10 days"]),
+    ("根据段落2，婚假为三天。", ["三天"]),
+    ("段落二指出，婚假为3天。", ["3天"]),
+])
+def test_a_passage_number_names_a_source_and_is_no_quantity(text, values):
+    assert _values(text) == values
+
+
+def test_a_passage_reference_is_never_read_as_a_contradicting_number():
+    outcome = check_claim(claim="Passage 1 states that marriage leave is 3 days.",
+                          candidates=[EvidenceCandidate(LEAVE)], embed=None)
+    assert not any(f.kind is FindingKind.QUANTITY_MISMATCH for f in outcome.findings), outcome.reasons
+
+
+def test_a_quotation_is_one_claim_with_the_sentence_quoting_it():
+    answer = 'Passage 3 gives the rule: "Apply in the HR portal. Do it at least 5 days in advance." Leave is paid.'
+    assert _claims(answer) == ['Passage 3 gives the rule: "Apply in the HR portal. Do it at least 5 days in '
+                               'advance."', "Leave is paid."]
+
+
+def test_a_stray_quotation_mark_does_not_swallow_the_paragraph():
+    assert len(_claims('Leave is 3 days, said the "manager. ' + "Annual leave is 10 days. " * 40)) > 30
+
+
+@pytest.mark.parametrize(("claim", "evidence"), [
+    ("The passages do not mention paternity leave.", LEAVE),
+    ("However, there is no mention of sick pay in the given passages.", LEAVE),
+    ("段落中没有提到陪产假。", LEAVE_ZH),
+])
+def test_a_claim_that_the_sources_lack_something_they_lack_is_supported(claim, evidence):
+    outcome = check_claim(claim=claim, candidates=[EvidenceCandidate(evidence)], embed=None)
+    assert outcome.score >= supported_at()
+    assert [f.kind for f in outcome.findings] == [FindingKind.ABSENT_FROM_SOURCES]
+
+
+@pytest.mark.parametrize(("claim", "evidence"), [
+    ("The passages do not say that annual leave is 10 days a year and may be carried over to the next year.", LEAVE),
+    ("材料并未说明年假每年10天，可以结转到下一年。", LEAVE_ZH),
+])
+def test_a_claim_that_the_sources_lack_what_they_state_is_contradicted(claim, evidence):
+    outcome = check_claim(claim=claim, candidates=[EvidenceCandidate(evidence)], embed=None)
+    assert outcome.score < uncertain_at()
+    assert [f.kind for f in outcome.findings] == [FindingKind.STATED_IN_SOURCES]
+
+
+def test_an_ordinary_negated_claim_is_still_a_claim_about_the_world():
+    outcome = check_claim(claim="Annual leave may not be carried over to the next year.",
+                          candidates=[EvidenceCandidate(LEAVE)], embed=None)
+    assert [f.kind for f in outcome.findings] == [FindingKind.NEGATION], outcome.reasons
+
+
+@pytest.mark.parametrize(("answer", "kinds"), [
+    ("Based on the given passages, marriage leave is 3 days. It cannot be split.", {"framing", "pronoun"}),
+    ('According to passage 2, "apply in the HR portal at least 5 days ahead".',
+     {"framing", "passage_reference", "quote"}),
+    ("Leave rules:\n\n- Marriage leave is 3 days.\n- Annual leave is 10 days.", {"list"}),
+    ("The passages do not mention paternity leave. Unable to answer based on given passages.", {"absence", "meta"}),
+    ("根据以上段落，婚假为3天。它不能拆分。段落二指出，年假为10天。", {"framing", "pronoun", "passage_reference"}),
+    ("Marriage leave is 3 days.", set()),
+])
+def test_an_answer_is_read_for_the_structure_it_is_written_in(answer, kinds):
+    assert answer_structure(answer) == kinds
