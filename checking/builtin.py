@@ -42,8 +42,8 @@ from checking import scoring
 from checking.analysis import MARKUP, Candidate, Claim, analyze_candidate, analyze_claim, clause_spans
 from checking.base import CheckOutcome, Embedder, EvidenceCandidate
 from checking.features import claim_features
-from checking.languages import reasons_in_language_of
 from checking.findings import Finding, FindingKind
+from checking.languages import reasons_in_language_of
 from checking.model import ScoringModel, scoring_model
 from checking.quantity_words import MONTHS, WEEKDAYS
 from checking.registry import RULES

@@ -24,7 +24,15 @@ from typing import Literal
 
 from checking.languages import detect_language, language_for
 from checking.sentences import sentence_spans, strip_span
-from checking.text import CHATTER_PATTERNS, FRAMING_PATTERNS, META_PATTERNS, REPLY_WORDS, is_content, tokenize
+from checking.text import (
+    CHATTER_PATTERNS,
+    CLOSING_FRAMING_PATTERNS,
+    FRAMING_PATTERNS,
+    META_PATTERNS,
+    REPLY_WORDS,
+    is_content,
+    tokenize,
+)
 
 SegmentKind = Literal["heading", "item", "table_header", "table_row", "sentence"]
 _BlockKind = Literal["heading", "item", "table_header", "table_row", "paragraph"]
@@ -86,7 +94,7 @@ def split_claims(text: str) -> list[ClaimSpan]:
         start = statement_start(text, _after_reply(text, segment.start, segment.end), segment.end)
         if start is None:
             continue
-        for clause_start, clause_end in _independent_clauses(text, start, segment.end):
+        for clause_start, clause_end in _independent_clauses(text, start, _statement_end(text, start, segment.end)):
             claims.append(ClaimSpan(text[clause_start:clause_end], clause_start, clause_end))
     return claims
 
@@ -105,6 +113,15 @@ def statement_start(text: str, start: int, end: int) -> int | None:
     if any(pattern.match(text, start, end) for pattern in META_PATTERNS) or text[start:end].rstrip().endswith(":"):
         return None
     return start if _checkable(text[start:end]) else None
+
+
+def _statement_end(text: str, start: int, end: int) -> int:
+    """Where the statement ends before an attribution closing it (", as mentioned in passage 3.", "(Passage 2)")."""
+    for pattern in CLOSING_FRAMING_PATTERNS:
+        closing = pattern.search(text, start, end)
+        if closing is not None and closing.start() > start:
+            return closing.start()
+    return end
 
 
 def _after_reply(text: str, start: int, end: int) -> int:

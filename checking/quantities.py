@@ -12,8 +12,18 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from checking.languages import every_language
+from checking.quantity_cues import (
+    bound_before,
+    change_after,
+    change_before,
+    described_time_unit,
+    hedged_before,
+    match_phrase_after,
+    per_after,
+    per_before,
+    unit_at,
+)
 from checking.quantity_words import (
-    REFERENCE_WORDS,
     ARTICLE_NUMERALS,
     BOUNDS_AFTER,
     CHANGE_ORIGIN_WORDS,
@@ -29,23 +39,13 @@ from checking.quantity_words import (
     ORDINAL_WORDS,
     PER_YEAR,
     RANGE_WORDS,
+    REFERENCE_WORDS,
     SCALE_SUFFIXES,
     SCALE_WORDS,
     TIME_OF_DAY,
     TIMES,
     UNITS,
     WEEKDAYS,
-)
-from checking.quantity_cues import (
-    bound_before,
-    change_after,
-    change_before,
-    described_time_unit,
-    hedged_before,
-    match_phrase_after,
-    per_after,
-    per_before,
-    unit_at,
 )
 from checking.text import (
     LIST_JOINERS,

@@ -20,8 +20,8 @@ from checking.text import BACK_REFERENCES, FRAMING_PATTERNS, META_PATTERNS, abse
 
 STRUCTURE_KINDS = ("framing", "passage_reference", "quote", "meta", "absence", "list", "pronoun")
 
-_REFERENCE = re.compile(r"(?:%s) ?(?:number )?(?:\d|[一二三四五六七八九十])" % "|".join(
-    sorted(map(re.escape, REFERENCE_WORDS), key=len, reverse=True)), re.IGNORECASE)
+_REFERENCES = "|".join(sorted(map(re.escape, REFERENCE_WORDS), key=len, reverse=True))
+_REFERENCE = re.compile(rf"(?:{_REFERENCES}) ?(?:number )?(?:\d|[一二三四五六七八九十])", re.IGNORECASE)
 _QUOTE = re.compile(r"[\"“][^\"”\n]{12,}[\"”]")
 _FIRST_WORD = re.compile(r"[^\W\d_]+")
 

@@ -23,7 +23,9 @@ _STOPWORDS = frozenset(
     whether though although however thus hence yet still even ever already now today s t don't let lets
     get gets got getting make makes made one ones within without including include includes included
     like well way ways etc e.g i.e vs through throughout across among along toward towards upon onto
-    whose whom either neither every according during""".split()  # noqa: SIM905 - word lists read best as text
+    whose whom either neither every according during therefore additionally alternatively moreover furthermore
+    consequently accordingly besides likewise similarly meanwhile nevertheless nonetheless firstly secondly thirdly
+    lastly finally it's let's that's there's here's what's""".split()  # noqa: SIM905 - word lists read best as text
 ).union(*(cues.stop_words for cues in _CUES))
 # Indefinite pronouns and adverbs: they name nothing a source could state.
 _INDEFINITES = frozenset("""anyone anybody anything anywhere someone somebody something somewhere everyone everybody
@@ -201,6 +203,7 @@ REPLY_WORDS = frozenset("""yes yeah yea yep yup no nope nah ok okay alright sure
 # Each language's pleasantries, beside the English ones (checking.claims).
 CHATTER_PATTERNS = tuple(cues.chatter for cues in _CUES if cues.chatter is not None)
 FRAMING_PATTERNS = tuple(cues.framing for cues in _CUES if cues.framing is not None)
+CLOSING_FRAMING_PATTERNS = tuple(cues.framing_after for cues in _CUES if cues.framing_after is not None)
 META_PATTERNS = tuple(cues.meta for cues in _CUES if cues.meta is not None)
 ABSENCE_PATTERNS = tuple(cues.absence for cues in _CUES if cues.absence is not None)
 BACK_REFERENCES = frozenset().union(*(cues.back_references for cues in _CUES))

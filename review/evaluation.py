@@ -18,17 +18,17 @@ from pathlib import Path
 
 from django.core.management import call_command
 
+from checking.external import configured_checkers
+from checking.facts import claim_fact
+from checking.languages import detect_language
+from checking.selftest import PER_KIND, claims_synthesize
+from checking.structure import STRUCTURE_KINDS, answer_structure
+from checking.text import is_content, tokenize
 from console.models import SecurityLevel
 from console.work_claims import work_claim_take
 from kb import services as kb_services
 from kb.models import DocumentVersion, IndexState
 from review import services
-from checking.external import configured_checkers
-from checking.facts import claim_fact
-from checking.languages import detect_language
-from checking.text import is_content, tokenize
-from checking.selftest import PER_KIND, claims_synthesize
-from checking.structure import STRUCTURE_KINDS, answer_structure
 from review.learning.review_labels import text_digest
 from review.models import Risk, SelfTestRun, Verdict
 from review.pipeline import answer_check

@@ -66,6 +66,7 @@ class Cues:
     # a sentence about itself or its answer ("Unable to answer based on given passages.", "Here's my answer:"),
     # which states nothing about the world.
     framing: re.Pattern[str] | None = None
+    framing_after: re.Pattern[str] | None = None  # an attribution closing a statement (", as passage 3 says.")
     meta: re.Pattern[str] | None = None
     # A statement that the sources lack something ("The passages do not mention X", 段落中没有提到X): its group
     # "stated" is what they are said to lack.

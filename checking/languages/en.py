@@ -57,14 +57,21 @@ FRAMING = re.compile(
     r"i can (?:tell you|say|see)|one can see) (?:that )?)?"
     # "Passage 2 states that ...", "The passages mention that ..."
     rf"|{_SOURCES} (?:states?|says?|mentions?|indicates?|suggests?|explains?|notes?|describes?|shows?|confirms?|"
-    r"reports?|claims?|specif(?:y|ies)|adds?|points? out|tells? us|reveals?|agree) that "
+    r"reports?|claims?|specif(?:y|ies)|adds?|points? out|tells? us|reveals?|agree|emphasi[sz]es?|highlights?|"
+    r"stress(?:es)?|recommends?|advises?|warns?|concludes?|discuss(?:es)?|clarif(?:y|ies)|imply|implies) that "
     rf"|it is (?:stated|mentioned|noted|said|explained|suggested) in {_SOURCES} that "
     # "It's important to note that ...": the speaker's emphasis, not a fact of the sources
     r"|(?:note|it(?:'s| is) (?:important|worth) (?:to note|noting|mentioning)|it should be noted|keep in mind|"
     r"please note|be aware) that "
     # "Therefore, the answer to the question is: ...", "Passage 1: ...": a label for what follows
-    rf"|(?:the )?answer(?: to (?:the|your|this) question)?(?: \"[^\"]{{0,200}}\")?(?: based on {_SOURCES})? is:? "
+    rf"|(?:the )?answer(?: to (?:the|your|this) question)?(?: \"[^\"]{{0,200}}\")?(?: based on {_SOURCES})? is:?\s*"
     rf"|{_SOURCES} ?: )",
+    re.IGNORECASE,
+)
+# An attribution closing the statement: ", as mentioned in passage 3.", "(Passage 2)".
+FRAMING_AFTER = re.compile(
+    r"(?:,? (?:as (?:stated|mentioned|described|noted|explained|shown|indicated|outlined|suggested|seen|listed) in|"
+    rf"according to|per|from) {_SOURCES}| ?\((?:see |from |in )?{_SOURCES}\))(?=[.!]?$)",
     re.IGNORECASE,
 )
 ABSENCE = re.compile(
@@ -170,7 +177,8 @@ class English:
 
     # What the checker's English core takes in (base.TextLanguage): English is that core, and adds only how an
     # assistant frames what it says.
-    cues = Cues(framing=FRAMING, meta=META, absence=ABSENCE, back_references=BACK_REFERENCES)
+    cues = Cues(framing=FRAMING, framing_after=FRAMING_AFTER, meta=META, absence=ABSENCE,
+                back_references=BACK_REFERENCES)
     ideograph = None
 
     def tokens(self, text: str, start: int, end: int, *, table: bool) -> list[Token] | None:

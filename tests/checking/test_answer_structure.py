@@ -36,6 +36,10 @@ def _values(text: str) -> list[str]:
     ("It's important to note that leave must be requested 5 days in advance.",
      "leave must be requested 5 days in advance."),
     ("Therefore, the answer to the question is: 3 days of marriage leave.", "3 days of marriage leave."),
+    ("Leave must be requested 5 days in advance, as mentioned in passage 3.", "Leave must be requested 5 days in advance"),
+    ("Leave must be requested 5 days in advance (Passage 2).", "Leave must be requested 5 days in advance"),
+    ("The passages emphasize that leave must be requested 5 days in advance.",
+     "leave must be requested 5 days in advance."),
     ("根据以上段落，婚假为3天。", "婚假为3天。"),
     ("段落二指出，年假每年10天。", "年假每年10天。"),
 ])
@@ -71,10 +75,17 @@ def test_a_passage_reference_is_never_read_as_a_contradicting_number():
     assert not any(f.kind is FindingKind.QUANTITY_MISMATCH for f in outcome.findings), outcome.reasons
 
 
+def test_connectives_are_no_words_a_source_must_state():
+    outcome = check_claim(claim="Therefore, marriage leave is 3 days. Additionally, it's paid.",
+                          candidates=[EvidenceCandidate(LEAVE + " Marriage leave is paid.")], embed=None)
+    assert not any(f.kind is FindingKind.UNSUPPORTED_TERM and f.subject.lower() in {"therefore", "additionally", "it's"}
+                   for f in outcome.findings), outcome.reasons
+
+
 def test_a_quotation_is_one_claim_with_the_sentence_quoting_it():
     answer = 'Passage 3 gives the rule: "Apply in the HR portal. Do it at least 5 days in advance." Leave is paid.'
-    assert _claims(answer) == ['Passage 3 gives the rule: "Apply in the HR portal. Do it at least 5 days in '
-                               'advance."', "Leave is paid."]
+    quoting = 'Passage 3 gives the rule: "Apply in the HR portal. Do it at least 5 days in advance."'
+    assert _claims(answer) == [quoting, "Leave is paid."]
 
 
 def test_a_stray_quotation_mark_does_not_swallow_the_paragraph():
