@@ -88,7 +88,7 @@ _MAX_FRAMINGS = 3  # "Therefore, based on the passages, it is important to note 
 
 def split_claims(text: str) -> list[ClaimSpan]:
     claims: list[ClaimSpan] = []
-    for segment in text_segments(text):
+    for segment in text_segments(text, quotations=True):
         if segment.kind in ("heading", "table_header") or not _is_claim_like(text[segment.start : segment.end]):
             continue
         start = statement_start(text, _after_reply(text, segment.start, segment.end), segment.end)
@@ -133,12 +133,13 @@ def _after_reply(text: str, start: int, end: int) -> int:
     return opening.end()
 
 
-def text_segments(text: str) -> list[Segment]:
-    """Headings, list items, table rows and sentences of ``text``, in order, whitespace-trimmed."""
+def text_segments(text: str, *, quotations: bool = False) -> list[Segment]:
+    """Headings, list items, table rows and sentences of ``text``, in order, whitespace-trimmed (a quotation one
+    sentence with the one quoting it, with ``quotations``: see sentence_spans)."""
     segments: list[Segment] = []
     for block, (start, end, kind) in enumerate(_blocks(text)):
         if kind in ("paragraph", "item"):
-            sentences = sentence_spans(text, start, end)
+            sentences = sentence_spans(text, start, end, quotations=quotations)
             sentence_kind: SegmentKind = "item" if kind == "item" and len(sentences) == 1 else "sentence"
             segments.extend(Segment(a, b, sentence_kind, block) for a, b in sentences)
         else:

@@ -33,14 +33,15 @@ _SENTENCE_OPENERS = frozenset(
 )
 
 
-def sentence_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Trimmed, non-empty sentence spans inside ``text[start:end]``, in order. A quotation is one sentence with
-    the one quoting it ("reply with: "Unable to answer. Sorry."", a quoted recipe step): what is quoted is checked
-    as the quote it is, not cut at its own full stops."""
+def sentence_spans(text: str, start: int, end: int, *, quotations: bool = False) -> list[tuple[int, int]]:
+    """Trimmed, non-empty sentence spans inside ``text[start:end]``, in order. With ``quotations``, a quotation is
+    one sentence with the one quoting it ("reply with: "Unable to answer. Sorry."", a quoted recipe step): an
+    answer's quote is checked as the quote it is, not cut at its own full stops. Evidence is cut at every sentence
+    (web text is full of quotation marks)."""
     cuts = [start]
-    quotes = _Quotes(text, start, end)
+    quotes = _Quotes(text, start, end) if quotations else None
     for match in _SENTENCE_END.finditer(text, start, end):
-        if _ends_sentence(text, match.start(), match.end(), end) and not quotes.open_at(match.end()):
+        if _ends_sentence(text, match.start(), match.end(), end) and not (quotes and quotes.open_at(match.end())):
             cuts.append(match.end())
     cuts.append(end)
     spans = (strip_span(text, a, b) for a, b in pairwise(cuts))

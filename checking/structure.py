@@ -29,7 +29,7 @@ _FIRST_WORD = re.compile(r"[^\W\d_]+")
 def answer_structure(text: str) -> frozenset[str]:
     """The kinds of STRUCTURE_KINDS that ``text`` is written with."""
     kinds: set[str] = set()
-    for segment in text_segments(text):
+    for segment in text_segments(text, quotations=True):
         sentence = text[segment.start:segment.end]
         if segment.kind == "item":
             kinds.add("list")
