@@ -19,6 +19,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from checking.analysis import looks_like_name
+from checking.languages import language_of_word
 from checking.quantities import Quantity, find_quantities
 from checking.quantity_compare import comparable, same_value
 from checking.text import Token, ideographs, is_content, synonym_in, tokenize
@@ -47,7 +48,7 @@ class PassageFacts:
 def question_constraints(question: str) -> list[Constraint]:
     """The question's dates and numbers written as numbers, and its names, in the order asked."""
     tokens = tokenize(question, 0, len(question), table=False)
-    quantities = [q for q in find_quantities(question, tokens) if q.strong]
+    quantities = [q for q in find_quantities(question, tokens) if q.strong and not _written_into_a_word(q, tokens)]
     inside = {k for q in quantities for k in range(*q.token_span)}
     found = [(q.start, Constraint(surface=q.surface, quantity=q,
                                   stems=frozenset(tokens[k].stem for k in range(*q.token_span))))
@@ -64,10 +65,21 @@ def question_constraints(question: str) -> list[Constraint]:
     return [constraint for _, constraint in sorted(found, key=lambda item: item[0])]
 
 
+def _written_into_a_word(quantity: Quantity, tokens: list[Token]) -> bool:
+    """A number written into a word names something ("2FA", "MP3", "B2B"): it counts nothing."""
+    first, end = quantity.token_span
+    glued = [(first - 1, first), (end, end - 1)]
+    return any(0 <= k < len(tokens) and tokens[k].kind == "word" and tokens[k].text.isascii()
+               and (tokens[k].end == tokens[beside].start or tokens[beside].end == tokens[k].start)
+               for k, beside in glued)
+
+
 def _names(token: Token) -> bool:
     """A capitalised word past the question's first; a Chinese word is marked a name by the segmenter's proper
-    nouns wherever it stands (上海的住宿标准……)."""
-    return looks_like_name(token) or (token.capital and bool(ideographs(token.text)))
+    nouns wherever it stands (上海的住宿标准……). A word its language classes with others of its kind (老公 with
+    丈夫 and 配偶) is a common noun, however the segmenter tags it."""
+    named = looks_like_name(token) or (token.capital and bool(ideographs(token.text)))
+    return named and not language_of_word(token.lower).kindred(token.lower)
 
 
 def passage_facts(hit: SearchHit, stems: Collection[str]) -> PassageFacts:

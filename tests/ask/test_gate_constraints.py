@@ -78,6 +78,10 @@ def test_what_the_constraints_of_a_question_are():
     assert question_constraints("How many days a year can I work remotely, and how much is the monthly fee?") == []
     assert [c.surface for c in question_constraints("2024年的住宿标准是多少？")] == ["2024年"]
     assert [c.surface for c in question_constraints("上海的住宿标准是多少？")] == ["上海"]
+    # a number written into a word names something; a word of a class of people (老公: 丈夫, 配偶) is no name
+    assert [c.surface for c in question_constraints("Does the Pro plan include 2FA and MP3 files?")] == [
+        "Pro", "FA", "MP"]
+    assert question_constraints("我老婆生孩子，我作为老公能休几天假？") == []
 
 
 def test_a_question_without_constraints_is_decided_as_before():
