@@ -21,6 +21,12 @@ terms; words that frame the question (the asker's time and person, a rate, a bou
 be covered. Since Chinese writes a compound as one word, a term is also covered by its parts (住宿费 by 住宿 and
 费用) and a passage's word brings its parts (出差 in 国际出差).
 
+The question's dates, numbers and names are constraints (ask/constraints.py): their words rank sentences but are
+not covered by word family or vectors; each must be written, as the checker reads it, by a passage that answers
+(one covering most of the required key terms), or the question is refused naming it. A closed compound is covered by
+its parts written apart (the language's found_by_parts: "healthcare" by "health care"), and two words side by side
+by a passage's compound of them ("health care" by "healthcare").
+
 Conflicts are the third outcome, decided on the composed answer by the checker itself (ask/services.py): two
 effective sources stating different values about the same subject are what review.pipeline already detects.
 """
