@@ -45,7 +45,7 @@ class PassageFacts:
     ranges: tuple[tuple[Quantity, Quantity], ...]  # like values written close together: a range's two ends
 
 
-def question_constraints(question: str) -> list[Constraint]:
+def question_constraints(*, question: str) -> list[Constraint]:
     """The question's dates and numbers written as numbers, and its names, in the order asked."""
     tokens = tokenize(question, 0, len(question), table=False)
     quantities = [q for q in find_quantities(question, tokens) if q.strong and not _written_into_a_word(q, tokens)]
@@ -82,7 +82,7 @@ def _names(token: Token) -> bool:
     return named and not language_of_word(token.lower).kindred(token.lower)
 
 
-def passage_facts(hit: SearchHit, stems: Collection[str]) -> PassageFacts:
+def passage_facts(*, hit: SearchHit, stems: Collection[str]) -> PassageFacts:
     quantities: list[Quantity] = []
     ranges: list[tuple[Quantity, Quantity]] = []
     for text, table in ((hit.chunk.text, True), (hit.chunk.heading_path, False)):
@@ -95,7 +95,7 @@ def passage_facts(hit: SearchHit, stems: Collection[str]) -> PassageFacts:
     return PassageFacts(stems=frozenset(stems), quantities=tuple(quantities), ranges=tuple(ranges))
 
 
-def constraint_met(constraint: Constraint, passage: PassageFacts) -> bool:
+def constraint_met(*, constraint: Constraint, passage: PassageFacts) -> bool:
     asked = constraint.quantity
     if asked is None:
         return all(stem_found(stem, passage.stems) or synonym_in(stem, passage.stems) for stem in constraint.stems)

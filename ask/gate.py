@@ -95,6 +95,7 @@ class GateDecision:
 
     @property
     def reasons(self) -> list[str]:
+        """Why the question is refused, a sentence per missing constraint, in the asker's language."""
         return [gettext("The sources do not mention %(constraint)s.") % {"constraint": constraint}
                 for constraint in self.missing_constraints]
 
@@ -222,13 +223,13 @@ def gate_decide(
     min_similarity = settings.ASK_GATE_MIN_SIMILARITY if min_similarity is None else min_similarity
     min_coverage = settings.ASK_GATE_MIN_TERM_COVERAGE if min_coverage is None else min_coverage
     term_similarity = settings.ASK_GATE_TERM_SIMILARITY if term_similarity is None else term_similarity
-    constraints = question_constraints(question)
+    constraints = question_constraints(question=question)
     constrained = {stem for constraint in constraints for stem in constraint.stems}
     # a constraint's words still rank the sentences that answer, but are checked as it is (March is not April)
     terms = [replace(term, required=False) if term.stem in constrained else term for term in key_terms(question)]
     qualified = qualified_hits(hits, min_similarity=min_similarity)
-    passages = _with_joined_pairs(terms, evidence_words(qualified))
-    missing = _uncovered(terms, passages)
+    words_by_passage = _with_joined_pairs(terms, evidence_words(qualified))
+    missing = _uncovered(terms, words_by_passage)
     warnings: list[str] = []
     if missing and qualified and term_similarity > 0:
         try:
@@ -239,8 +240,10 @@ def gate_decide(
             warnings.append(gettext("word similarity unavailable (%(error)s); key terms matched by word family only")
                             % {"error": exc})
     missing = [(term, passages) for term, passages in missing if term.required]
-    answering = [passage_facts(hit, words.keys()) for hit, words in _answering(qualified, passages, terms)]
-    unmet = [c.surface for c in constraints if not any(constraint_met(c, passage) for passage in answering)]
+    answering = [passage_facts(hit=hit, stems=words.keys())
+                 for hit, words in _answering(qualified, words_by_passage, terms)]
+    unmet = [constraint.surface for constraint in constraints
+             if not any(constraint_met(constraint=constraint, passage=passage) for passage in answering)]
     decision = GateDecision(status="answered", qualified=qualified, key_terms=terms,
                             missing_terms=[term.word for term, _ in missing], warnings=warnings,
                             constraints=constraints, missing_constraints=unmet)

@@ -176,8 +176,8 @@ def ask_question(*, question: str, client: ApiClient | None = None, user=None, k
     refused = draft.status == AskStatus.INSUFFICIENT_EVIDENCE
     result = AskResult(ask_id=0, status=draft.status, answer=draft.answer, claims=claims,
                        missing_terms=draft.gate.missing if refused else [],
-                       refusal_reasons=draft.gate.reasons if refused else [], conflicts=draft.conflicts, generator=draft.generator, generation_error=draft.generation_error,
-                       warnings=draft.warnings)
+                       refusal_reasons=draft.gate.reasons if refused else [], conflicts=draft.conflicts,
+                       generator=draft.generator, generation_error=draft.generation_error, warnings=draft.warnings)
     answer = None
     if draft.answer is not None:
         answer, _ = review_services.answer_create(

@@ -14,7 +14,8 @@ from kb.search import SearchHit
 MARCH = "Jobs Report - March 2023 > Establishment Survey Data"
 CONSTRUCTION = "Construction employment changed little in March (+9,000); the industry added 11,000 jobs a month."
 APRIL_RELEASE = "The Employment Situation for April is scheduled to be released on Friday, May 5, 2023."
-HEALTH_CARE = "Over the month, health care added 34,000 jobs. In March, job growth occurred in home health care services."
+HEALTH_CARE = ("Over the month, health care added 34,000 jobs. In March, job growth occurred in home health care "
+               "services.")
 
 
 @pytest.fixture(autouse=True)
@@ -73,15 +74,17 @@ def test_a_name_is_met_only_by_itself():
 
 
 def test_what_the_constraints_of_a_question_are():
-    assert [c.surface for c in question_constraints("Is Lumen Notes hosted in the EU?")] == ["Lumen Notes", "EU"]
+    def surfaces(question: str) -> list[str]:
+        return [constraint.surface for constraint in question_constraints(question=question)]
+
+    assert surfaces("Is Lumen Notes hosted in the EU?") == ["Lumen Notes", "EU"]
     # "how many", "monthly" and "a" are no numbers the question is held to
-    assert question_constraints("How many days a year can I work remotely, and how much is the monthly fee?") == []
-    assert [c.surface for c in question_constraints("2024年的住宿标准是多少？")] == ["2024年"]
-    assert [c.surface for c in question_constraints("上海的住宿标准是多少？")] == ["上海"]
+    assert surfaces("How many days a year can I work remotely, and how much is the monthly fee?") == []
+    assert surfaces("2024年的住宿标准是多少？") == ["2024年"]
+    assert surfaces("上海的住宿标准是多少？") == ["上海"]
     # a number written into a word names something; a word of a class of people (老公: 丈夫, 配偶) is no name
-    assert [c.surface for c in question_constraints("Does the Pro plan include 2FA and MP3 files?")] == [
-        "Pro", "FA", "MP"]
-    assert question_constraints("我老婆生孩子，我作为老公能休几天假？") == []
+    assert surfaces("Does the Pro plan include 2FA and MP3 files?") == ["Pro", "FA", "MP"]
+    assert surfaces("我老婆生孩子，我作为老公能休几天假？") == []
 
 
 def test_a_question_without_constraints_is_decided_as_before():
@@ -142,8 +145,8 @@ def test_the_api_refuses_naming_the_constraint_and_answers_when_it_is_met(api, c
     settings.ASK_GATE_TERM_SIMILARITY = 0.7  # the word vectors as deployed: "April" is close to "March"
     publish(BLS, key="jobs-report", title="Jobs Report - March 2023")
 
-    refused = api.post("/api/v1/ask", {"question": "How many jobs did the construction industry add in April 2023?"},
-                       ).json()
+    question = "How many jobs did the construction industry add in April 2023?"
+    refused = api.post("/api/v1/ask", {"question": question}).json()
     assert refused["status"] == "insufficient_evidence" and "April 2023" in refused["missing_terms"]
     assert refused["refusal_reasons"] == ["The sources do not mention April 2023."]
     assert Ask.objects.get().missing_terms == refused["missing_terms"]
