@@ -102,7 +102,7 @@ def constraint_met(*, constraint: Constraint, passage: PassageFacts) -> bool:
     if asked.kind == "date":
         return _date_met(asked, [q for q in passage.quantities if q.kind == "date"])
     return any(_holds(asked, written) for written in passage.quantities) or any(
-        comparable(asked, low) and min(low.value, high.value) <= asked.value <= max(low.value, high.value)
+        low.kind == asked.kind and min(low.value, high.value) <= asked.value <= max(low.value, high.value)
         for low, high in passage.ranges)
 
 
