@@ -54,7 +54,9 @@ class AskOut(Schema):
     status: str = Field(description="answered, insufficient_evidence or conflict")
     answer: str | None
     claims: list[AskClaimOut]
-    missing_terms: list[str] = Field(description="key terms of the question no qualified evidence covers")
+    missing_terms: list[str] = Field(description="key terms and constraints (dates, numbers, names) of the question "
+                                                 "no qualified evidence covers")
+    refusal_reasons: list[str] = Field([], description="each constraint no source meets, in the asker's language")
     conflicts: list[ConflictOut]
     answer_id: int | None = Field(None, description="the answer sent to scoring and review (answered, conflict)")
     answer_url: str | None = Field(None, description="GET it for status, risk and the released text")
@@ -69,7 +71,8 @@ class AskOut(Schema):
 def result_to_dict(result: AskResult, *, answer_url: str | None) -> dict:
     return {
         "status": result.status, "answer": result.answer, "claims": result.claims,
-        "missing_terms": result.missing_terms, "conflicts": result.conflicts, "answer_id": result.answer_id,
+        "missing_terms": result.missing_terms, "refusal_reasons": result.refusal_reasons,
+        "conflicts": result.conflicts, "answer_id": result.answer_id,
         "answer_url": answer_url, "answer_status": result.answer_status, "risk": result.risk,
         "routing": result.routing, "routing_reasons": result.routing_reasons, "generator": result.generator,
         "warnings": result.warnings,

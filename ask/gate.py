@@ -21,6 +21,12 @@ terms; words that frame the question (the asker's time and person, a rate, a bou
 be covered. Since Chinese writes a compound as one word, a term is also covered by its parts (住宿费 by 住宿 and
 费用) and a passage's word brings its parts (出差 in 国际出差).
 
+The question's dates, numbers and names are constraints (ask/constraints.py): their words rank sentences but are
+not covered by word family or vectors; each must be written, as the checker reads it, by a passage that answers
+(one covering most of the required key terms), or the question is refused naming it. A closed compound is covered by
+its parts written apart (the language's found_by_parts: "healthcare" by "health care"), and two words side by side
+by a passage's compound of them ("health care" by "healthcare").
+
 Conflicts are the third outcome, decided on the composed answer by the checker itself (ask/services.py): two
 effective sources stating different values about the same subject are what review.pipeline already detects.
 """
@@ -35,6 +41,7 @@ import numpy as np
 from django.conf import settings
 from django.utils.translation import gettext
 
+from ask.constraints import Constraint, constraint_met, passage_facts, question_constraints
 from checking.languages import detect_language, language_of_word
 from checking.text import (
     ANTONYMS,
@@ -70,14 +77,27 @@ class GateDecision:
     key_terms: list[KeyTerm]
     missing_terms: list[str]
     warnings: list[str] = field(default_factory=list)
+    constraints: list[Constraint] = field(default_factory=list)
+    missing_constraints: list[str] = field(default_factory=list)  # as the question wrote them: "April 2023"
 
     @property
     def coverage(self) -> float:
-        """The share of the required key terms the evidence covers."""
-        required = sum(term.required for term in self.key_terms)
+        """The share of the required key terms and the constraints the evidence covers."""
+        required = sum(term.required for term in self.key_terms) + len(self.constraints)
         if not required:
             return 0.0
-        return 1 - len(self.missing_terms) / required
+        return 1 - len(self.missing) / required
+
+    @property
+    def missing(self) -> list[str]:
+        """What the evidence lacks, as the question wrote it: key terms, then constraints."""
+        return [*self.missing_terms, *self.missing_constraints]
+
+    @property
+    def reasons(self) -> list[str]:
+        """Why the question is refused, a sentence per missing constraint, in the asker's language."""
+        return [gettext("The sources do not mention %(constraint)s.") % {"constraint": constraint}
+                for constraint in self.missing_constraints]
 
 
 def key_terms(question: str) -> list[KeyTerm]:
@@ -203,9 +223,13 @@ def gate_decide(
     min_similarity = settings.ASK_GATE_MIN_SIMILARITY if min_similarity is None else min_similarity
     min_coverage = settings.ASK_GATE_MIN_TERM_COVERAGE if min_coverage is None else min_coverage
     term_similarity = settings.ASK_GATE_TERM_SIMILARITY if term_similarity is None else term_similarity
-    terms = key_terms(question)
+    constraints = question_constraints(question=question)
+    constrained = {stem for constraint in constraints for stem in constraint.stems}
+    # a constraint's words still rank the sentences that answer, but are checked as it is (March is not April)
+    terms = [replace(term, required=False) if term.stem in constrained else term for term in key_terms(question)]
     qualified = qualified_hits(hits, min_similarity=min_similarity)
-    missing = _uncovered(terms, evidence_words(qualified))
+    words_by_passage = _with_joined_pairs(terms, evidence_words(qualified))
+    missing = _uncovered(terms, words_by_passage)
     warnings: list[str] = []
     if missing and qualified and term_similarity > 0:
         try:
@@ -216,8 +240,44 @@ def gate_decide(
             warnings.append(gettext("word similarity unavailable (%(error)s); key terms matched by word family only")
                             % {"error": exc})
     missing = [(term, passages) for term, passages in missing if term.required]
+    answering = [passage_facts(hit=hit, stems=words.keys())
+                 for hit, words in _answering(qualified, words_by_passage, terms)]
+    unmet = [constraint.surface for constraint in constraints
+             if not any(constraint_met(constraint=constraint, passage=passage) for passage in answering)]
     decision = GateDecision(status="answered", qualified=qualified, key_terms=terms,
-                            missing_terms=[term.word for term, _ in missing], warnings=warnings)
-    if not terms or not qualified or decision.coverage < min_coverage:
+                            missing_terms=[term.word for term, _ in missing], warnings=warnings,
+                            constraints=constraints, missing_constraints=unmet)
+    if (not terms and not constraints) or not qualified or unmet or decision.coverage < min_coverage:
         decision.status = "insufficient_evidence"
     return decision
+
+
+def _answering(hits: list[SearchHit], passages: list[dict[str, str]],
+               terms: list[KeyTerm]) -> list[tuple[SearchHit, dict[str, str]]]:
+    """The passages an answer comes from: those covering the most of the question's required key terms (all of
+    them when none covers any). A date written in a passage about something else ("the April report is released
+    on May 5") is no date of what is asked."""
+    covered = [sum(term.required and term_found(term.stem, words.keys()) > 0 for term in terms) for words in passages]
+    most = max(covered, default=0)
+    return [(hit, words) for hit, words, count in zip(hits, passages, covered, strict=True) if count == most]
+
+
+def _with_joined_pairs(terms: list[KeyTerm], passages: list[dict[str, str]]) -> list[dict[str, str]]:
+    """A passage writing two adjacent words of the question as one ("healthcare" for "health care") writes both."""
+    pairs = []
+    for first, second in zip(terms, terms[1:], strict=False):
+        if first.phrase == second.phrase:
+            joined = tokenize(first.word + second.word, 0, len(first.word + second.word), table=False)
+            if len(joined) == 1:
+                pairs.append((joined[0].stem, first, second))
+    if not pairs:
+        return passages
+    extended = []
+    for words in passages:
+        words = dict(words)
+        for stem, first, second in pairs:
+            if stem_found(stem, words.keys()):
+                words.setdefault(first.stem, first.word)
+                words.setdefault(second.stem, second.word)
+        extended.append(words)
+    return extended

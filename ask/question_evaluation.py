@@ -169,7 +169,7 @@ def question_evaluate(*, question: Question, clearance: str, k: int) -> dict:
         if question.required_sources else None,
         "unusable_in_top_k": sum(hit.chunk.version_id not in usable for hit in draft.hits),
         "similarities": [None if h.similarity is None else round(h.similarity, 4) for h in draft.hits],
-        "missing_terms": draft.gate.missing_terms,
+        "missing_terms": draft.gate.missing,
         "answer": draft.answer,
         "claims_supported": None if report is None else all(c.verdict == Verdict.SUPPORTED for c in report.claims),
         "verdicts": [] if report is None else [c.verdict for c in report.claims],

@@ -64,6 +64,7 @@ class AskResult:
     claims: list[dict]
     missing_terms: list[str]
     conflicts: list[dict]
+    refusal_reasons: list[str] = field(default_factory=list)  # the question's constraints no source meets
     answer_id: int | None = None
     answer_status: str | None = None  # the review answer's: scoring, released, pending_review, ...
     risk: str | None = None
@@ -172,10 +173,11 @@ def ask_question(*, question: str, client: ApiClient | None = None, user=None, k
     clearance = client.clearance if client else user.clearance
     draft = ask_draft(question=question, clearance=clearance, k=k)
     claims = [claim.as_dict() for claim in draft.claims]
+    refused = draft.status == AskStatus.INSUFFICIENT_EVIDENCE
     result = AskResult(ask_id=0, status=draft.status, answer=draft.answer, claims=claims,
-                       missing_terms=draft.gate.missing_terms if draft.status == AskStatus.INSUFFICIENT_EVIDENCE else [],
-                       conflicts=draft.conflicts, generator=draft.generator, generation_error=draft.generation_error,
-                       warnings=draft.warnings)
+                       missing_terms=draft.gate.missing if refused else [],
+                       refusal_reasons=draft.gate.reasons if refused else [], conflicts=draft.conflicts,
+                       generator=draft.generator, generation_error=draft.generation_error, warnings=draft.warnings)
     answer = None
     if draft.answer is not None:
         answer, _ = review_services.answer_create(

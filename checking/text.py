@@ -367,11 +367,11 @@ def related_stems(a: str, b: str) -> bool:
 
 def family_member_in(stem: str, stems: set[str] | frozenset[str]) -> bool:
     """Whether another stem of ``stem``'s word family is among ``stems``, each language's candidates tested cheaply
-    before the full test: English family members share their first five letters; other languages pick their own (a
-    Chinese word and the word it heads share their last character)."""
-    if len(stem) >= 5:
-        head = stem[:5]
-        return any(other.startswith(head) and related_stems(stem, other) for other in stems)
+    before the full test: English family members share their first five letters; each language adds its own (the
+    English forms the suffix rules miss, growth / grow; a Chinese word and the word it heads share their last
+    character)."""
+    if len(stem) >= 5 and any(other.startswith(stem[:5]) and related_stems(stem, other) for other in stems):
+        return True
     for language in _LANGUAGES:  # a loop, not any(): asked of every claim word in every unit
         if language.family_member_in(stem, stems):
             return True

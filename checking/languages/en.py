@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from checking.languages.base import Cues, Quantity, QuestionTerm, Word
@@ -40,6 +41,19 @@ _DEPENDENT_OPENERS = frozenset(
      "who", "whom", "whose", "so", "then", "also", "both", "one", "others", "same", "such", "there", "thus"}
 )
 _MIN_CLAUSE_WORDS = 3
+# Words of one family that neither the stemmer's suffix rules nor its irregular forms (checking.text) bring together:
+# a noun made from a verb by a change inside it, and irregular verb forms it lacks. Each form with its base word.
+_WORD_FORMS = {
+    "growth": "grow", "loss": "lose", "sale": "sell", "gift": "give", "flight": "fly", "proof": "prove",
+    "choice": "choose", "death": "die", "drove": "drive", "driven": "drive", "flew": "fly", "flown": "fly",
+    "spoke": "speak", "spoken": "speak", "broke": "break", "broken": "break", "forgot": "forget",
+    "forgotten": "forget", "hid": "hide", "hidden": "hide", "rode": "ride", "ridden": "ride", "wore": "wear",
+    "worn": "wear", "stole": "steal", "stolen": "steal", "froze": "freeze", "frozen": "freeze", "threw": "throw",
+    "thrown": "throw", "drew": "draw", "drawn": "draw", "ate": "eat", "eaten": "eat", "fought": "fight",
+    "taught": "teach", "caught": "catch", "felt": "feel", "meant": "mean", "slept": "sleep", "stood": "stand",
+    "understood": "understand", "dealt": "deal", "sought": "seek", "lent": "lend", "fed": "feed",
+}
+_COMPOUND_PART = 3  # letters at least in each part of a closed compound ("health" + "care" of "healthcare")
 
 
 # What an assistant names its sources by: "the given passages", "passage 2", "passages 1 and 3", "the context".
@@ -188,10 +202,11 @@ class English:
         return False
 
     def one_word_family(self, a: str, b: str) -> bool:
-        return False
+        """Stems of the forms ``_WORD_FORMS`` pairs ("growth" / "grow", "drov" / "driv")."""
+        return b in _families().get(a, ())
 
     def family_member_in(self, stem: str, stems: set[str] | frozenset[str]) -> bool:
-        return False
+        return not _families().get(stem, frozenset()).isdisjoint(stems)
 
     def synonyms(self, word: str) -> frozenset[str]:
         return frozenset()  # its stems fold synonyms together (checking.text)
@@ -211,7 +226,17 @@ class English:
         return False
 
     def found_by_parts(self, stem: str, words: Collection[str], *, covers: Callable[[str], bool]) -> bool:
-        return False  # a word is its only part
+        """A closed compound of the question found where a passage writes its parts apart ("healthcare" by "health"
+        and "care"): a cut of its stem into two content words, each ``covers`` finds."""
+        from checking.text import LIGHT_STEMS, function_word, stem_of
+
+        for cut in range(_COMPOUND_PART, len(stem) - _COMPOUND_PART + 1):
+            head, tail = stem[:cut], stem[cut:]
+            parts = (stem_of(head), tail)
+            if not any(function_word(part) or part in LIGHT_STEMS for part in (head, *parts)) \
+                    and all(covers(part) for part in parts):
+                return True
+        return False
 
     def asked_measure(self, word: str) -> str:
         return ""  # "how many days": the measure is the next word (checking.quantity_cues.unit_at)
@@ -224,6 +249,22 @@ class English:
 
     def ordinal(self, word: str) -> int | None:
         return None
+
+
+@lru_cache(maxsize=1)
+def _families() -> dict[str, frozenset[str]]:
+    """Each stem of ``_WORD_FORMS`` with the stems of its family's other forms (stemmed as checking.text does)."""
+    from checking.text import stem_of
+
+    bases: dict[str, set[str]] = {}
+    for form, base in _WORD_FORMS.items():
+        bases.setdefault(stem_of(base), set()).add(stem_of(form))
+    families: dict[str, set[str]] = {}
+    for base, forms in bases.items():
+        members = {base, *forms}
+        for member in members:
+            families.setdefault(member, set()).update(members - {member})
+    return {stem: frozenset(others) for stem, others in families.items()}
 
 
 ENGLISH = English()
