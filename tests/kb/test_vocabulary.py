@@ -167,16 +167,17 @@ def test_an_undone_decision_takes_its_confirmations_back(reviewer):
 # The checker
 
 
-def test_an_accepted_pair_counts_in_the_next_check_and_a_removed_one_stops(reviewer, curator):
-    assert verdict_of(CAB, TAXI) != "supported"
-    [synonym] = learn(reviewer, claim_id=1)
-    assert verdict_of(CAB, TAXI) != "supported"  # a candidate counts for nothing
+def test_an_accepted_pair_counts_in_the_next_check_and_a_removed_one_stops(reviewer, curator, celery_worker_session):
+    claim, evidence = "Bring a sick note after three days off.", "Bring a medical certificate after three days off."
+    assert verdict_of(claim, evidence) == "contradicted"  # "sick note" in the place of "medical certificate"
+    [synonym] = learn(reviewer, claim_id=1, pairs=[("sick note", "medical certificate")])
+    assert verdict_of(claim, evidence) == "contradicted"  # a candidate counts for nothing
 
     vocabulary.synonym_accept(synonym=synonym, curator=curator)
-    assert verdict_of(CAB, TAXI) == "supported"
+    assert verdict_of(claim, evidence) == "supported"
 
     vocabulary.synonym_remove(synonym=synonym, curator=curator)
-    assert verdict_of(CAB, TAXI) != "supported"
+    assert verdict_of(claim, evidence) == "contradicted"
 
 
 def test_a_check_asks_one_cheap_question_while_nothing_changed(django_assert_num_queries, curator):
