@@ -2,8 +2,8 @@
 marked correct by a reviewer, shows a pair that may mean the same (kb's vocabulary keeps the candidates).
 
 The pairs are what the checker's alignment found: a substitution or a slot swap names the claim's word
-(``Finding.subject``) and the evidence word standing in its place (``Finding.rival``). A slot swap's words come
-first; a substitution of the same claim word adds nothing. Recorded when the answer is decided, like reviewed
+(``Finding.subject``) and the evidence word standing in its place (``Finding.rival``). A slot swap's phrase comes
+first ("sick note" / "medical certificate"); a substitution of one of its words ("sick" / "medical") adds nothing. Recorded when the answer is decided, like reviewed
 facts, and taken back when the decision is undone.
 """
 
@@ -17,13 +17,17 @@ _ALIGNED = (FindingKind.SLOT_SWAP, FindingKind.SUBSTITUTION)  # slot swaps first
 
 
 def claim_word_pairs(claim: Claim) -> list[tuple[str, str]]:
-    """(claim words, evidence words) the checker's alignment showed for a claim, one per claim side."""
-    pairs: dict[str, tuple[str, str]] = {}
+    """(claim words, evidence words) the checker's alignment showed for a claim, each claim word in one pair."""
+    pairs: list[tuple[str, str]] = []
+    paired: set[str] = set()
     for kind in _ALIGNED:
         for finding in claim.findings:
-            if finding["kind"] == kind and finding.get("subject") and finding.get("rival"):
-                pairs.setdefault(finding["subject"].lower(), (finding["subject"], finding["rival"]))
-    return list(pairs.values())
+            words, rival = finding.get("subject", ""), finding.get("rival", "")
+            if finding["kind"] != kind or not words or not rival or paired & set(words.lower().split()):
+                continue
+            pairs.append((words, rival))
+            paired |= set(words.lower().split())
+    return pairs
 
 
 def vocabulary_learn(*, answer: Answer) -> int:
