@@ -8,6 +8,7 @@ from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from pgvector.django import HnswIndex, VectorField
 
 from checking.languages import LANGUAGE_CHOICES
@@ -296,7 +297,7 @@ class Synonym(models.Model):
     class State(models.TextChoices):
         CANDIDATE = "candidate", _("Candidate")
         ACCEPTED = "accepted", _("Accepted")
-        DISMISSED = "dismissed", _("Dismissed")
+        DISMISSED = "dismissed", pgettext_lazy("synonym", "Dismissed")  # not a dismissed source correction
 
     class Source(models.TextChoices):
         REVIEW = "review", _("Learned from reviews")
