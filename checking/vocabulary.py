@@ -2,9 +2,10 @@
 which the checker's word coverage (``windows.stem_found``) and the Ask gate credit as the same word.
 
 The checker reads no database: the app that keeps the pairs registers a source (kb/apps.py), and each check
-(review.pipeline.answer_check, ask.gate.gate_decide) calls ``vocabulary_refresh``, which asks the source one cheap
-question — has anything changed since this process read the pairs? — and reads them again only then. So a pair
-accepted in the web process counts in every worker at its next check, and one removed stops counting there.
+(review.pipeline.answer_check; ask.services.ask_draft before its gate) calls ``vocabulary_refresh``, which asks the
+source one cheap question — has anything changed since this process read the pairs? — and reads them again only
+then. So a pair accepted in the web process counts in every worker at its next check, and one removed stops
+counting there.
 
 A side of a pair is its content words' stems, read as the checker reads a claim. A phrase side ("unemployment
 rate") is found only where the text has all of its words; Chinese, written without spaces, separates a phrase's

@@ -131,13 +131,14 @@ def test_the_ask_gate_answers_a_question_worded_with_an_accepted_synonym(pairs, 
     settings.ASK_GATE_TERM_SIMILARITY = 0  # word families and accepted pairs only: no model
 
     def decide(question: str, passage: str) -> tuple[str, list[str]]:
+        vocabulary_refresh()  # as ask_draft does before the gate
         decision = gate_decide(question=question, hits=[hit(passage)], min_similarity=0.3, min_coverage=1.0)
         return decision.status, decision.missing_terms
 
     assert decide("出差可以打车吗？", ZH_TAXI) == ("insufficient_evidence", ["打车"])
     assert decide("Can staff take a cab to the airport?", TAXI) == ("insufficient_evidence", ["cab"])
 
-    pairs.set(("打车", "出租车"), ("cab", "taxi"))  # the gate refreshes by itself
+    pairs.set(("打车", "出租车"), ("cab", "taxi"))
 
     assert decide("出差可以打车吗？", ZH_TAXI) == ("answered", [])
     assert decide("Can staff take a cab to the airport?", TAXI) == ("answered", [])

@@ -25,6 +25,7 @@ django.setup()
 from ask.gate import gate_decide
 from kb.models import Chunk
 from kb.search import SearchHit
+from checking.vocabulary import vocabulary_refresh
 from review.pipeline import answer_check
 
 hit = SearchHit(chunk=Chunk(text={EVIDENCE!r}, heading_path="Absence"), score=0.03, fulltext_rank=1, similarity=0.6,
@@ -32,6 +33,7 @@ hit = SearchHit(chunk=Chunk(text={EVIDENCE!r}, heading_path="Absence"), score=0.
 for _line in sys.stdin:
     report = answer_check(question="", answer_text={CLAIM!r}, clearance="internal", contexts=[{EVIDENCE!r}],
                           retrieve=False, language="en", reviewed_facts=False)
+    vocabulary_refresh()  # as ask_draft does before the gate
     gate = gate_decide(question={QUESTION!r}, hits=[hit], min_similarity=0.3, min_coverage=1.0)
     print(json.dumps([report.claims[0].verdict, gate.status]), flush=True)
 """
