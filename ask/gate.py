@@ -5,9 +5,10 @@ publicly?" finds "the knowledge base is not public", which answers nothing about
 hits that qualify as evidence (cosine similarity at least ASK_GATE_MIN_SIMILARITY, or a full-text match when vector
 search is unavailable) and asks whether they cover the question's key terms: its content words (entities, actions,
 qualifiers), less stop-words, question words and light verbs. A term is covered by the same word family (the
-checker's stemming, synonyms and related stems; for Chinese, the thesaurus's synonyms and, for people and things,
-the words of their small class: 老婆 by 配偶) and, when ASK_GATE_TERM_SIMILARITY is above 0, by an evidence word
-whose embedding is that close (indexed word vectors, review.pipeline's embedder): a synonym or an inflection the
+checker's stemming, synonyms and related stems; the synonyms curators accepted, as the caller last refreshed them,
+checking.vocabulary; for Chinese, the thesaurus's synonyms and, for people and things, the words of their small
+class: 老婆 by 配偶) and, when ASK_GATE_TERM_SIMILARITY is above 0, by an evidence word whose embedding is that
+close (indexed word vectors, review.pipeline's embedder): a synonym or an inflection the
 stems miss ("biggest" / "larger", "mileage" / "mile").
 Such a word must stand in a passage that covers the rest of the term's phrase, and is never a known opposite; only
 terms of the languages the embedding model reads (ASK_GATE_TERM_SIMILARITY_LANGUAGES) are compared so. Fewer covered

@@ -20,6 +20,7 @@ from ask.compose import ComposedClaim, Composition, answer_compose
 from ask.gate import GateDecision, gate_decide
 from ask.llm import GenerationRejected, answer_generate, llm_configured
 from ask.models import Ask, AskStatus, Generator, Routing
+from checking.vocabulary import vocabulary_refresh
 from console.audit import audit_record
 from kb.search import SearchHit, chunks_search
 from review import services as review_services
@@ -132,6 +133,7 @@ def _generate(draft: AskDraft) -> None:
 def ask_draft(*, question: str, clearance: str, k: int = 5) -> AskDraft:
     """Retrieve within `clearance`, gate, compose and check; nothing is stored or sent."""
     search = chunks_search(query=question, clearance=clearance, k=k)
+    vocabulary_refresh()  # the gate reads the accepted synonyms as they are now, whichever process accepted them
     gate = gate_decide(question=question, hits=search.hits)
     draft = AskDraft(question=question, clearance=clearance, status=gate.status, hits=search.hits, gate=gate,
                      warnings=[*search.warnings, *gate.warnings])

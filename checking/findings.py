@@ -80,6 +80,9 @@ class Finding:
     claim_span: Span | None = None  # offsets in the claim text
     evidence_span: Span | None = None  # offsets in the evidence candidate's text
     subject: str = ""  # what it is about, as the claim writes it: the word found nowhere, the matching value
+    # what the evidence writes in its place, for a word put in another's place (substitutions and slot swaps): the
+    # pair a reviewer who confirms the claim says means the same (kb's vocabulary records it)
+    rival: str = ""
 
     @property
     def effect(self) -> Effect:
@@ -90,15 +93,16 @@ class Finding:
         return self.effect is Effect.CONTRADICTS
 
     def as_dict(self) -> dict:
-        return {"kind": str(self.kind), "effect": str(self.effect), "message": self.message, "subject": self.subject,
+        data = {"kind": str(self.kind), "effect": str(self.effect), "message": self.message, "subject": self.subject,
                 "claim_span": list(self.claim_span) if self.claim_span else None,
                 "evidence_span": list(self.evidence_span) if self.evidence_span else None}
+        return {**data, "rival": self.rival} if self.rival else data
 
     @classmethod
     def from_dict(cls, data: dict) -> Finding:
         claim_span, evidence_span = data.get("claim_span"), data.get("evidence_span")
         return cls(kind=FindingKind(data["kind"]), message=data["message"], subject=data.get("subject", ""),
-                   claim_span=tuple(claim_span) if claim_span else None,
+                   rival=data.get("rival", ""), claim_span=tuple(claim_span) if claim_span else None,
                    evidence_span=tuple(evidence_span) if evidence_span else None)
 
 

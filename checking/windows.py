@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from checking.analysis import Candidate, Claim, Unit
 from checking.quantity_compare import comparable, same_value
 from checking.text import family_member_in
+from checking.vocabulary import vocabulary_in
 
 _RELATED_CREDIT = 0.85  # "employ" / "employment"
 _ELSEWHERE_CREDIT = 0.5  # the word is in the candidate, outside the quoted window
@@ -39,9 +40,18 @@ class Window:
 
 
 def stem_found(stem: str, stems: set[str] | frozenset[str]) -> float:
+    """How far ``stem`` is among ``stems``: itself, a word of its family, or a synonym people accepted."""
+    return _family_found(stem, stems) or _accepted_found(stem, stems)
+
+
+def _family_found(stem: str, stems: set[str] | frozenset[str]) -> float:
     if stem in stems:
         return 1.0
     return _RELATED_CREDIT if family_member_in(stem, stems) else 0.0
+
+
+def _accepted_found(stem: str, stems: set[str] | frozenset[str]) -> float:
+    return 1.0 if vocabulary_in(stem, stems) else 0.0
 
 
 def claim_coverage(claim: Claim, stems: set[str]) -> float:
@@ -52,13 +62,14 @@ def claim_coverage(claim: Claim, stems: set[str]) -> float:
 
 
 def unit_credit(stem: str, unit: Unit) -> float:
-    """stem_found(stem, unit.stems), kept on the unit: a cached candidate's units meet the same claim stems."""
+    """stem_found(stem, unit.stems), its word-family part kept on the unit: a cached candidate's units meet the
+    same claim stems. Accepted synonyms are looked up each time: a pair accepted or removed counts at once."""
     credit = unit.stem_credit.get(stem)
     if credit is None:
         if len(unit.stem_credit) >= _UNIT_CREDITS_KEPT:  # a long-lived worker's unit meets ever new claim words
             unit.stem_credit.clear()
-        credit = unit.stem_credit[stem] = stem_found(stem, unit.stems)
-    return credit
+        credit = unit.stem_credit[stem] = _family_found(stem, unit.stems)
+    return credit or _accepted_found(stem, unit.stems)
 
 
 def window_relevance(claim: Claim, units: list[Unit]) -> float:

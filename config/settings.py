@@ -271,6 +271,8 @@ KB_SIMILARITY_FLOOR = env_float("KB_SIMILARITY_FLOOR", 0.2)
 KB_CHUNK_TARGET_CHARS = env_int("KB_CHUNK_TARGET_CHARS", 1000, minimum=100)
 KB_QUERY_EMBED_TIMEOUT = env_float("KB_QUERY_EMBED_TIMEOUT", 10.0)
 KB_INDEX_STALE_MINUTES = env_int("KB_INDEX_STALE_MINUTES", 10, minimum=1)
+# Accept a learned synonym by itself after this many confirmations by at least two reviewers (0: curators decide).
+KB_SYNONYM_AUTO_ACCEPT = env_int("KB_SYNONYM_AUTO_ACCEPT", 0, minimum=0)
 
 # Review: scoring, routing and release (see DESIGN.md "Scoring and routing")
 REVIEW_CHECKERS = env_list("REVIEW_CHECKERS", ["builtin"])  # builtin, alignscore, llm — chained in this order

@@ -8,7 +8,8 @@ from django.utils.translation import gettext_lazy
 
 from checking.languages import LANGUAGE_CHOICES
 from console.models import SecurityLevel, User
-from kb.models import DocumentVersion, VersionStatus
+from kb.models import SYNONYM_MAX_CHARS, DocumentVersion, VersionStatus
+from kb.vocabulary import synonym_pair_problems
 
 DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
@@ -95,3 +96,21 @@ class DocumentFilterForm(forms.Form):
     security_level = forms.ChoiceField(required=False, choices=[("", gettext_lazy("Any level")), *SecurityLevel.choices],
                                        label=gettext_lazy("Security level"))
     expiring = forms.BooleanField(required=False, label=gettext_lazy("Expiring soon"))
+
+
+class SynonymForm(forms.Form):
+    """A pair a curator adds to the vocabulary; the vocabulary says what is wrong with it, field by field."""
+
+    language = forms.ChoiceField(choices=LANGUAGE_CHOICES, label=gettext_lazy("Language"))
+    words = forms.CharField(max_length=SYNONYM_MAX_CHARS, label=gettext_lazy("Words"),
+                            help_text=gettext_lazy("A word or a short phrase, e.g. jobless rate; in Chinese, a "
+                                                   "phrase's words apart: 乘坐 出租车."))
+    other_words = forms.CharField(max_length=SYNONYM_MAX_CHARS, label=gettext_lazy("Mean the same as"))
+
+    def clean(self):
+        data = super().clean()
+        if {"language", "words", "other_words"} <= data.keys():
+            for field, problem in synonym_pair_problems(language=data["language"], words=data["words"],
+                                                        other_words=data["other_words"]).items():
+                self.add_error(field, problem)
+        return data

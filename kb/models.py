@@ -8,6 +8,7 @@ from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from pgvector.django import HnswIndex, VectorField
 
 from checking.languages import LANGUAGE_CHOICES
@@ -15,6 +16,7 @@ from console.models import SecurityLevel
 from console.work_claims import work_claim_fields
 
 EMBEDDING_DIMENSIONS = settings.KB_EMBEDDING_DIMENSIONS
+SYNONYM_MAX_CHARS = 100  # a side of a vocabulary pair, as written
 
 
 class Document(models.Model):
@@ -284,3 +286,67 @@ class EmbeddingCache(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["content_hash", "model_id"], name="unique_embedding_cache")]
+
+
+class Synonym(models.Model):
+    """A word or phrase pair of one language that means the same (the vocabulary): a candidate learned from
+    reviewers who confirmed claims wording a source's word otherwise, with those confirmations; accepted by a
+    curator (or by itself, KB_SYNONYM_AUTO_ACCEPT), which the checker's word coverage and the Ask gate then credit
+    (checking.vocabulary); or dismissed (also what removing an accepted pair does: it is not suggested again)."""
+
+    class State(models.TextChoices):
+        CANDIDATE = "candidate", _("Candidate")
+        ACCEPTED = "accepted", _("Accepted")
+        DISMISSED = "dismissed", pgettext_lazy("synonym", "Dismissed")  # not a dismissed source correction
+
+    class Source(models.TextChoices):
+        REVIEW = "review", _("Learned from reviews")
+        CURATOR = "curator", _("Added by a curator")
+
+    language = models.CharField(max_length=8, choices=LANGUAGE_CHOICES)
+    words = models.CharField(max_length=SYNONYM_MAX_CHARS)  # as first written: the claim's words for a learned pair
+    other_words = models.CharField(max_length=SYNONYM_MAX_CHARS)  # the evidence's
+    # Both sides' stems, in order (kb.vocabulary.pair_key): one row per pair whichever way round and however inflected.
+    key = models.CharField(max_length=300)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.CANDIDATE)
+    source = models.CharField(max_length=16, choices=Source.choices)
+    # The highest level of the texts it was learned from: who may see it (and its audit rows).
+    security_level = models.CharField(max_length=16, choices=SecurityLevel.choices, default=SecurityLevel.PUBLIC)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)  # with the count of accepted pairs: the checker's freshness
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                   related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["language", "words"]
+        constraints = [models.UniqueConstraint(fields=["language", "key"], name="unique_synonym_pair")]
+        indexes = [models.Index(fields=["state", "updated_at"], name="synonym_state_updated")]
+
+    def __str__(self) -> str:
+        return f"{self.words} ↔ {self.other_words}"
+
+    @property
+    def audit_security_level(self) -> str:
+        return self.security_level
+
+
+class SynonymConfirmation(models.Model):
+    """One confirmed claim that showed a candidate pair: the claim's words where the evidence has the other side.
+    The answer and claim are review's (a layer above): kept by id, with the texts as they were."""
+
+    synonym = models.ForeignKey(Synonym, on_delete=models.CASCADE, related_name="confirmations")
+    reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    answer_id = models.PositiveBigIntegerField(db_index=True)
+    claim_id = models.PositiveBigIntegerField()
+    claim_text = models.TextField()
+    evidence_text = models.TextField()  # the quote the claim was checked against
+    security_level = models.CharField(max_length=16, choices=SecurityLevel.choices, default=SecurityLevel.PUBLIC)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["synonym", "claim_id"], name="unique_synonym_claim")]
+
+    def __str__(self) -> str:
+        return f"{self.synonym} (claim {self.claim_id})"

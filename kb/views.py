@@ -4,7 +4,8 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -13,16 +14,18 @@ from console import roles
 from console.models import SecurityLevel
 from console.roles import role_required
 from console.input_text import text_without_controls
-from kb import selectors, services
+from checking.languages import LANGUAGE_CHOICES, LANGUAGE_CODES
+from kb import selectors, services, vocabulary
 from kb.diff import version_text_diff
 from kb.forms import (
     DecisionForm,
     DocumentCreateForm,
     DocumentFilterForm,
+    SynonymForm,
     VersionUploadForm,
     version_upload_initial,
 )
-from kb.models import Chunk, DocumentVersion, IndexState, VersionStatus
+from kb.models import Chunk, DocumentVersion, IndexState, Synonym, VersionStatus
 from kb.rendering import render_markdown
 from kb.search import chunks_search
 
@@ -256,3 +259,105 @@ def chunk_detail(request: HttpRequest, chunk_id: int) -> HttpResponse:
     if chunk is None:
         raise Http404("No such chunk")
     return redirect(f"{chunk.version.get_absolute_url()}?chunk={chunk.pk}#L{chunk.line_start}")
+
+
+VOCABULARY_MANAGERS = (roles.CURATOR, roles.APPROVER)
+CANDIDATES_SHOWN = 100  # the most confirmed first; the rest wait their turn
+
+
+def _vocabulary_shown(request: HttpRequest) -> str:
+    """The language the page lists (empty: every language), from the query or from a form that acted on it."""
+    shown = request.GET.get("language", request.POST.get("shown", ""))
+    return shown if shown in LANGUAGE_CODES else ""
+
+
+def _vocabulary_url(shown: str) -> str:
+    return f"{reverse('kb:vocabulary')}?language={shown}" if shown else reverse("kb:vocabulary")
+
+
+def _vocabulary(request: HttpRequest, *, form: SynonymForm | None = None, notice: str = "", error: str = "",
+                status: int = 200) -> HttpResponse:
+    """The vocabulary page, or (htmx) its lists and form, which every action on them swaps in."""
+    shown = _vocabulary_shown(request)
+    candidates, accepted = vocabulary.vocabulary_lists(user=request.user, language=shown)
+    initial_language = shown or ("zh" if (request.LANGUAGE_CODE or "").startswith("zh") else "en")
+    context = {
+        "form": form or SynonymForm(initial={"language": initial_language}),
+        "candidates": candidates[:CANDIDATES_SHOWN], "accepted": accepted, "shown": shown,
+        "languages": LANGUAGE_CHOICES, "notice": notice, "error": error,
+        "auto_accept": settings.KB_SYNONYM_AUTO_ACCEPT,
+    }
+    template = "kb/_vocabulary.html" if request.htmx else "kb/vocabulary.html"
+    return render(request, template, context, status=status)
+
+
+def _managed_synonym(request: HttpRequest, synonym_id: int) -> Synonym:
+    """A pair the user's role may change (the view's decorator) and clearance may see: 404 above it, as a
+    document above it is."""
+    return get_object_or_404(vocabulary.synonyms_visible_to(request.user), pk=synonym_id)
+
+
+def _synonym_acted(request: HttpRequest, act, *, done: str) -> HttpResponse:
+    """Run one vocabulary change; answer with the lists (htmx) or the page again, saying what happened."""
+    try:
+        act()
+    except vocabulary.VocabularyError as exc:
+        if request.htmx:
+            return _vocabulary(request, error=str(exc), status=409)
+        messages.error(request, str(exc))
+    else:
+        if request.htmx:
+            return _vocabulary(request, notice=done)
+        messages.success(request, done)
+    return redirect(_vocabulary_url(_vocabulary_shown(request)))
+
+
+@require_GET
+@role_required(*VOCABULARY_MANAGERS)
+def vocabulary_page(request: HttpRequest) -> HttpResponse:
+    return _vocabulary(request)
+
+
+@require_POST
+@role_required(*VOCABULARY_MANAGERS)
+def synonym_accept(request: HttpRequest, synonym_id: int) -> HttpResponse:
+    synonym = _managed_synonym(request, synonym_id)
+    return _synonym_acted(request, lambda: vocabulary.synonym_accept(synonym=synonym, curator=request.user),
+                          done=_("Accepted “%(pair)s”: the checker and the Ask gate count it from their next check.")
+                          % {"pair": synonym})
+
+
+@require_POST
+@role_required(*VOCABULARY_MANAGERS)
+def synonym_dismiss(request: HttpRequest, synonym_id: int) -> HttpResponse:
+    synonym = _managed_synonym(request, synonym_id)
+    return _synonym_acted(request, lambda: vocabulary.synonym_dismiss(synonym=synonym, curator=request.user),
+                          done=_("Dismissed “%(pair)s”: reviews no longer suggest it.") % {"pair": synonym})
+
+
+@require_POST
+@role_required(*VOCABULARY_MANAGERS)
+def synonym_remove(request: HttpRequest, synonym_id: int) -> HttpResponse:
+    synonym = _managed_synonym(request, synonym_id)
+    return _synonym_acted(request, lambda: vocabulary.synonym_remove(synonym=synonym, curator=request.user),
+                          done=_("Removed “%(pair)s”: the checker and the Ask gate no longer count it.")
+                          % {"pair": synonym})
+
+
+@require_POST
+@role_required(*VOCABULARY_MANAGERS)
+def synonym_add(request: HttpRequest) -> HttpResponse:
+    form = SynonymForm(request.POST)
+    if form.is_valid():
+        try:
+            synonym = vocabulary.synonym_add(curator=request.user, **form.cleaned_data)
+        except vocabulary.VocabularyError as exc:
+            form.add_error(None, str(exc))
+        else:
+            done = _("Added “%(pair)s”: the checker and the Ask gate count it from their next check.") % {
+                "pair": synonym}
+            if request.htmx:
+                return _vocabulary(request, notice=done)
+            messages.success(request, done)
+            return redirect(_vocabulary_url(_vocabulary_shown(request)))
+    return _vocabulary(request, form=form, status=400)

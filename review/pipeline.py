@@ -30,6 +30,7 @@ from checking.languages import detect_language, reasons_in, reasons_joined
 from checking.model import ScoringModel
 from checking.scoring import HOLDS_AGAINST_EXTERNAL, beside_verdict
 from checking.verdicts import supported_at, uncertain_at, verdict_for
+from checking.vocabulary import vocabulary_refresh
 from review.learning.adopted import adopted_checker
 from review.learning.review_labels import claims_marked_wrong_before
 from review.models import Verdict
@@ -252,6 +253,7 @@ def answer_check(
     reason is written in it (a Chinese answer's in Chinese), whoever asks. `reviewed_facts`: what reviewers decided
     on the same facts before counts (review.reviewed_facts); an evaluation of the checker itself leaves it out."""
     language = language or detect_language(f"{question}\n{answer_text}")
+    vocabulary_refresh()  # a pair accepted or removed in another process counts from this check on
     with reasons_in(language):
         return _answer_check(question=question, answer_text=answer_text, clearance=clearance, contexts=contexts,
                              cited_chunks=cited_chunks, retrieve=retrieve, language=language,

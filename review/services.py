@@ -32,6 +32,7 @@ from review.models import (
 )
 from review.pipeline import CheckReport, answer_check
 from review.reviewed_facts import reviewed_facts_record
+from review.vocabulary_learning import vocabulary_learn
 
 logger = logging.getLogger(__name__)
 
@@ -423,6 +424,7 @@ def answer_decide(
                                "lease_expires_at"])
     review_labels_record(answer=locked, reviewer=reviewer, action=action, edited_text=edited_text)
     reviewed_facts_record(answer=locked, decision=decision)
+    vocabulary_learn(answer=locked)
     if action == Decision.Action.REJECT:
         fallback = settings.REVIEW_FALLBACK_TEXT if settings.REVIEW_SEND_FALLBACK_ON_REJECT else ""
         # Held back for the undo window (review.undo): nothing leaves the console before it ends.

@@ -23,6 +23,7 @@ from review.leases import DecisionConflict, answer_lease_hold
 from review.models import Answer, AnswerStatus, Decision, WebhookState
 from review.learning.models import ReviewLabel
 from review.reviewed_facts import reviewed_facts_end_for_decision
+from review.vocabulary_learning import vocabulary_unlearn
 
 UNDO_SESSION_KEY = "review_undo"  # {"answer": id, "until": epoch seconds}: the toast of the last reject
 
@@ -38,8 +39,8 @@ def undo_window_ends(answer: Answer):
 @transaction.atomic
 def answer_reject_undo(*, answer: Answer, reviewer) -> Answer:
     """Put a rejected answer back in review, leased to the reviewer who rejected it, as if the reject had not
-    happened: its decision and labels are removed, and the facts it settled end (the audit log keeps both the
-    reject and the undo)."""
+    happened: its decision and labels are removed, the facts it settled end and the word pairs it showed no longer
+    count (the audit log keeps both the reject and the undo)."""
     locked = Answer.objects.select_for_update().get(pk=answer.pk)
     if locked.status != AnswerStatus.REJECTED or locked.decided_by_id != reviewer.pk:
         raise UndoTooLate(_("Only the reviewer who rejected an answer can undo it, right after rejecting it."))
@@ -50,6 +51,7 @@ def answer_reject_undo(*, answer: Answer, reviewer) -> Answer:
     for decision in rejects:
         reviewed_facts_end_for_decision(decision=decision)  # what it settled is open again, everywhere
     rejects.delete()
+    vocabulary_unlearn(answer=locked)
     ReviewLabel.objects.filter(answer=locked).delete()  # an answer is labelled once, by its decision
     locked.status = AnswerStatus.PENDING_REVIEW
     locked.released_text = ""

@@ -44,6 +44,7 @@ PAGES: dict[str, tuple[str, str, Callable[[Page], None] | None]] = {
     "kb-document": ("curator", "/kb/travel-policy/", None),
     "kb-version": ("curator", "/kb/travel-policy/v1/", None),
     "kb-search": ("reviewer", "/kb/search/?q=hotel+cap+in+London", None),
+    "kb-vocabulary": ("curator", "/kb/vocabulary/", None),
     "review-queue": ("reviewer", "/review/", None),
     "review-answer": ("reviewer", "/review/", _review_next),
     "review-group": ("reviewer", "/review/", _first_group),

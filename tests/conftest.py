@@ -66,6 +66,17 @@ def outsider(make_user):
     return make_user("otto")
 
 
+@pytest.fixture
+def vocabulary_forgotten() -> Iterator[None]:
+    """The checker's accepted synonyms forgotten after the test: a check that reads them without a refresh (the
+    checker on its own, in a later test) must not meet pairs this test accepted."""
+    yield
+    from checking.vocabulary import vocabulary_source_register
+    from kb.vocabulary import VOCABULARY_SOURCE
+
+    vocabulary_source_register(VOCABULARY_SOURCE)
+
+
 @pytest.fixture(scope="session")
 def celery_worker_session(django_db_setup, django_db_blocker) -> Iterator[object]:
     """A real Celery worker (threads in this process) consuming from the real Redis broker."""

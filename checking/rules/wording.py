@@ -50,7 +50,8 @@ def _substitutions(ctx: RuleContext) -> list[Finding]:
                 else ((neighbour, tok), (neighbour, other))
             found.append(Finding(FindingKind.SUBSTITUTION,
                                  says(words_as_written(t.text for t in mine), words_as_written(t.text for t in theirs)),
-                                 claim_span=claim_span(tok, neighbour), evidence_span=ctx.token_span(unit, other)))
+                                 claim_span=claim_span(tok, neighbour), evidence_span=ctx.token_span(unit, other),
+                                 subject=tok.text, rival=other.text))
     return found
 
 
@@ -87,9 +88,10 @@ def _slot_swaps(ctx: RuleContext) -> list[Finding]:
             if swap is None or any(f.message == swap[0] for f in found):
                 continue
             message, theirs = swap
-            found.append(Finding(FindingKind.SLOT_SWAP, message,
-                                 claim_span=claim_span(*(s.tok for s in claim.slots[first : last + 1])),
-                                 evidence_span=ctx.token_span(unit, *(s.tok for s in theirs))))
+            mine = claim.slots[first : last + 1]
+            found.append(Finding(FindingKind.SLOT_SWAP, message, claim_span=claim_span(*(s.tok for s in mine)),
+                                 evidence_span=ctx.token_span(unit, *(s.tok for s in theirs)),
+                                 subject=_words(mine), rival=_words(theirs)))
     return found
 
 
@@ -163,6 +165,11 @@ def _reworded(claim: Claim, mine: list[Slot], theirs: list[Slot]) -> bool:
             if va is not None and vb is not None and claim.word_similarity(va, vb) >= SLOT_PARAPHRASE_AT:
                 return True
     return False
+
+
+def _words(slots: list[Slot]) -> str:
+    """A slot's words apart, as a pair of the vocabulary writes a phrase (Chinese too: "乘坐 出租车")."""
+    return " ".join(s.tok.text for s in slots)
 
 
 def _slot_text(before: Slot, words: list[Slot], after: Slot) -> str:

@@ -7,7 +7,8 @@ from kb.models import Chunk
 from tests.ask.question_sets import QUESTIONS, save_and_run
 from tests.conflict_sources import FAQ, REFUND_POLICY, conflicting_answer_rows
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("vocabulary_forgotten")]
 
 POLICY = """# Expense policy
 
@@ -57,13 +58,27 @@ def pages(publish, make_answer, admin_user, api_token):
     corrections.source_conflict_settle(claim=conflict_claim, reviewer=admin_user, right="neither",
                                        conflicting=conflict_claim.evidence.get(rank=2))  # both listed to fix
     question_set, run = save_and_run(rows=QUESTIONS)  # the saved set's pages, with a finished run
+    _vocabulary_filled(admin_user)
     return answer, [
         "/", "/kb/", "/kb/new/", version.get_absolute_url(), "/kb/expense-policy/v2/", "/kb/expense-policy/upload/",
         "/kb/expense-policy/diff/?from=1&to=2", "/kb/search/?q=per+diem", "/review/", answer.get_absolute_url(),
         f"/review/claims/{claim.pk}/trace/", "/review/sources/expense-policy/v1/", "/audit/",
         conflict.get_absolute_url(), "/review/sources-to-fix/",
-        "/ask/sets/", question_set.get_absolute_url(), run.get_absolute_url(),
+        "/ask/sets/", question_set.get_absolute_url(), run.get_absolute_url(), "/kb/vocabulary/",
     ]
+
+
+def _vocabulary_filled(curator) -> None:
+    """A candidate with a long example and an accepted pair in each language, for the vocabulary page."""
+    from kb import vocabulary
+
+    vocabulary.synonym_candidates_record(
+        language="en", pairs=[("per diem", "daily allowance")], reviewer=curator, answer_id=1, claim_id=1,
+        claim_text="The per diem is $65 per day. " * 6, evidence_text="The daily allowance is $65 per day. " * 6,
+        security_level="internal")
+    vocabulary.synonym_add(language="zh", words="打车", other_words="乘坐 出租车", curator=curator)
+    vocabulary.synonym_add(language="en", words="Superextraordinarilylongcompoundwordforreimbursements",
+                           other_words="meal receipts", curator=curator)
 
 
 @pytest.mark.parametrize(("width", "height"), WIDTHS)
@@ -127,7 +142,7 @@ CHINESE_ON = {
     "/kb/expense-policy/v2/": "驳回时必填", "/kb/expense-policy/upload/": "的新版本",
     "/kb/expense-policy/diff/?from=1&to=2": "修改的词语", "/kb/search/?q=per+diem": "命中测试", "/review/": "审核队列",
     "/review/sources/expense-policy/v1/": "依赖了它的回答", "/audit/": "审计日志", "/review/sources-to-fix/": "待修正来源",
-    "/ask/sets/": "保存问题集", "/account/language/": "与浏览器相同",
+    "/ask/sets/": "保存问题集", "/account/language/": "与浏览器相同", "/kb/vocabulary/": "审核中发现的候选",
 }
 CJK = "[\u4e00-\u9fff]"
 # CONSOLE_SCREENSHOTS=docs/screenshots/zh keeps these pages' pictures (README "Languages"); otherwise none are kept.
