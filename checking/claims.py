@@ -9,7 +9,11 @@ Not everything is a claim: headings, table header rows, questions, short
 conversational lines ("Hope this helps!", "Let me know if ...") and replies with
 nothing checkable in them ("Yes.", "Exactly!": no number and no word beyond
 answer words and stop-words) are skipped, so pleasantries never make
-an answer unverifiable. An answer with no claim at all goes to a person
+an answer unverifiable. Nor is how an assistant frames what it says: an
+attribution opening or closing a statement ("Based on the given passages,",
+", as mentioned in passage 3") is cut from its claim, and its words about
+itself or its answer ("Unable to answer based on given passages.") are no
+claim (each language's patterns, ``checking.languages``). An answer with no claim at all goes to a person
 (``pipeline.risk_assess``).
 
 ``text_segments`` is shared with the checker, which cuts evidence the same way.
@@ -91,7 +95,7 @@ def split_claims(text: str) -> list[ClaimSpan]:
     for segment in text_segments(text, quotations=True):
         if segment.kind in ("heading", "table_header") or not _is_claim_like(text[segment.start : segment.end]):
             continue
-        start = statement_start(text, _after_reply(text, segment.start, segment.end), segment.end)
+        start = _statement_start(text, _after_reply(text, segment.start, segment.end), segment.end)
         if start is None:
             continue
         for clause_start, clause_end in _independent_clauses(text, start, _statement_end(text, start, segment.end)):
@@ -99,7 +103,7 @@ def split_claims(text: str) -> list[ClaimSpan]:
     return claims
 
 
-def statement_start(text: str, start: int, end: int) -> int | None:
+def _statement_start(text: str, start: int, end: int) -> int | None:
     """Where the statement of ``text[start:end]`` starts after the assistant's framing ("Based on the given
     passages, ", "Passage 2 states that "): the framing names which evidence, it is not content, and its passage
     numbers are no quantities. None where the sentence states nothing about the world: the assistant's words about

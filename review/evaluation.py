@@ -67,6 +67,36 @@ def dataset_load(path: Path) -> list[dict]:
     return items
 
 
+def spans_load(path: Path) -> dict[str, list[tuple[int, int]]]:
+    """Annotated unsupported spans per item id (`{"id": …, "spans": [{"start": …, "end": …}, …]}` lines, the shared
+    RAGTruth spans format)."""
+    if not path.exists():
+        raise DatasetError(f"no spans file at {path}")
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            spans[str(row["id"])] = [(int(span["start"]), int(span["end"])) for span in row.get("spans") or []]
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise DatasetError(f"{path}:{number}: each line needs an id and spans with start and end ({exc})") from None
+    return spans
+
+
+def lowest_claim_on_spans(*, results: list[dict], spans: dict[str, list[tuple[int, int]]]) -> Rate:
+    """Of the unsupported answers with annotated spans, how often the claim scored lowest (a claim without a score
+    lowest of all) overlaps one: whether the card points a reviewer at what is wrong."""
+    hits = []
+    for result in results:
+        marked = spans.get(str(result.get("id")))
+        if is_positive(result["label"]) or not marked or not result.get("claim_spans"):
+            continue
+        start, end, _ = min(result["claim_spans"], key=lambda claim: -1.0 if claim[2] is None else claim[2])
+        hits.append(any(start < span_end and span_start < end for span_start, span_end in marked))
+    return _rate(hits)
+
+
 def item_check(*, item: dict, clearance: str, contexts_from_file: bool = False) -> dict:
     """Run one item through the real pipeline (the checker alone: reviewed facts of this deployment would be
     another measure); the result keeps what the figures (and --output readers) need."""
@@ -91,6 +121,7 @@ def item_check(*, item: dict, clearance: str, contexts_from_file: bool = False) 
         "held_otherwise": report.held_by_rule and not hard_held,
         "verdicts": [c.verdict for c in claims],
         "structure": sorted(answer_structure(item["claim"])),
+        "claim_spans": [[c.start, c.end, c.score] for c in claims],
         "reasons": [r for c in claims for r in c.reasons],
     }
 

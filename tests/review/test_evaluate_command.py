@@ -105,3 +105,31 @@ def test_synthesize_stores_a_run_per_version_and_the_version_page_shows_it(publi
     page = client.get(version.get_absolute_url()).content.decode()
     assert f"Self-test: <strong>{run.percent} %</strong> of {run.total} synthesised claims judged right" in page
     assert "number_swap" in page and "No self-test yet" not in page
+
+
+@pytest.mark.django_db
+def test_spans_say_whether_the_lowest_claim_of_a_wrong_answer_is_the_annotated_one(tmp_path, release_at):
+    release_at(0.6)
+    wrong = "The Harbor Museum has 12 galleries on three floors. Its library holds 4,000 maritime books."
+    dataset = tmp_path / "set.jsonl"
+    dataset.write_text(json.dumps(external_item("w", wrong, "unsupported")) + "\n"
+                       + json.dumps(external_item("x", wrong, "unsupported")) + "\n")
+    spans = tmp_path / "spans.jsonl"
+    books = wrong.index("Its library")
+    spans.write_text(json.dumps({"id": "w", "spans": [{"start": books, "end": len(wrong)}]}) + "\n"
+                     + json.dumps({"id": "x", "spans": [{"start": 0, "end": 10}]}) + "\n")
+    stdout = StringIO()
+    call_command("evaluate", "--dataset", str(dataset), "--contexts-from-file", "--spans", str(spans), stdout=stdout)
+    # The claim about 4,000 books scores lowest: on the span of "w", not on the one of "x" (the first claim).
+    assert "lowest-scored claim of an unsupported answer on an annotated span: 0.500 (1/2)" in stdout.getvalue()
+
+
+@pytest.mark.django_db
+def test_a_spans_file_without_starts_is_refused(tmp_path):
+    dataset = tmp_path / "set.jsonl"
+    dataset.write_text(json.dumps(external_item("a", "The Harbor Museum has 12 galleries.", "supported")) + "\n")
+    spans = tmp_path / "spans.jsonl"
+    spans.write_text(json.dumps({"id": "a", "spans": [{"end": 3}]}) + "\n")
+    with pytest.raises(CommandError, match="spans with start and end"):
+        call_command("evaluate", "--dataset", str(dataset), "--contexts-from-file", "--spans", str(spans),
+                     stdout=StringIO())

@@ -47,6 +47,9 @@ class Command(BaseCommand):
         parser.add_argument("--clearance", default=SecurityLevel.RESTRICTED, choices=SecurityLevel.values)
         parser.add_argument("--output", help="write one JSON line per item with its prediction and weakest claim score")
         parser.add_argument("--show-errors", type=int, default=10, help="print this many misclassified items")
+        parser.add_argument("--spans", metavar="FILE",
+                            help="with --dataset: annotated unsupported spans per id (JSON lines); report how often "
+                                 "the lowest-scored claim of an unsupported answer overlaps one")
         parser.add_argument("--simulate-reviews", action="store_true",
                             help="with --dataset: take --reviews items as reviewer labels in queue order, learn as "
                                  "the job would, and score start and learned policies on the rest")
@@ -89,11 +92,13 @@ class Command(BaseCommand):
                 raise CommandError(str(exc)) from None
 
         started = time.perf_counter()
+        spans = None
         if synthesize:
             results = self._synthesize(keys=document, clearance=clearance, seed=seed, per_kind=per_kind)
         else:
             try:
                 items = evaluation.dataset_load(Path(dataset))
+                spans = evaluation.spans_load(Path(options["spans"])) if options.get("spans") else None
             except evaluation.DatasetError as exc:
                 raise CommandError(str(exc)) from None
             results = [evaluation.item_check(item=item, clearance=clearance, contexts_from_file=contexts_from_file)
@@ -105,6 +110,9 @@ class Command(BaseCommand):
                           f"in {elapsed:.1f}s ({len(results) / elapsed:.1f} items/s)")
         for line in evaluation.figures_lines(evaluation.figures_compute(results)):
             self.stdout.write(line)
+        if spans is not None:
+            self.stdout.write("\nlowest-scored claim of an unsupported answer on an annotated span: "
+                              f"{evaluation.lowest_claim_on_spans(results=results, spans=spans)}")
         if output:
             Path(output).write_text("".join(json.dumps(r) + "\n" for r in results))
         errors = [r for r in results if not r["correct"]][:show_errors]
