@@ -68,3 +68,23 @@ def test_one_key_agrees_with_the_supported_claims_then_the_fact_goes_out_again_o
     assert Answer.objects.get(pk=again.pk).status == "released"
     page.goto(f"/review/answers/{again.pk}/")
     assert page.locator("[data-reviewed-fact-badge]").count() == 2
+
+
+CHANGED = "International trips must be booked at least 9 days before departure."
+
+
+def test_enter_in_a_claims_note_never_marks_the_claim(page, login, reviewer, answers):
+    answer = answers(CHANGED)
+    login(reviewer)
+    page.goto(f"/review/answers/{answer.pk}/")
+    page.keyboard.press("n")  # the lease
+    note = page.locator("[data-claim-note]").first
+    note.wait_for()
+    note.fill("wrong - the source says 21 days")
+    note.press("Enter")
+    page.wait_for_timeout(500)  # what a submission would have taken
+
+    claim = Answer.objects.get(pk=answer.pk).claims.get()
+    assert claim.review_state == "open", claim.review_state
+    assert note.input_value() == "wrong - the source says 21 days"  # nothing lost either
+    assert page.locator("#approve-button").is_disabled()
