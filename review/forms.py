@@ -96,7 +96,9 @@ class EditedTextForm(forms.Form):
 
 class DecisionForm(EditedTextForm):
     action = forms.ChoiceField(choices=Decision.Action.choices, label=gettext_lazy("Action"))
-    reason = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}),
-                             label=gettext_lazy("Reason"))
+    # Ctrl/Cmd+Enter in the reason rejects (static/js/console.js): a reason is what a reject needs, and no key in a
+    # text box may send an answer.
+    reason = forms.CharField(required=False, max_length=2000, label=gettext_lazy("Reason"), widget=forms.Textarea(
+        attrs={"rows": 2, "data-submits": "[data-shortcut='reject-answer']"}))
     field_order = ["action", "reason", "edited_text"]
 

@@ -80,8 +80,9 @@
         if (current) select(current);
         event.preventDefault();
       } else if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && event.target.form) {
-        // The box's own button (the edit box sends the edit), and only when it may be pressed.
-        var button = event.target.form.querySelector("[data-submit-default]");
+        // The box's own button (the reason rejects, the edit box sends the edit), and only when it may be pressed.
+        var own = event.target.getAttribute("data-submits");
+        var button = event.target.form.querySelector(own || "[data-submit-default]");
         if (!button) event.target.form.requestSubmit();
         else if (!button.disabled) event.target.form.requestSubmit(button);
         event.preventDefault();

@@ -88,3 +88,23 @@ def test_enter_in_a_claims_note_never_marks_the_claim(page, login, reviewer, ans
     assert claim.review_state == "open", claim.review_state
     assert note.input_value() == "wrong - the source says 21 days"  # nothing lost either
     assert page.locator("#approve-button").is_disabled()
+
+
+def test_ctrl_enter_in_the_reason_rejects_and_never_approves(page, login, reviewer, answers):
+    answer = answers(CHANGED)
+    login(reviewer)
+    page.goto(f"/review/answers/{answer.pk}/")
+    page.keyboard.press("n")  # the lease
+    reason = page.locator("textarea[name=reason]")
+    reason.wait_for()
+    page.on("dialog", lambda dialog: dialog.accept())  # "Reject this answer?"
+    reason.fill("The source says 21 days, not 9.")
+    reason.press("Enter")  # a new line, nothing else
+    assert Answer.objects.get(pk=answer.pk).status == "pending_review"
+    reason.press("Control+Enter")
+    page.wait_for_function(f"() => !location.pathname.startsWith('/review/answers/{answer.pk}/')"
+                           " || document.body.innerText.includes('Rejected')", timeout=15_000)
+
+    decided = Answer.objects.get(pk=answer.pk)
+    assert decided.status == "rejected"
+    assert decided.decisions.get().reason.startswith("The source says 21 days")
