@@ -41,6 +41,8 @@ FINDING_KIND_LABELS = {
     "substitution": pgettext_lazy("finding kind", "substitution"),
     "weak_missing_quantity": pgettext_lazy("finding kind", "weak missing quantity"),
     "quantity_match": pgettext_lazy("finding kind", "quantity match"),
+    "absent_from_sources": pgettext_lazy("finding kind", "not in the sources, as claimed"),
+    "stated_in_sources": pgettext_lazy("finding kind", "stated in the sources"),
     "external_support": pgettext_lazy("finding kind", "external support"),
     "external_doubt": pgettext_lazy("finding kind", "external doubt"),
 }
