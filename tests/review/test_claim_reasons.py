@@ -72,3 +72,9 @@ def test_a_finding_kind_is_shown_in_the_readers_language():
     with translation.override("en"):
         assert [str(row["kind"]) for row in Claim(text="x", verdict="supported", findings=[match]).finding_rows] \
             == ["quantity match"]
+
+
+def test_every_finding_kind_has_a_badge():
+    from review.labels import FINDING_KIND_LABELS
+
+    assert {str(kind) for kind in FindingKind} == set(FINDING_KIND_LABELS)
