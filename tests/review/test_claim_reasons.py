@@ -3,6 +3,7 @@
 from checking.claims import ClaimSpan
 from checking.findings import Effect, Finding, FindingKind
 from checking.scoring import beside_verdict
+from review.labels import FINDING_KIND_LABELS
 from review.pipeline import Candidate, claim_check
 
 CHAIR = "Employees may expense up to $750 for a home office chair."
@@ -75,6 +76,4 @@ def test_a_finding_kind_is_shown_in_the_readers_language():
 
 
 def test_every_finding_kind_has_a_badge():
-    from review.labels import FINDING_KIND_LABELS
-
     assert {str(kind) for kind in FindingKind} == set(FINDING_KIND_LABELS)
