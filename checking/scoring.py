@@ -157,6 +157,19 @@ def reasons_for(outcome: CheckOutcome) -> list[str]:
     return reasons
 
 
+def shown_beside_verdict(*, verdict: str, findings: list[Finding],
+                         reasons: list[str]) -> tuple[list[Finding], list[str]]:
+    """What a claim card shows beside ``verdict``: ``beside_verdict``'s findings and reasons, less, on a claim
+    nothing supports, the words the nearest passage puts in the claim words' places ("claim says 'gym fees';
+    evidence says 'selection fees'" beside "no source states it" argues with itself). They stay stored: the
+    vocabulary learns from them when a reviewer says the claim is right after all."""
+    findings, reasons = beside_verdict(verdict=verdict, findings=findings, reasons=reasons)
+    if verdict != NOT_FOUND:
+        return findings, reasons
+    substituted = {f.message for f in findings if f.kind is FindingKind.SUBSTITUTION}
+    return [f for f in findings if f.kind is not FindingKind.SUBSTITUTION], [r for r in reasons if r not in substituted]
+
+
 def beside_verdict(*, verdict: str, findings: list[Finding], reasons: list[str]) -> tuple[list[Finding], list[str]]:
     """Findings and reasons as they may stand beside ``verdict``: none may say the opposite of it.
 

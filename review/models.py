@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from checking.findings import Finding, FindingKind
 from checking.languages import LANGUAGE_CHOICES
-from checking.scoring import beside_verdict
+from checking.scoring import shown_beside_verdict
 from console.models import SecurityLevel
 from console.work_claims import work_claim_fields
 from review.conflicts import ConflictPair, QuoteDifference, conflict_pairs, quote_difference
@@ -250,8 +250,8 @@ class Claim(models.Model):
     def _findings_beside_verdict(self) -> tuple[list[Finding], list[str]]:
         """Findings and reasons as they may stand beside the verdict: a claim scored before the checker kept them
         apart (a not-found claim listing "$750 matches evidence") reads as one scored now would."""
-        return beside_verdict(verdict=self.verdict, findings=[Finding.from_dict(f) for f in self.findings],
-                              reasons=list(self.reasons))
+        return shown_beside_verdict(verdict=self.verdict, findings=[Finding.from_dict(f) for f in self.findings],
+                                    reasons=list(self.reasons))
 
     @cached_property
     def finding_rows(self) -> list[dict]:

@@ -2,7 +2,7 @@
 
 from checking.claims import ClaimSpan
 from checking.findings import Effect, Finding, FindingKind
-from checking.scoring import beside_verdict
+from checking.scoring import beside_verdict, shown_beside_verdict
 from review.labels import FINDING_KIND_LABELS
 from review.pipeline import Candidate, claim_check
 
@@ -77,3 +77,15 @@ def test_a_finding_kind_is_shown_in_the_readers_language():
 
 def test_every_finding_kind_has_a_badge():
     assert {str(kind) for kind in FindingKind} == set(FINDING_KIND_LABELS)
+
+
+def test_a_not_found_card_shows_no_substitution_from_the_nearest_passage():
+    swap = Finding(FindingKind.SUBSTITUTION, "claim says 'gym fees'; evidence says 'selection fees'", subject="gym")
+    missing = Finding(FindingKind.UNSUPPORTED_TERM, "not found in evidence: gym", subject="gym")
+    reasons = [swap.message, missing.message]
+    assert shown_beside_verdict(verdict="not_found", findings=[swap, missing], reasons=reasons) == (
+        [missing], [missing.message])
+    assert shown_beside_verdict(verdict="uncertain", findings=[swap, missing], reasons=reasons) == (
+        [swap, missing], reasons)
+    # stored as found: the vocabulary reads the pair when a reviewer says the claim is right
+    assert beside_verdict(verdict="not_found", findings=[swap, missing], reasons=reasons) == ([swap, missing], reasons)
