@@ -46,6 +46,16 @@ class RiskAssessment:
     wrong_probability: float
 
 
+def figures_apart(below: float, above: float) -> tuple[str, str]:
+    """``below`` and ``above`` with the fewest decimals (three at least) that still tell them apart: "0.9620, under
+    0.9624", never "0.962, under 0.962"."""
+    for decimals in range(3, 7):
+        low, high = f"{below:.{decimals}f}", f"{above:.{decimals}f}"
+        if low != high:
+            return low, high
+    return low, high
+
+
 def topic_hits(text: str) -> list[str]:
     lowered = text.lower()
     return [t for t in settings.REVIEW_HIGH_RISK_TOPICS if re.search(rf"\b{re.escape(t.lower())}(s|es)?\b", lowered)]
@@ -107,8 +117,9 @@ def risk_assess(
                                 "and answers wait for a reviewer until reviews prove one")
                               % {"number": number, "score": claim.score})
             else:
-                medium.append(_("below the release threshold: claim %(number)s is supported at %(score).3f, under "
-                                "%(threshold).3f") % {"number": number, "score": claim.score, "threshold": release_at})
+                score, threshold = figures_apart(claim.score, release_at)
+                medium.append(_("below the release threshold: claim %(number)s is supported at %(score)s, under "
+                                "%(threshold)s") % {"number": number, "score": score, "threshold": threshold})
     topics = sorted(set(topic_hits(question) + topic_hits(answer_text)))
     if topics:
         high.append(_("high-risk topic: %(topics)s") % {"topics": listed(topics)})

@@ -4,6 +4,7 @@ is "we could not confirm it", low is every claim supported at or above the relea
 import pytest
 
 from review.models import Answer
+from review.policy import figures_apart
 from tests.conftest import wait_scored
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -137,3 +138,12 @@ def test_a_language_whose_rows_could_not_prove_the_budget_releases_nothing_until
     assert held.claims.get().verdict == "supported"
     # in the answer's language, and naming no threshold above every score ("under 1.010") as if one were set
     assert held.routing_reasons[0].startswith("尚未证明放行阈值") and "1.010" not in held.routing_reasons[0]
+
+
+@pytest.mark.parametrize(("below", "above", "shown"), [
+    (0.9620, 0.9624, ("0.9620", "0.9624")),  # not "0.962, under 0.962"
+    (0.91, 0.9736, ("0.910", "0.974")),
+    (0.96241, 0.96242, ("0.96241", "0.96242")),
+])
+def test_a_score_under_the_threshold_is_never_shown_as_equal_to_it(below, above, shown):
+    assert figures_apart(below, above) == shown
