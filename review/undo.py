@@ -75,10 +75,17 @@ def undo_offer(request: HttpRequest, answer: Answer) -> None:
 
 
 def undo_toast_context(request: HttpRequest) -> dict[str, object]:
-    """The undo toast, while the last reject's window is open (the server checks again when Undo is pressed)."""
+    """The undo toast, while the last reject's window is open (the server checks again when Undo is pressed). It
+    belongs to its answer: shown on the page the reject led to (a reload too) and on the rejected answer's own
+    page, never on the answers after — where `z` would undo an answer no longer on screen."""
     session = getattr(request, "session", None)
     offer = session.get(UNDO_SESSION_KEY) if session is not None else None
     if not offer or offer["until"] <= time.time():
+        return {}
+    shown_on = offer.get("shown_on")
+    if shown_on is None:
+        session[UNDO_SESSION_KEY] = {**offer, "shown_on": request.path}
+    elif request.path not in (shown_on, Answer(pk=offer["answer"]).get_absolute_url()):
         return {}
     return {"undo_toast": {"answer_id": offer["answer"], "until_ms": int(offer["until"] * 1000),
                            "seconds": max(1, round(offer["until"] - time.time()))}}

@@ -122,9 +122,17 @@ def _lease_next_or_queue(request: HttpRequest) -> HttpResponse:
         request.session[SKIPPED] = []  # they come round again next time
         messages.info(request, _("Nothing else is waiting apart from the %(count)s you skipped.") % {
             "count": len(skipped)})
-    else:
+        return redirect("review:queue")
+    filters = request.session.get(NEXT_FILTERS, "")
+    if not filters:
         messages.info(request, _("Nothing is waiting for review. Well done."))
-    return redirect("review:queue")
+        return redirect("review:queue")
+    # The list the reviewer was working through is done, not the queue: stay on it, and say what waits elsewhere.
+    elsewhere = selectors.answers_visible_to(request.user).filter(status=AnswerStatus.PENDING_REVIEW).count()
+    messages.info(request, ngettext("Nothing left in this list; %(count)d answer is waiting elsewhere.",
+                                    "Nothing left in this list; %(count)d answers are waiting elsewhere.", elsewhere)
+                  % {"count": elsewhere} if elsewhere else _("Nothing left in this list, nor anywhere else. Well done."))
+    return redirect(f"{reverse('review:queue')}?{filters}")
 
 
 @require_POST

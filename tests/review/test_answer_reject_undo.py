@@ -123,3 +123,18 @@ def test_undo_needs_the_reviewer_role_and_a_post(client, reviewer, curator, make
     client.force_login(curator)
     assert _undo(client, answer).status_code == 403
     assert Answer.objects.get(pk=answer.pk).status == "rejected"
+
+
+def test_the_toast_belongs_to_its_answer_and_stays_reachable_on_its_page(client, reviewer, make_answer):
+    answer = make_answer(risk="high", claims=REJECTABLE)
+    following = make_answer(question="The next one?", risk="medium")
+    later = make_answer(question="And a later one?", risk="medium")
+    undo_url = f"/review/answers/{answer.pk}/undo-reject/"
+
+    _reject(client, reviewer, answer, then="next")
+    assert undo_url in client.get(following.get_absolute_url()).content.decode()  # where the reject led
+    assert undo_url in client.get(following.get_absolute_url()).content.decode()  # a reload keeps it
+
+    assert undo_url not in client.get(later.get_absolute_url()).content.decode()  # moved on: z would undo unseen
+    assert undo_url not in client.get("/review/").content.decode()
+    assert undo_url in client.get(answer.get_absolute_url()).content.decode()  # still reachable on its own page

@@ -28,7 +28,10 @@ def test_the_filter_holds_for_the_next_after_a_decision_and_clearing_it_on_the_q
     client.post("/review/next/?queue=1&risk=medium")
     Answer.objects.filter(pk=medium.pk).update(status="approved")  # decided meanwhile
 
-    assert client.post("/review/next/")["Location"] == "/review/"  # no medium answer left: back to the queue
+    # no medium answer left: back to the list it was, saying what waits elsewhere
+    finished = client.post("/review/next/")
+    assert finished["Location"] == "/review/?risk=medium"
+    assert "Nothing left in this list; 1 answer is waiting elsewhere." in client.get(finished["Location"]).content.decode()
 
     assert client.post("/review/next/?queue=1")["Location"] == high.get_absolute_url()  # unfiltered from the queue
 
@@ -47,4 +50,16 @@ def test_next_with_a_client_filter_hands_out_only_that_clients_answers(client, r
     second = client.post("/review/next/")  # the filter holds: nothing else from helpdesk
 
     assert first["Location"] == from_helpdesk.get_absolute_url()
-    assert second["Location"] == "/review/"
+    assert second["Location"] == f"/review/?client={helpdesk.pk}"
+
+
+def test_next_on_an_empty_unfiltered_queue_says_all_is_done(client, reviewer, make_answer):
+    answer = make_answer(question="The only one?", risk="medium")
+    client.force_login(reviewer)
+    client.post("/review/next/?queue=1")
+    Answer.objects.filter(pk=answer.pk).update(status="approved")
+
+    finished = client.post("/review/next/")
+
+    assert finished["Location"] == "/review/"
+    assert "Nothing is waiting for review. Well done." in client.get("/review/").content.decode()
