@@ -293,6 +293,9 @@ def _is_negation_cue(tokens: list[Token], k: int) -> bool:
     return nxt not in _NOT_NEGATION_AFTER and not (lower == "no" and nxt == ".")
 
 
+_COMPARING = dict(DIRECTION_FAMILIES)["compare"]
+
+
 def _polars(tokens: list[Token], skip: set[int]) -> list[Polar]:
     found: list[Polar] = []
     for k, tok in enumerate(tokens):
@@ -303,6 +306,10 @@ def _polars(tokens: list[Token], skip: set[int]) -> list[Polar]:
             continue
         if tok.lower in ("up", "down") and not (k > 0 and MOVES.search(tokens[k - 1].lower)):
             continue  # "made up", "set up", "back down"
+        if k + 1 < len(tokens) and tokens[k + 1].lower == "than" and tok.lower in _COMPARING:
+            # "higher than its average": a comparison between two values, not a change ("higher" alone may be one)
+            found.append(Polar("compare", _COMPARING[tok.lower], tok.lower, tok.pos, k))
+            continue
         for family, words in DIRECTION_FAMILIES:
             if tok.lower in words:
                 polarity = words[tok.lower]

@@ -555,3 +555,13 @@ def test_names_in_their_own_places_are_no_role_swap(claim, evidence):
     outcome = check(claim, evidence)
     assert not any(f.kind is FindingKind.ROLE_SWAP for f in outcome.findings), outcome.reasons
     assert outcome.score >= supported_at(), outcome.reasons
+
+
+def test_a_comparison_between_two_values_is_a_direction_of_its_own():
+    evidence = "Retail trade added 20,000 jobs in May, lower than its average monthly gain of 30,000 last year."
+    flipped = rules_check(claim="Retail trade added 20,000 jobs, higher than its average monthly gain of 30,000.",
+                          candidates=[EvidenceCandidate(evidence)], embed=None)
+    assert "claim says 'higher'; evidence says 'lower'" in flipped.reasons
+    same = rules_check(claim="Retail trade added 20,000 jobs, lower than its average monthly gain of 30,000.",
+                       candidates=[EvidenceCandidate(evidence)], embed=None)
+    assert not any(f.kind is FindingKind.DIRECTION for f in same.findings), same.reasons  # "lower" is no fall
