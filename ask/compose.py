@@ -79,6 +79,25 @@ class _Unit:
     stems: frozenset[str]  # a table row's include its header's: the column names say what its cells are
     heading_stems: frozenset[str]
     list_at: int = -1  # a list item's: where its list starts
+    header: tuple[int, int] | None = None  # a table row's: its table's header line
+
+
+def _cells(text: str, start: int, end: int) -> list[str]:
+    return [cell.strip() for cell in text[start:end].strip().strip("|").split("|")]
+
+
+def _said(unit: _Unit) -> str:
+    """How the answer says a unit: a sentence verbatim (its hard line breaks are not part of it), a table row as a
+    sentence naming its row and columns in the passage's language ("The nightly cap for San Francisco is $300."),
+    not "| San Francisco | $300 |" — which reads as nothing, and which the checker holds as no claim."""
+    text = unit.chunk.version.text
+    if unit.header is None:
+        return " ".join(text[unit.start:unit.end].split())
+    header, row = _cells(text, *unit.header), _cells(text, unit.start, unit.end)
+    cells = [(column, value) for column, value in zip(header[1:], row[1:], strict=False) if column and value]
+    if len(header) != len(row) or not row[0] or not cells:
+        return " ".join(text[unit.start:unit.end].split())
+    return language_for(unit.chunk.version.language).row_sentence(label=row[0], cells=cells)
 
 
 def _stems(text: str, start: int, end: int, *, table: bool) -> frozenset[str]:
@@ -135,7 +154,8 @@ def passage_units(chunk: Chunk, *, rank: int) -> list[_Unit]:
             header = _stems(text, *lines[0], table=True)
             for a, b in lines[1:]:
                 if not _TABLE_RULE.match(text, a):
-                    units.append(_Unit(chunk, a, b, rank, _stems(text, a, b, table=True) | header, heading))
+                    units.append(_Unit(chunk, a, b, rank, _stems(text, a, b, table=True) | header, heading,
+                                       header=lines[0]))
             continue
         listed = [a for a, _ in lines if _LIST_MARKER.match(text, a)]
         items = listed or [lines[0][0]]
@@ -291,5 +311,5 @@ def answer_compose(*, question: str, terms: list[KeyTerm], hits: list[SearchHit]
         cases = [u for u in _same_list_cases(chosen[0], units, weights) if u not in chosen]
         chosen += cases[:max_sentences - len(chosen)]
     claims = [ComposedClaim(chunk=u.chunk, quote_start=u.start, quote_end=u.end, rank=u.rank) for u in chosen]
-    # The answer reads as prose: the quotes' hard line breaks are not part of it (the claims keep them).
-    return Composition(answer=" ".join(" ".join(claim.text.split()) for claim in claims), claims=claims)
+    # The answer reads as prose; the claims keep the quotes as the sources write them.
+    return Composition(answer=" ".join(_said(u) for u in chosen), claims=claims)

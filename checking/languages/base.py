@@ -4,7 +4,7 @@ the text as written, and the cue words the rules read."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -48,6 +48,21 @@ class QuestionTerm:
     start: int
     end: int
     required: bool = True
+
+
+_HEADER_UNIT = re.compile(r"\s*[(（]([^()（）]{1,20})[)）]\s*$")
+_BARE_NUMBER = re.compile(r"[\d.,]+")
+
+
+def header_unit(column: str, value: str) -> tuple[str, str]:
+    """A column name without the unit it puts in brackets, and the cell's value with that unit after it where the
+    cell is a bare number: ("普通员工（元/间·晚）", "600") -> ("普通员工", "600元/间·晚"); ("Price (USD)", "12") ->
+    ("Price", "12 USD")."""
+    unit = _HEADER_UNIT.search(column)
+    if unit is None or not _BARE_NUMBER.fullmatch(value):
+        return column, value
+    joiner = "" if re.search(r"[\u4e00-\u9fff]", unit.group(1)) else " "
+    return column[:unit.start()].strip(), f"{value}{joiner}{unit.group(1)}"
 
 
 @dataclass(frozen=True)
@@ -168,6 +183,11 @@ class TextLanguage(Protocol):
     def question_term(self, word: str, previous: str) -> QuestionTerm | None:
         """The part of a question's lower-case content word (``previous``: the word before it) that names what is
         asked, and whether a passage must write it; None when the word only asks or carries the question."""
+        ...
+
+    def row_sentence(self, *, label: str, cells: Sequence[tuple[str, str]]) -> str:
+        """A table row written as a sentence naming its row and each column ("The nightly cap for San Francisco is
+        $300."): how the Ask composer answers from a table, and a claim the checker reads like any other."""
         ...
 
     def function_word(self, word: str) -> bool:

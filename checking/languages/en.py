@@ -6,11 +6,11 @@ nothing): so this module imports the checker when asked for it, not when loaded.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from checking.languages.base import Cues, Quantity, QuestionTerm, Word
+from checking.languages.base import Cues, Quantity, QuestionTerm, Word, header_unit
 from checking.sentences import sentence_spans
 
 if TYPE_CHECKING:
@@ -188,6 +188,16 @@ class English:
 
     def provisions_paired(self, left: str, right: str) -> bool:
         return False
+
+    def row_sentence(self, *, label: str, cells: Sequence[tuple[str, str]]) -> str:
+        parts = []
+        for column, value in cells:
+            name, said = header_unit(column, value)
+            if name[:1].isupper() and name[1:2].islower():
+                name = name[0].lower() + name[1:]  # "Nightly cap", not an acronym ("GB")
+            parts.append(f"the {name} for {label} is {said}")
+        sentence = "; ".join(parts)
+        return sentence[:1].upper() + sentence[1:] + "."
 
     # What the checker's English core takes in (base.TextLanguage): English is that core, and adds only how an
     # assistant frames what it says.

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
-from checking.languages.base import Cues, Quantity, QuestionTerm, Word
+from checking.languages.base import Cues, Quantity, QuestionTerm, Word, header_unit
 
 # A sentence ends at a full stop, exclamation or question mark, or a semicolon (which in Chinese policy text joins
 # independent clauses), with any closing quotes or brackets after it; a blank line ends one too.
@@ -348,6 +348,10 @@ class Chinese:
         gets which is what the claim says, so they are checked together, where an exchange of the two shows."""
         kinds = {q.kind for q in self.quantities(left)}
         return any(q.kind in kinds for q in self.quantities(right))
+
+    def row_sentence(self, *, label: str, cells: Sequence[tuple[str, str]]) -> str:
+        said = [f"{name}为{value}" for name, value in (header_unit(c, v) for c, v in cells)]
+        return f"{label}的" + "，".join(said) + "。"  # one sentence: the row's label once, as a person writes it
 
     def document_terms(self, markdown: str) -> list[str]:
         """What the document marks as a term of its own: bold text, names in 「」《》“”, and short table cells."""
