@@ -93,8 +93,10 @@ ABSENCE = re.compile(
     rf"{_SOURCES}(?: only (?:provide|mention|give|contain|include|discuss)[^,;]{{0,160}},? (?:and|but))? "
     r"(?:(?:do|does|did) not|don't|doesn't|didn't|never|fail to) "
     r"|none of (?:the |these |those )?(?:given |provided |three )?(?:passages|sources|documents) "
-    r"|there (?:is|are) no (?:specific |explicit |direct |further )?(?:mention|information|details?|data|reference|"
-    rf"indication)s?(?: in {_SOURCES})? )"
+    # "there is no mention of X", never "there is no data cap": the noun names what a text says, and a preposition
+    # leads to what it lacks
+    r"|there (?:is|are) no (?:specific |explicit |direct |further )?(?:mention|information|details?|reference|"
+    rf"indication)s?(?: in {_SOURCES})? (?=(?:about|on|of|regarding|related to|for|as to|concerning) ))"
     r"(?:(?:explicitly|specifically|directly|clearly) )?(?:(?:mention|contain|provide|include|say|specify|state|"
     r"discuss|address|give|offer|describe|cover|list|explain|indicate|mention)s? )?(?:any(?:thing)? )?"
     r"(?:(?:specific|explicit|further|additional|direct|clear) )?(?:(?:information|details?|mention|data|"

@@ -9,7 +9,7 @@ from checking.claims import split_claims
 from checking.findings import FindingKind
 from checking.quantities import find_quantities
 from checking.structure import answer_structure
-from checking.text import tokenize
+from checking.text import absence_stated, tokenize
 from checking.verdicts import supported_at, uncertain_at
 
 pytestmark = pytest.mark.django_db(databases=[])  # pure functions: no database
@@ -130,3 +130,16 @@ def test_an_ordinary_negated_claim_is_still_a_claim_about_the_world():
 ])
 def test_an_answer_is_read_for_the_structure_it_is_written_in(answer, kinds):
     assert answer_structure(answer) == kinds
+
+
+@pytest.mark.parametrize("claim", [
+    "There is no data cap on the Pro plan.",  # a fact of the world, not of the passages
+    "未说明理由的，不予报销。",  # a rule about claims without a reason
+    "Refunds are not available after 30 days.",
+])
+def test_a_rule_that_something_is_not_so_is_no_claim_about_the_sources(claim):
+    assert absence_stated(claim) is None
+
+
+def test_a_word_that_only_looks_like_a_source_does_not_frame():
+    assert _claims("从信息安全角度看，密码必须至少12位。") == ["从信息安全角度看，密码必须至少12位。"]
