@@ -16,14 +16,13 @@ import re
 
 from checking.claims import split_claims, text_segments
 from checking.quantity_words import REFERENCE_WORDS
-from checking.text import BACK_REFERENCES, FRAMING_PATTERNS, META_PATTERNS, absence_stated
+from checking.text import BACK_REFERENCES, FRAMING_PATTERNS, META_PATTERNS, absence_stated, tokenize
 
 STRUCTURE_KINDS = ("framing", "passage_reference", "quote", "meta", "absence", "list", "pronoun")
 
 _REFERENCES = "|".join(sorted(map(re.escape, REFERENCE_WORDS), key=len, reverse=True))
 _REFERENCE = re.compile(rf"(?:{_REFERENCES}) ?(?:number )?(?:\d|[一二三四五六七八九十])", re.IGNORECASE)
 _QUOTE = re.compile(r"[\"“][^\"”\n]{12,}[\"”]")
-_FIRST_WORD = re.compile(r"[^\W\d_]+")
 
 
 def answer_structure(text: str) -> frozenset[str]:
@@ -44,8 +43,7 @@ def answer_structure(text: str) -> frozenset[str]:
     for claim in split_claims(text):
         if absence_stated(claim.text) is not None:
             kinds.add("absence")
-        first = _FIRST_WORD.match(claim.text)
-        if first and (first.group().lower() in BACK_REFERENCES or claim.text[:1] in BACK_REFERENCES
-                      or claim.text[:2] in BACK_REFERENCES):
+        words = [t for t in tokenize(claim.text, 0, len(claim.text), table=False) if t.kind == "word"]
+        if words and words[0].lower in BACK_REFERENCES:  # the segmenter cuts 它 from 它不能拆分 as "these" from English
             kinds.add("pronoun")
     return frozenset(kinds)

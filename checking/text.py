@@ -218,6 +218,8 @@ def absence_stated(claim: str) -> tuple[int, int] | None:
             offset = len(claim) - len(claim.lstrip())
             return match.start("stated") + offset, match.end("stated") + offset
     return None
+
+
 NEGATION_BREAKS = frozenset({",", ";", ":", ".", "!", "?", "|", "but", "while", "whereas", "although", "because",
                               "though", "who", "which", "whose", "where", "unless", "except",
                               *(word for cues in _CUES for word in cues.negation_breaks)})
