@@ -20,6 +20,8 @@ REVIEWER = "reviewer"
 ADMIN = "admin"
 VIEWER = "viewer"
 ALL_ROLES = (CURATOR, APPROVER, REVIEWER, ADMIN, VIEWER)
+# Who gets in-app notifications: reviewers (mentions, assignments), curators and approvers (expiry reminders).
+NOTIFIED = (REVIEWER, CURATOR, APPROVER)
 # The group names stay English (they are data); people read them in their language.
 ROLE_LABELS = {
     CURATOR: pgettext_lazy("role", "curator"),

@@ -279,6 +279,7 @@ def dashboard_data(*, user: User) -> dict:
             list(versions_awaiting_approval(user=user)[:10]) if user.has_role(roles.APPROVER) else []
         ),
         "expiring": list(versions_expiring_soon(user=user)[:8]),
+        "expiring_documents": versions_expiring_soon(user=user).values("document").distinct().count(),
         "index_jobs": list(
             versions.filter(index_state__in=[IndexState.QUEUED, IndexState.INDEXING])
             .select_related("document").order_by("created_at")[:8]

@@ -43,6 +43,19 @@ class VersionUploadForm(forms.Form):
                                      "is shown again.") % {"name": upload.name})
 
 
+class ExtensionForm(forms.Form):
+    """The owner's re-verification: still correct until this date."""
+
+    expires_at = forms.DateTimeField(widget=DATETIME_WIDGET, label=gettext_lazy("Still correct until"))
+    note = forms.CharField(required=False, max_length=500, label=gettext_lazy("Note for the approver"))
+
+
+class ReminderDaysForm(forms.Form):
+    reminder_days = forms.IntegerField(required=False, min_value=0, max_value=366,
+                                       label=gettext_lazy("Remind this many days before expiry"),
+                                       help_text=gettext_lazy("Empty: the console's default."))
+
+
 def version_upload_initial(*, previous: DocumentVersion | None) -> dict:
     """A new version starts from the one before it: its dates (the expiry if still ahead). Without this an expiry
     not typed again silently became "never expires". Not its note: a note says what changed in *that* version, and a
@@ -96,6 +109,7 @@ class DocumentFilterForm(forms.Form):
     security_level = forms.ChoiceField(required=False, choices=[("", gettext_lazy("Any level")), *SecurityLevel.choices],
                                        label=gettext_lazy("Security level"))
     expiring = forms.BooleanField(required=False, label=gettext_lazy("Expiring soon"))
+    mine = forms.BooleanField(required=False, label=gettext_lazy("Mine"))
 
 
 class SynonymForm(forms.Form):

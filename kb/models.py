@@ -33,6 +33,9 @@ class Document(models.Model):
     security_level = models.CharField(max_length=16, choices=SecurityLevel.choices, default=SecurityLevel.INTERNAL)
     created_at = models.DateTimeField(auto_now_add=True)
     retired_at = models.DateTimeField(null=True, blank=True)
+    # How many days before a version expires its owner and the approvers are reminded; empty: the console's
+    # KB_EXPIRY_REMINDER_DAYS.
+    reminder_days = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["title"]
@@ -161,6 +164,42 @@ class DocumentVersion(work_claim_fields("index_")):
         if self.status == VersionStatus.APPROVED and self.is_expired:
             return VersionStatus.EXPIRED
         return self.status
+
+
+class ExpiryExtension(models.Model):
+    """A version re-verified by its owner: "still correct until" a later date, in force once an approver other
+    than the owner approves it (four-eyes). The text, its chunks and its index stay as they are."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", _("Awaiting approval")
+        APPROVED = "approved", _("Approved")
+        REJECTED = "rejected", _("Rejected")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    version = models.ForeignKey(DocumentVersion, on_delete=models.PROTECT, related_name="extensions")
+    expires_at = models.DateTimeField()
+    previous_expires_at = models.DateTimeField(null=True, blank=True)
+    note = models.CharField(max_length=500, blank=True)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.PENDING)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    requested_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                   related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at", "-pk"]
+        # One request waits at a time per version: a second would leave the approver two dates to choose from.
+        constraints = [models.UniqueConstraint(fields=["version"], condition=Q(state="pending"),
+                                               name="one_pending_extension_per_version")]
+
+    def __str__(self) -> str:
+        return f"{self.version} until {self.expires_at:%Y-%m-%d}"
+
+    @property
+    def audit_security_level(self) -> str:
+        return self.version.document.security_level
 
 
 class EvidenceSpanQuerySet(models.QuerySet):

@@ -36,6 +36,7 @@ def get_version_for_user(*, user: User, key: str, number: int) -> DocumentVersio
 
 def documents_list(
     *, user: User, q: str = "", status: str = "", owner: str = "", security_level: str = "", expiring: bool = False,
+    mine: bool = False,
 ) -> QuerySet[Document]:
     latest = DocumentVersion.objects.filter(document=OuterRef("pk")).order_by("-number")
     now = timezone.now()
@@ -56,6 +57,8 @@ def documents_list(
         documents = documents.filter(versions__status=status).distinct()
     if owner:
         documents = documents.filter(owner__username=owner)
+    if mine:
+        documents = documents.filter(owner=user)
     if security_level:
         documents = documents.filter(security_level=security_level)
     if expiring:

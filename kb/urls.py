@@ -17,6 +17,7 @@ urlpatterns = [
     path("<slug:key>/upload/", views.version_upload, name="version_upload"),
     path("<slug:key>/diff/", views.version_diff, name="version_diff"),
     path("<slug:key>/retire/", views.document_retire, name="document_retire"),
+    path("<slug:key>/reminders/", views.document_reminder_days, name="document_reminder_days"),
     path("<slug:key>/v<int:number>/", views.version_detail, name="version_detail"),
     path("<slug:key>/v<int:number>/progress/", views.version_progress, name="version_progress"),
     path("<slug:key>/v<int:number>/submit/", views.version_submit, name="version_submit"),
@@ -24,4 +25,9 @@ urlpatterns = [
     path("<slug:key>/v<int:number>/reject/", views.version_reject, name="version_reject"),
     path("<slug:key>/v<int:number>/retire/", views.version_retire, name="version_retire"),
     path("<slug:key>/v<int:number>/reindex/", views.version_index_retry, name="version_index_retry"),
+    path("<slug:key>/v<int:number>/reverify/", views.version_extension_request, name="version_extension_request"),
+    path("<slug:key>/v<int:number>/extensions/<int:extension_id>/approve/", views.version_extension_approve,
+         name="version_extension_approve"),
+    path("<slug:key>/v<int:number>/extensions/<int:extension_id>/reject/", views.version_extension_reject,
+         name="version_extension_reject"),
 ]

@@ -15,17 +15,19 @@ from console.models import SecurityLevel
 from console.roles import role_required
 from console.input_text import text_without_controls
 from checking.languages import LANGUAGE_CHOICES, LANGUAGE_CODES
-from kb import selectors, services, vocabulary
+from kb import reverification, selectors, services, vocabulary
 from kb.diff import version_text_diff
 from kb.forms import (
     DecisionForm,
     DocumentCreateForm,
     DocumentFilterForm,
+    ExtensionForm,
+    ReminderDaysForm,
     SynonymForm,
     VersionUploadForm,
     version_upload_initial,
 )
-from kb.models import Chunk, DocumentVersion, IndexState, Synonym, VersionStatus
+from kb.models import Chunk, DocumentVersion, ExpiryExtension, IndexState, Synonym, VersionStatus
 from kb.rendering import render_markdown
 from kb.search import chunks_search
 
@@ -125,6 +127,11 @@ def version_detail(request: HttpRequest, key: str, number: int) -> HttpResponse:
         # Panels of the apps above (review's self-test and citations, ask's question runs) are their template tags.
         "rendered": render_markdown(version.text),
         "decision_form": DecisionForm(),
+        "extension_form": ExtensionForm(),
+        "reminder_form": ReminderDaysForm(initial={"reminder_days": document.reminder_days}),
+        "default_reminder_days": settings.KB_EXPIRY_REMINDER_DAYS,
+        "extensions": list(version.extensions.select_related("requested_by", "decided_by")),
+        "is_owner": document.owner_id == request.user.pk,
         "can_approve": request.user.has_role(roles.APPROVER) and version.submitted_by_id != request.user.pk,
         "is_own_upload": version.submitted_by_id == request.user.pk,
     })
@@ -236,6 +243,78 @@ def document_retire(request: HttpRequest, key: str) -> HttpResponse:
     messages.success(request, _("%(title)s is retired; none of its versions is evidence any more.") % {
         "title": document.title})
     return redirect(document)
+
+
+@require_POST
+@role_required(*READERS)
+def version_extension_request(request: HttpRequest, key: str, number: int) -> HttpResponse:
+    """The owner re-verifies the version (the service refuses anyone else)."""
+    version = selectors.get_version_for_user(user=request.user, key=key, number=number)
+    form = ExtensionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("The re-verification was not taken: %(errors)s") % {
+            "errors": " ".join(error for errors in form.errors.values() for error in errors)})
+        return redirect(version)
+    try:
+        reverification.version_extension_request(version=version, user=request.user, **form.cleaned_data)
+    except reverification.ExtensionError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Re-verified until %(date)s; it takes effect once another approver approves it.")
+                         % {"date": timezone.localtime(form.cleaned_data["expires_at"]).strftime("%Y-%m-%d %H:%M")})
+    return redirect(version)
+
+
+@require_POST
+@role_required(*READERS)
+def document_reminder_days(request: HttpRequest, key: str) -> HttpResponse:
+    document = selectors.get_document_for_user(user=request.user, key=key)
+    form = ReminderDaysForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(error for errors in form.errors.values() for error in errors))
+        return redirect(document)
+    days = form.cleaned_data["reminder_days"]
+    reverification.document_reminder_days_set(document=document, user=request.user, days=days)
+    messages.success(request, _("Its owner and the approvers are reminded %(days)s days before a version expires.")
+                     % {"days": settings.KB_EXPIRY_REMINDER_DAYS if days is None else days})
+    return redirect(document)
+
+
+def _extension_for_user(request: HttpRequest, key: str, number: int, extension_id: int) -> ExpiryExtension:
+    version = selectors.get_version_for_user(user=request.user, key=key, number=number)
+    return get_object_or_404(ExpiryExtension, pk=extension_id, version=version)
+
+
+@require_POST
+@role_required(roles.APPROVER)
+def version_extension_approve(request: HttpRequest, key: str, number: int, extension_id: int) -> HttpResponse:
+    extension = _extension_for_user(request, key, number, extension_id)
+    try:
+        approved = reverification.version_extension_approve(extension=extension, approver=request.user)
+    except reverification.ExtensionError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Extension approved: version %(number)s is evidence until %(date)s.") % {
+            "number": number, "date": timezone.localtime(approved.expires_at).strftime("%Y-%m-%d %H:%M")})
+    return redirect(extension.version)
+
+
+@require_POST
+@role_required(*READERS)
+def version_extension_reject(request: HttpRequest, key: str, number: int, extension_id: int) -> HttpResponse:
+    """An approver rejects the extension, or the owner withdraws it (the service tells them apart)."""
+    extension = _extension_for_user(request, key, number, extension_id)
+    form = DecisionForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        decided = reverification.version_extension_reject(extension=extension, user=request.user, reason=reason)
+    except reverification.ExtensionError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("The extension is %(state)s; the expiry stays %(date)s.") % {
+            "state": decided.get_state_display().lower(),
+            "date": timezone.localtime(decided.version.expires_at).strftime("%Y-%m-%d %H:%M")})
+    return redirect(extension.version)
 
 
 @require_GET

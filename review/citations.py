@@ -11,8 +11,10 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from checking.verdicts import uncertain_at
 from console import roles
@@ -81,6 +83,15 @@ def answers_citing_version(*, viewer, version: DocumentVersion, line: int | None
         answers = answers_visible_to(viewer).filter(
             pk__in=citing_evidence(version=version).values("claim__answer_id"))
     return answers.select_related("client", "decided_by").order_by("-created_at")
+
+
+def recent_sent_answers_citing(*, viewer, version: DocumentVersion, days: int) -> int:
+    """How many sent answers (that the viewer may see) cited ``version`` in the last ``days`` days: what its expiry
+    would have sent to review instead."""
+    since = timezone.now() - timedelta(days=days)
+    return answers_visible_to(viewer).filter(
+        status__in=SENT_STATUSES, created_at__gte=since,
+        pk__in=citing_evidence(version=version).values("claim__answer_id")).count()
 
 
 def citing_claims(*, version: DocumentVersion, answer_ids: list[int]) -> dict[int, int]:

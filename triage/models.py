@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from kb.models import DocumentVersion
 from review.models import Answer
 
 
@@ -71,17 +72,24 @@ class Comment(models.Model):
 
 
 class Notification(models.Model):
-    """Something a person should look at: they were mentioned in a comment, or an answer was assigned to them."""
+    """Something a person should look at: they were mentioned in a comment, an answer was assigned to them, or a
+    knowledge-base version they own or approve is about to expire (about a version, with no answer)."""
 
     class Kind(models.TextChoices):
         MENTION = "mention", _("Mentioned you")
         ASSIGNMENT = "assignment", _("Assigned to you")
+        EXPIRY_SOON = "expiry_soon", _("Expires soon")
+        EXPIRY_TODAY = "expiry_today", _("Expires today")
 
     recipient = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     kind = models.CharField(max_length=16, choices=Kind.choices)
-    answer = models.ForeignKey(Answer, on_delete=models.CASCADE, related_name="+")
+    answer = models.ForeignKey(Answer, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     comment = models.ForeignKey(Comment, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    version = models.ForeignKey(DocumentVersion, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    # The expiry an expiry reminder was about: a re-verified version (a later expiry) is reminded of again.
+    about_expiry = models.DateTimeField(null=True, blank=True)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                              related_name="+")  # none for the console's own reminders
     created_at = models.DateTimeField(auto_now_add=True)
     read_at = models.DateTimeField(null=True, blank=True)
     # Set when the e-mail was handed to the mail server (or claimed for it): a redelivered task sends nothing.
@@ -90,6 +98,13 @@ class Notification(models.Model):
     class Meta:
         ordering = ["-created_at", "-pk"]
         indexes = [models.Index(fields=["recipient", "read_at"], name="notification_unread")]
+        constraints = [
+            models.UniqueConstraint(fields=["recipient", "kind", "version", "about_expiry"],
+                                    condition=models.Q(version__isnull=False), name="one_reminder_per_expiry"),
+            models.CheckConstraint(condition=models.Q(answer__isnull=False) | models.Q(version__isnull=False),
+                                   name="notification_is_about_something"),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()}: answer {self.answer_id} for {self.recipient}"
+        about = f"answer {self.answer_id}" if self.answer_id else f"version {self.version_id}"
+        return f"{self.get_kind_display()}: {about} for {self.recipient}"

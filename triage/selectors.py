@@ -9,6 +9,7 @@ from django.http import QueryDict
 from console import roles
 from console.models import SecurityLevel
 from kb.models import Document
+from kb.selectors import documents_visible_to
 from review.models import Answer
 from review.selectors import answers_visible_to
 from triage.forms import CommentForm
@@ -73,9 +74,11 @@ def answer_comment_count(*, answer: Answer) -> int:
 
 
 def notifications_for(*, user) -> QuerySet[Notification]:
-    """The user's notifications about answers they may still read (clearance is checked now, not when sent)."""
-    return (Notification.objects.filter(recipient=user, answer__in=answers_visible_to(user))
-            .select_related("actor", "answer", "comment").order_by("-created_at", "-pk"))
+    """The user's notifications about answers and versions they may still read (clearance is checked now, not
+    when sent)."""
+    readable = Q(answer__in=answers_visible_to(user)) | Q(version__document__in=documents_visible_to(user))
+    return (Notification.objects.filter(readable, recipient=user)
+            .select_related("actor", "answer", "comment", "version__document").order_by("-created_at", "-pk"))
 
 
 def notifications_unread_count(*, user) -> int:

@@ -145,7 +145,8 @@ def notification_email_take(*, notification_id: int) -> Notification | None:
         emailed_at=timezone.now())
     if not claimed:
         return None
-    return Notification.objects.select_related("recipient", "actor", "answer", "comment").get(pk=notification_id)
+    return Notification.objects.select_related("recipient", "actor", "answer", "comment", "version__document").get(
+        pk=notification_id)
 
 
 def notification_email_send(*, notification: Notification) -> None:

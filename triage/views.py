@@ -123,14 +123,14 @@ def comment_add(request: HttpRequest, answer_id: int) -> HttpResponse:
 
 
 @require_GET
-@role_required(*REVIEWERS)
+@role_required(*roles.NOTIFIED)
 def notification_list(request: HttpRequest) -> HttpResponse:
     page = Paginator(selectors.notifications_for(user=request.user), 30).get_page(request.GET.get("page"))
     return render(request, "triage/notifications.html", {"page": page, "query": ""})
 
 
 @require_POST
-@role_required(*REVIEWERS)
+@role_required(*roles.NOTIFIED)
 def notifications_read(request: HttpRequest) -> HttpResponse:
     services.notifications_mark_read(user=request.user)
     return redirect("triage:notifications")

@@ -33,6 +33,20 @@ def version_cited_by(context, version: DocumentVersion) -> dict:
     return {"version": version, "may_read_citations": _may_read_citations(context)}
 
 
+EXPIRY_IMPACT_DAYS = 30  # how far back the cost of an expiry is counted
+
+
+@register.inclusion_tag("review/_version_expiry_impact.html", takes_context=True)
+def version_expiry_impact(context, version: DocumentVersion) -> dict:
+    """Before an approved version expires: how many sent answers cited it lately (they would go to review)."""
+    if (not _may_read_citations(context) or version.expires_at is None or version.is_expired
+            or version.status != "approved"):
+        return {"shown": False}
+    count = citations.recent_sent_answers_citing(viewer=context["request"].user, version=version,
+                                                 days=EXPIRY_IMPACT_DAYS)
+    return {"shown": True, "count": count, "days": EXPIRY_IMPACT_DAYS, "version": version}
+
+
 @register.inclusion_tag("review/_version_reviewed_facts.html", takes_context=True)
 def version_reviewed_facts(context, version: DocumentVersion) -> dict:
     """The facts reviewers confirmed against this version (and any they rejected while it was the evidence): live
