@@ -55,6 +55,11 @@ class ReminderDaysForm(forms.Form):
                                        label=gettext_lazy("Remind this many days before expiry"),
                                        help_text=gettext_lazy("Empty: the console's default."))
 
+    def __init__(self, *args, default_days: int | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if default_days is not None:
+            self.fields["reminder_days"].widget.attrs["placeholder"] = str(default_days)
+
 
 def version_upload_initial(*, previous: DocumentVersion | None) -> dict:
     """A new version starts from the one before it: its dates (the expiry if still ahead). Without this an expiry
