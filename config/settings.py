@@ -233,6 +233,9 @@ CELERY_BEAT_SCHEDULE = {
     # The leak estimate from the labels so far, and (unless REVIEW_LEARNING=0) a refit once enough new labels came.
     "review-learning": {"task": "review.tasks.checker_learning_tick",
                         "schedule": env_float("REVIEW_LEARNING_INTERVAL_SECONDS", 600.0)},
+    # Git sources synced (a push webhook syncs at once; this catches pushes without one).
+    "kb-sources-sync": {"task": "kb.tasks.sources_sync_due_task",
+                        "schedule": env_float("KB_SOURCES_CHECK_SECONDS", 60.0)},
     # Owners and approvers told of versions coming up to their expiry (once per person, kind and expiry date).
     "triage-expiry-reminders": {"task": "triage.tasks.expiry_reminders_send_task",
                                 "schedule": env_float("KB_EXPIRY_REMINDER_INTERVAL_SECONDS", 3600.0)},
@@ -258,6 +261,9 @@ LOGGING = {
 # Knowledge base
 KB_MAX_UPLOAD_BYTES = env_int("KB_MAX_UPLOAD_BYTES", 2 * 1024 * 1024, minimum=1)
 KB_EXPIRING_SOON_DAYS = env_int("KB_EXPIRING_SOON_DAYS", 30, minimum=1)
+# Git sources: their mirrors, and how often each is synced without a push webhook.
+KB_SOURCES_DIR = Path(env_str("KB_SOURCES_DIR") or BASE_DIR / "var" / "sources")
+KB_SOURCES_SYNC_INTERVAL_SECONDS = env_int("KB_SOURCES_SYNC_INTERVAL_SECONDS", 900, minimum=10)
 # Days before a version expires that its owner and the approvers are reminded (a document may set its own).
 KB_EXPIRY_REMINDER_DAYS = env_int("KB_EXPIRY_REMINDER_DAYS", 14, minimum=0)
 KB_EMBEDDING_PROVIDER = env_str("KB_EMBEDDING_PROVIDER", "local")  # local | openai

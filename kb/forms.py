@@ -133,3 +133,26 @@ class SynonymForm(forms.Form):
                                                         other_words=data["other_words"]).items():
                 self.add_error(field, problem)
         return data
+
+
+class SourceForm(forms.Form):
+    """A Git source as a curator adds it."""
+
+    name = forms.CharField(max_length=100, label=gettext_lazy("Name"))
+    repository = forms.CharField(max_length=500, label=gettext_lazy("Repository"),
+                                 help_text=gettext_lazy("A path on the server, https://… or ssh://…"))
+    branch = forms.CharField(max_length=200, initial="main", label=gettext_lazy("Branch"))
+    folder = forms.CharField(max_length=300, required=False, label=gettext_lazy("Folder"),
+                             help_text=gettext_lazy("Empty: the whole repository."))
+    token = forms.CharField(max_length=500, required=False, widget=forms.PasswordInput, label=gettext_lazy("Token"),
+                            help_text=gettext_lazy("For https repositories that need one; never shown again."))
+    default_owner = forms.ModelChoiceField(queryset=User.objects.none(), label=gettext_lazy("Owner of new documents"),
+                                           help_text=gettext_lazy("Unless a file's front matter names its owner."))
+    security_level = forms.ChoiceField(choices=SecurityLevel.choices, initial=SecurityLevel.INTERNAL,
+                                       label=gettext_lazy("Security level of new documents"))
+    language = forms.ChoiceField(choices=[("", gettext_lazy("Detect from the text")), *LANGUAGE_CHOICES],
+                                 required=False, label=gettext_lazy("Language"))
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["default_owner"].queryset = User.objects.filter(is_active=True).order_by("username")

@@ -25,6 +25,7 @@ class Document(models.Model):
     class SourceType(models.TextChoices):
         UPLOAD = "upload", _("Uploaded in the console")
         IMPORT = "import", _("Imported from a file")
+        GIT = "git", _("Synced from a Git repository")
 
     key = models.SlugField(max_length=100, unique=True)
     title = models.CharField(max_length=200)
@@ -36,6 +37,11 @@ class Document(models.Model):
     # How many days before a version expires its owner and the approvers are reminded; empty: the console's
     # KB_EXPIRY_REMINDER_DAYS.
     reminder_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A document synced from a Git source: the file it comes from, and, once the file is gone from the branch, the
+    # commit that removed it (the document then asks a curator to retire it; nothing is retired by itself).
+    source = models.ForeignKey("Source", null=True, blank=True, on_delete=models.PROTECT, related_name="documents")
+    source_path = models.CharField(max_length=500, blank=True)
+    source_removed_in = models.CharField(max_length=40, blank=True)
 
     class Meta:
         ordering = ["title"]
@@ -118,6 +124,10 @@ class DocumentVersion(work_claim_fields("index_")):
     index_requested_at = models.DateTimeField(null=True, blank=True)
     index_task_id = models.CharField(max_length=255, blank=True)
     embedding_model = models.CharField(max_length=200, blank=True)
+    # A version synced from Git: the commit that last changed its file, as Git records it.
+    commit_sha = models.CharField(max_length=40, blank=True)
+    commit_author = models.CharField(max_length=200, blank=True)
+    commit_message = models.TextField(blank=True)
 
     objects = DocumentVersionQuerySet.as_manager()
 
@@ -164,6 +174,48 @@ class DocumentVersion(work_claim_fields("index_")):
         if self.status == VersionStatus.APPROVED and self.is_expired:
             return VersionStatus.EXPIRED
         return self.status
+
+
+class Source(models.Model):
+    """A Git repository's branch and folder whose Markdown files are documents. Each sync turns a changed file into
+    a version awaiting four-eyes approval; nothing unapproved is ever evidence."""
+
+    class SyncState(models.TextChoices):
+        IDLE = "idle", _("Idle")
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Syncing")
+
+    name = models.CharField(max_length=100, unique=True)
+    repository = models.CharField(max_length=500, help_text=_("A path on the server, or an https or ssh URL."))
+    branch = models.CharField(max_length=200, default="main")
+    folder = models.CharField(max_length=300, blank=True)
+    token = models.CharField(max_length=500, blank=True)  # for https; never shown again once saved
+    default_owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    security_level = models.CharField(max_length=16, choices=SecurityLevel.choices, default=SecurityLevel.INTERNAL)
+    language = models.CharField(max_length=8, choices=LANGUAGE_CHOICES, blank=True)  # blank: detected per file
+    webhook_secret = models.CharField(max_length=64)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    sync_state = models.CharField(max_length=16, choices=SyncState.choices, default=SyncState.IDLE)
+    sync_requested_at = models.DateTimeField(null=True, blank=True)
+    last_sync_at = models.DateTimeField(null=True, blank=True)
+    last_commit = models.CharField(max_length=40, blank=True)
+    # What the last sync found: {"commit", "versions": [...], "unchanged": n, "removed": [...], "errors": [...]}.
+    last_report = models.JSONField(default=dict, blank=True)
+    last_error = models.TextField(blank=True)  # the sync as a whole failed (unreachable, no such branch)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("kb:source_detail", args=[self.pk])
+
+    @property
+    def audit_security_level(self) -> str:
+        return self.security_level
 
 
 class ExpiryExtension(models.Model):

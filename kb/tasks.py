@@ -9,7 +9,7 @@ from celery import shared_task
 from console.outage import OUTAGE_RETRY, is_outage
 from console.work_claims import work_claim_take
 from console.workers import this_worker_name
-from kb import reembedding, services
+from kb import reembedding, services, sources
 from kb.embeddings import EmbeddingError, Role, get_provider
 
 logger = logging.getLogger(__name__)
@@ -48,3 +48,15 @@ def versions_housekeeping() -> None:
     services.versions_activate_due()
     services.versions_expire_due()
     reembedding.versions_reembed_due()
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def source_sync_task(source_id: int) -> None:
+    if not sources.source_sync_claim(source_id=source_id):
+        return  # synced already, or another task is syncing it
+    sources.source_sync_run(source_id=source_id)
+
+
+@shared_task(ignore_result=True)
+def sources_sync_due_task() -> None:
+    sources.sources_sync_due()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from kb import views
+from kb import source_views, views
 
 app_name = "kb"
 urlpatterns = [
@@ -8,6 +8,11 @@ urlpatterns = [
     path("new/", views.document_create, name="document_create"),
     path("search/", views.search_playground, name="search"),
     path("chunks/<int:chunk_id>/", views.chunk_detail, name="chunk_detail"),
+    path("sources/", source_views.source_list, name="source_list"),
+    path("sources/<int:source_id>/", source_views.source_detail, name="source_detail"),
+    path("sources/<int:source_id>/progress/", source_views.source_progress, name="source_progress"),
+    path("sources/<int:source_id>/sync/", source_views.source_sync, name="source_sync"),
+    path("sources/<int:source_id>/push/", source_views.source_push, name="source_push"),
     path("vocabulary/", views.vocabulary_page, name="vocabulary"),
     path("vocabulary/add/", views.synonym_add, name="synonym_add"),
     path("vocabulary/<int:synonym_id>/accept/", views.synonym_accept, name="synonym_accept"),
