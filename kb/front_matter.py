@@ -19,16 +19,17 @@ from dataclasses import dataclass
 import yaml
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as _
 
 from checking.languages import LANGUAGE_CODES
+from console.deferred_text import DeferredTextError
 from console.models import SecurityLevel
 
 FIELDS = ("title", "key", "owner", "security_level", "effective_from", "expires_at", "language")
 FENCE = "---"
 
 
-class FrontMatterError(ValueError):
+class FrontMatterError(DeferredTextError):
     """Front matter the console cannot use; the message says which field and why."""
 
 
@@ -55,8 +56,8 @@ def _when(name: str, value: object) -> dt.datetime | None:
         try:
             moment = dt.datetime.fromisoformat(str(value))
         except ValueError:
-            raise FrontMatterError(_("%(field)s: “%(value)s” is not a date (write 2027-12-31).") % {
-                "field": name, "value": value}) from None
+            raise FrontMatterError(_("%(field)s: “%(value)s” is not a date (write 2027-12-31)."),
+                                   field=name, value=value) from None
     return timezone.make_aware(moment) if timezone.is_naive(moment) else moment
 
 
@@ -73,23 +74,23 @@ def front_matter_read(text: str) -> FrontMatter:
         fields = yaml.safe_load("\n".join(lines[1:end])) or {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        where = _(" (line %(line)s)") % {"line": mark.line + 2} if mark is not None else ""
-        raise FrontMatterError(_("The front matter is not valid YAML%(where)s.") % {"where": where}) from None
+        if mark is None:
+            raise FrontMatterError(_("The front matter is not valid YAML.")) from None
+        raise FrontMatterError(_("The front matter is not valid YAML (line %(line)s)."), line=mark.line + 2) from None
     if not isinstance(fields, dict):
         raise FrontMatterError(_("The front matter must be fields (name: value), one a line."))
     values = {name: fields.get(name) for name in FIELDS}
     level = str(values["security_level"] or "")
     if level and level not in SecurityLevel.values:
-        raise FrontMatterError(_("security_level: “%(value)s” is none of %(levels)s.") % {
-            "value": level, "levels": ", ".join(SecurityLevel.values)})
+        raise FrontMatterError(_("security_level: “%(value)s” is none of %(levels)s."), value=level,
+                               levels=", ".join(SecurityLevel.values))
     language = str(values["language"] or "")
     if language and language not in LANGUAGE_CODES:
-        raise FrontMatterError(_("language: “%(value)s” is none of %(languages)s.") % {
-            "value": language, "languages": ", ".join(LANGUAGE_CODES)})
+        raise FrontMatterError(_("language: “%(value)s” is none of %(languages)s."), value=language,
+                               languages=", ".join(LANGUAGE_CODES))
     key = str(values["key"] or "")
     if key and slugify(key) != key:
-        raise FrontMatterError(_("key: “%(value)s” may hold only lower-case letters, digits and hyphens.") % {
-            "value": key})
+        raise FrontMatterError(_("key: “%(value)s” may hold only lower-case letters, digits and hyphens."), value=key)
     return FrontMatter(
         body="\n".join(lines[end + 1:]).lstrip("\n"), title=str(values["title"] or "").strip()[:200], key=key,
         owner=str(values["owner"] or "").strip(), security_level=level, language=language,

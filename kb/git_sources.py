@@ -15,12 +15,14 @@ from dulwich.errors import GitProtocolError, HangupException, NotGitRepository
 from dulwich.objects import Commit
 from dulwich.repo import Repo
 from django.conf import settings
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as _
+
+from console.deferred_text import DeferredTextError
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
 
-class GitSourceError(Exception):
+class GitSourceError(DeferredTextError):
     """The branch could not be read at all: unreachable, refused, no such branch. The message is for curators."""
 
 
@@ -56,25 +58,25 @@ def branch_fetch(*, source_id: int, repository: str, branch: str, token: str = "
     try:
         client, remote_path = get_transport_and_path(repository, **credentials)
     except (ValueError, TypeError) as exc:
-        raise GitSourceError(_("“%(repository)s” is not a repository address the console can read: %(error)s") % {
-            "repository": repository, "error": exc}) from exc
+        raise GitSourceError(_("“%(repository)s” is not a repository address the console can read: %(error)s"),
+                             repository=repository, error=exc) from exc
     repo = _mirror(source_id)
     ref = f"refs/heads/{branch}".encode()
     try:
         result = client.fetch(remote_path, repo,
                               determine_wants=lambda refs, depth=None: [refs[ref]] if ref in refs else [])
     except NotGitRepository as exc:
-        raise GitSourceError(_("No Git repository at “%(repository)s”.") % {"repository": repository}) from exc
+        raise GitSourceError(_("No Git repository at “%(repository)s”."), repository=repository) from exc
     except (GitProtocolError, HangupException, OSError) as exc:
-        raise GitSourceError(_("The repository could not be reached: %(error)s") % {
-            "error": str(exc) or type(exc).__name__}) from exc
+        raise GitSourceError(_("The repository could not be reached: %(error)s"),
+                             error=str(exc) or type(exc).__name__) from exc
     finally:
         repo.close()
     refs = result.refs
     if ref not in refs:
         branches = sorted(name.decode().removeprefix("refs/heads/") for name in refs if name.startswith(b"refs/heads/"))
-        raise GitSourceError(_("The repository has no branch “%(branch)s” (it has: %(branches)s).") % {
-            "branch": branch, "branches": ", ".join(branches) or _("none")})
+        raise GitSourceError(_("The repository has no branch “%(branch)s” (it has: %(branches)s)."), branch=branch,
+                             branches=", ".join(branches) or "—")
     head = refs[ref].decode()
     with Repo(str(mirror_path(source_id))) as mirror:
         mirror.refs[b"refs/sources/head"] = refs[ref]  # keeps the fetched objects from looking unreferenced

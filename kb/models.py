@@ -202,7 +202,8 @@ class Source(models.Model):
     last_commit = models.CharField(max_length=40, blank=True)
     # What the last sync found: {"commit", "versions": [...], "unchanged": n, "removed": [...], "errors": [...]}.
     last_report = models.JSONField(default=dict, blank=True)
-    last_error = models.TextField(blank=True)  # the sync as a whole failed (unreachable, no such branch)
+    # The sync as a whole failed (unreachable, no such branch): its words, translated when shown.
+    last_error = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["name"]

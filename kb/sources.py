@@ -23,6 +23,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from console.deferred_text import DeferredTextError, deferred_text_read
 
 from console import roles
 from console.audit import audit_record
@@ -39,7 +42,7 @@ class SourceError(ValueError):
     """A source setting the console refuses, with a message for the curator."""
 
 
-class SourceFileError(ValueError):
+class SourceFileError(DeferredTextError):
     """One file of a sync that cannot become a version; the message says why, in words."""
 
 
@@ -114,14 +117,17 @@ def source_sync_run(*, source_id: int) -> dict:
                                         token=source.token)
     except git_sources.GitSourceError as exc:
         return _sync_finish(source=source, report={"commit": "", "versions": [], "unchanged": 0, "removed": [],
-                                                   "errors": []}, error=str(exc))
+                                                   "errors": []}, error=exc.stored)
     report = {"commit": head, "versions": [], "unchanged": 0, "removed": [], "errors": []}
     files = git_sources.markdown_files(source_id=source.pk, commit=head, folder=source.folder)
     present = {file.path for file in files}
     for file in files:
         try:
             outcome = _file_sync(source=source, file=file, head=head, present=present)
-        except (SourceFileError, FrontMatterError, services.UploadError, PermissionDenied) as exc:
+        except (SourceFileError, FrontMatterError) as exc:
+            report["errors"].append({"path": file.path, "error": exc.stored})
+            continue
+        except (services.UploadError, PermissionDenied) as exc:  # worded by the upload rules, in this language
             report["errors"].append({"path": file.path, "error": str(exc)})
             continue
         if outcome.number is None:
@@ -134,14 +140,15 @@ def source_sync_run(*, source_id: int) -> dict:
             document.source_removed_in = head
             document.save(update_fields=["source_removed_in"])
         report["removed"].append({"path": document.source_path, "key": document.key})
-    return _sync_finish(source=source, report=report, error="")
+    return _sync_finish(source=source, report=report, error=None)
 
 
-def _sync_finish(*, source: Source, report: dict, error: str) -> dict:
+def _sync_finish(*, source: Source, report: dict, error: dict | None) -> dict:
     Source.objects.filter(pk=source.pk).update(
         sync_state=Source.SyncState.IDLE, last_sync_at=timezone.now(), last_report=report, last_error=error,
         last_commit=report["commit"] or source.last_commit)
-    audit_record(verb="source.sync", obj=source, actor=None, actor_label="system", note=error, after={
+    audit_record(verb="source.sync", obj=source, actor=None, actor_label="system",
+                 note=deferred_text_read(error) if error else "", after={
         "commit": report["commit"], "versions": len(report["versions"]), "unchanged": report["unchanged"],
         "removed": len(report["removed"]), "errors": len(report["errors"])})
     return report
@@ -151,8 +158,8 @@ def _key_from_path(path: str, folder: str) -> str:
     stem = posixpath.splitext(git_sources.relative_to_folder(path, folder))[0]
     key = slugify(stem.replace("/", "-"))[:100].strip("-")
     if not key:
-        raise SourceFileError(_("No key can be made from this file's name: give it one in the front matter "
-                                "(key: travel-policy)."))
+        raise SourceFileError(gettext_noop("No key can be made from this file's name: give it one in the front "
+                                           "matter (key: travel-policy)."))
     return key
 
 
@@ -166,7 +173,8 @@ def _owner(username: str, fallback: User) -> User:
         return fallback
     owner = User.objects.filter(username=username, is_active=True).first()
     if owner is None:
-        raise SourceFileError(_("owner: nobody called “%(name)s” can sign in to the console.") % {"name": username})
+        raise SourceFileError(gettext_noop("owner: nobody called “%(name)s” can sign in to the console."),
+                              name=username)
     return owner
 
 
@@ -174,12 +182,13 @@ def _owner(username: str, fallback: User) -> User:
 def _file_sync(*, source: Source, file: git_sources.GitFile, head: str, present: set[str]) -> FileOutcome:
     """One file: unchanged, a new version of its document, or a new document; refused in words otherwise."""
     if file.size > settings.KB_MAX_UPLOAD_BYTES:
-        raise SourceFileError(_("The file is %(size)s MB; the limit is %(limit)s MB.") % {
-            "size": f"{file.size / (1024 * 1024):.1f}", "limit": f"{settings.KB_MAX_UPLOAD_BYTES / (1024 * 1024):.1f}"})
+        raise SourceFileError(gettext_noop("The file is %(size)s MB; the limit is %(limit)s MB."),
+                              size=f"{file.size / (1024 * 1024):.1f}",
+                              limit=f"{settings.KB_MAX_UPLOAD_BYTES / (1024 * 1024):.1f}")
     try:
         text = git_sources.blob_read(source_id=source.pk, blob_sha=file.blob_sha).decode("utf-8")
     except UnicodeDecodeError:
-        raise SourceFileError(_("The file is not UTF-8 text.")) from None
+        raise SourceFileError(gettext_noop("The file is not UTF-8 text.")) from None
     matter = front_matter_read(text)
     document = Document.objects.filter(source=source, source_path=file.path).first()
     new_document = False
@@ -190,8 +199,8 @@ def _file_sync(*, source: Source, file: git_sources.GitFile, head: str, present:
         owner = _owner(matter.owner, source.default_owner)
         key = matter.key or _key_from_path(file.path, source.folder)
         if Document.objects.filter(key=key).exists():
-            raise SourceFileError(_("The key “%(key)s” belongs to a document that does not come from this file; set "
-                                    "another key in its front matter.") % {"key": key})
+            raise SourceFileError(gettext_noop("The key “%(key)s” belongs to a document that does not come from this "
+                                               "file; set another key in its front matter."), key=key)
         document = services.document_create(
             key=key, title=matter.title or _title_of(matter.body, file.path), owner=owner,
             security_level=matter.security_level or source.security_level, created_by=owner,
@@ -199,8 +208,8 @@ def _file_sync(*, source: Source, file: git_sources.GitFile, head: str, present:
         new_document = True
     document.source, document.source_path = source, file.path
     if document.is_retired:
-        raise SourceFileError(_("Its document “%(key)s” is retired and takes no new versions.") % {
-            "key": document.key})
+        raise SourceFileError(gettext_noop("Its document “%(key)s” is retired and takes no new versions."),
+                              key=document.key)
     document.source_removed_in = ""
     document.save(update_fields=["source", "source_path", "source_removed_in"])
     latest = document.versions.order_by("-number").first()

@@ -1,6 +1,8 @@
 """Readable labels for stored status values ("pending_approval" → "Pending approval") in templates."""
 
 from django import template
+
+from console.deferred_text import deferred_text_read
 from django.utils.translation import pgettext_lazy
 
 from kb.models import IndexState, VersionStatus
@@ -28,3 +30,9 @@ MATCH_LABELS = {"full text": pgettext_lazy("search match", "full text"), "vector
 @register.filter
 def match_kind(value: str) -> str:
     return MATCH_LABELS.get(value, value)
+
+
+@register.filter
+def deferred_text(stored) -> str:
+    """Words a worker stored (a sync's errors) in the reader's language (console.deferred_text)."""
+    return deferred_text_read(stored)

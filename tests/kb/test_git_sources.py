@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from console.deferred_text import deferred_text_read
 from console.work_claims import work_claim_take
 from kb import services, sources
 from kb.models import Document, DocumentVersion, Source, VersionStatus
@@ -169,7 +170,7 @@ def test_bad_front_matter_unknown_owner_and_a_large_file_are_refused_in_words_th
 
     report = sync(source)
 
-    errors = {error["path"]: error["error"] for error in report["errors"]}
+    errors = {error["path"]: deferred_text_read(error["error"]) for error in report["errors"]}
     assert "not valid YAML" in errors["docs/broken.md"]
     assert "top-secret" in errors["docs/levels.md"] and "internal" in errors["docs/levels.md"]
     assert "nobody called “nobody-here”" in errors["docs/stranger.md"]
@@ -182,14 +183,14 @@ def test_an_unreachable_repository_and_a_missing_branch_are_said_in_words(repo, 
     nowhere = sources.source_create(name="Nowhere", repository=str(tmp_path / "no-such-repo"), branch="main",
                                     folder="", default_owner=curator, security_level="internal", created_by=curator)
     sync(nowhere)
-    assert "No Git repository at" in Source.objects.get(pk=nowhere.pk).last_error
+    assert "No Git repository at" in deferred_text_read(Source.objects.get(pk=nowhere.pk).last_error)
 
     repo.write("docs/travel.md", TRAVEL)
     repo.commit("Add")
     wrong_branch = sources.source_create(name="Wrong", repository=str(repo.path), branch="production", folder="",
                                          default_owner=curator, security_level="internal", created_by=curator)
     sync(wrong_branch)
-    assert Source.objects.get(pk=wrong_branch.pk).last_error == (
+    assert deferred_text_read(Source.objects.get(pk=wrong_branch.pk).last_error) == (
         "The repository has no branch “production” (it has: main).")
 
 
@@ -205,6 +206,20 @@ def test_the_source_page_shows_the_last_sync_and_its_errors(client, repo, source
     assert "1 new versions, 0 unchanged, 0 removed" in page
     assert 'data-file-error="docs/stranger.md"' in page and "nobody called" in page
     assert source.webhook_secret in page
+
+
+def test_errors_stored_by_the_worker_are_read_in_the_readers_language(client, repo, source, curator):
+    repo.write("docs/stranger.md", "---\nowner: nobody-here\n---\n# Stranger\n")
+    repo.commit("Add")
+    sync(source)
+    curator.language = "zh-hans"
+    curator.save(update_fields=["language"])
+    client.force_login(curator)
+
+    page = client.get(f"/kb/sources/{source.pk}/").content.decode()
+
+    assert "owner：没有名为“nobody-here”的用户可以登录控制台。" in page
+    assert "nobody called" not in page
 
 
 def test_the_sources_pages_are_for_curators_and_approvers(client, source, reviewer, approver):
