@@ -87,6 +87,10 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
         placement = _with_labels([_placement(claim, q, claim_ctx, e, unit, e_ctx) for e, unit, e_ctx, _ in compatible],
                                  [(unit, _label_share(claim_ctx, labels)) for _, unit, _, labels in compatible])
         best = max(range(len(compatible)), key=placement.__getitem__)
+        # the sentence stating the other values of the claim's clause is where its value is said, before any other
+        own_clause = [k for k, (_, unit, *_) in enumerate(compatible) if _states_clause_values(claim, q, unit)]
+        if own_clause and best not in own_clause:
+            best = max(own_clause, key=placement.__getitem__)
         equal = [k for k, (e, *_) in enumerate(compatible) if same_value(q, e)]
         named = _row_named(q, [compatible[k] for k in equal])
         if named is not None and _local_share(claim_ctx, named[1], window, paraphrased=True) >= _MIN_MATCH_SHARE:
@@ -164,6 +168,8 @@ def _stated_about(claim: Claim, q: Quantity, claim_ctx: dict[str, float], unit: 
     introducing it), and the thing a count counts ("4 million *users*" is no count of "two regions"). Words of a
     neighbouring sentence do not make its value one about the claim's subject: "酒店健身房费用每天五十元" is not
     contradicted by the meal allowance's 七十元 beside a sentence naming 酒店 and 健身."""
+    if _states_clause_values(claim, q, unit):
+        return True  # the sentence states the rest of the claim's clause: it is about what the clause is about
     lead_in = _lead_in(unit, window)
     if _local_share(claim_ctx, unit, lead_in=lead_in) < _SAME_TOPIC:
         return False
