@@ -122,7 +122,8 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
                     findings.append(missing)
                 continue
         e, unit = compatible[best][0], compatible[best][1]
-        if placement[best] >= _MIN_PLACEMENT and _stated_about(claim, q, claim_ctx, unit, window):
+        if placement[best] >= _MIN_PLACEMENT and _stated_about(claim, q, claim_ctx, unit, window,
+                                                               candidate.heading_stems):
             findings.append(Finding(FindingKind.QUANTITY_MISMATCH,
                                     values_differ(_stated(q), _stated(e)),
                                     claim_span=(q.start, q.end), evidence_span=ctx.evidence_span(unit, e.start, e.end)))
@@ -150,7 +151,7 @@ def _a_year(quantity: Quantity) -> bool:
 def _states_clause_values(claim: Claim, q: Quantity, unit: Unit) -> bool:
     """Whether ``unit`` states every other value of ``q``'s own claim clause (and there is one)."""
     values = _clause_values(claim, q)
-    return bool(values) and all(any(comparable(o, e) and same_value(o, e) for e in unit.quantities) for o in values)
+    return bool(values) and all(any(states_as_claimed(o, e) for e in unit.quantities) for o in values)
 
 
 def _with_clause_values(claim: Claim, q: Quantity, equal: list[tuple]) -> tuple[Quantity, Unit] | None:
@@ -162,16 +163,20 @@ def _with_clause_values(claim: Claim, q: Quantity, equal: list[tuple]) -> tuple[
     return found[0] if len({id(unit) for _, unit in found}) == 1 else None
 
 
-def _stated_about(claim: Claim, q: Quantity, claim_ctx: dict[str, float], unit: Unit, window: Window) -> bool:
+def _stated_about(claim: Claim, q: Quantity, claim_ctx: dict[str, float], unit: Unit, window: Window,
+                  heading: frozenset[str]) -> bool:
     """Whether the evidence sentence giving another value speaks of what the claim's value is about: most of the
-    claim's words around the number in that sentence itself (a list item or table row with the sentence
-    introducing it), and the thing a count counts ("4 million *users*" is no count of "two regions"). Words of a
-    neighbouring sentence do not make its value one about the claim's subject: "酒店健身房费用每天五十元" is not
-    contradicted by the meal allowance's 七十元 beside a sentence naming 酒店 and 健身."""
+    claim's words around the number in that sentence itself (with the headings it stands under, and a list item
+    with the sentence introducing it; a table row is read with its table), and the thing a count counts ("4 million
+    *users*" is no count of "two regions"). Words of a neighbouring sentence do not make its value one about the
+    claim's subject: "酒店健身房费用每天五十元" is not contradicted by the meal allowance's 七十元 beside a sentence
+    naming 酒店 and 健身."""
     if _states_clause_values(claim, q, unit):
         return True  # the sentence states the rest of the claim's clause: it is about what the clause is about
+    if unit.kind == "table_row":  # a row is read with its table (header, caption, heading): its window is its own
+        return _local_share(claim_ctx, unit, window) >= _SAME_TOPIC
     lead_in = _lead_in(unit, window)
-    if _local_share(claim_ctx, unit, lead_in=lead_in) < _SAME_TOPIC:
+    if _local_share(claim_ctx, unit, lead_in=lead_in, heading=heading) < _SAME_TOPIC:
         return False
     counted = counted_stems(claim.unit, q)
     return not counted or any(unit_credit(s, unit) or (lead_in is not None and unit_credit(s, lead_in))
@@ -192,8 +197,8 @@ def counted_stems(unit: Unit, q: Quantity) -> list[str]:
 
 
 def _lead_in(unit: Unit, window: Window | None) -> Unit | None:
-    """The sentence introducing a list item or table row in the window ("The approver depends on the cost:")."""
-    if window is None or window.joined or unit.kind not in ("item", "table_row"):
+    """The sentence introducing a list item in the window ("The approver depends on the cost:")."""
+    if window is None or window.joined or unit.kind != "item":
         return None
     before = None
     for member in window.units:
@@ -257,7 +262,8 @@ def _label_share(claim_ctx: dict[str, float], labels: frozenset[str]) -> float:
 
 
 def _local_share(claim_ctx: dict[str, float], unit: Unit, window: Window | None = None, *,
-                 paraphrased: bool = False, lead_in: Unit | None = None) -> float:
+                 paraphrased: bool = False, lead_in: Unit | None = None,
+                 heading: frozenset[str] = frozenset()) -> float:
     """The weighted share of the claim's words around a number that the unit has (with the rest of the
     window, when the unit is in it: a list item leans on the sentence that introduces the list); a
     light word it lacks ("stood at") is no evidence against it. ``paraphrased``: words the window paraphrases
@@ -269,7 +275,8 @@ def _local_share(claim_ctx: dict[str, float], unit: Unit, window: Window | None 
         credit = {s: stem_found(s, stems) or (window.word_credit.get(s, 0.0) if paraphrased else 0.0)
                   for s in claim_ctx}
     else:
-        credit = {s: unit_credit(s, unit) or (lead_in is not None and unit_credit(s, lead_in)) for s in claim_ctx}
+        credit = {s: unit_credit(s, unit) or (lead_in is not None and unit_credit(s, lead_in)) or stem_found(s, heading)
+                  for s in claim_ctx}
     found = sum(w for s, w in claim_ctx.items() if credit[s])
     total = found + sum(w for s, w in claim_ctx.items() if not credit[s] and s not in LIGHT_STEMS)
     return found / total if total else 0.0

@@ -139,17 +139,21 @@ def _role_of_another_row(ctx: RuleContext) -> Finding | None:
                 continue  # the claim names the bound row's own words there: it names that row
             foreign = [(r, claim_words & own[r].get(place, set())) for r in range(len(rows)) if r != b
                        if len(own[r].get(place, ())) <= _NAME_WORDS]
-            r, words = max(foreign, key=lambda entry: len(entry[1]), default=(b, set()))
+            words = max(foreign, key=lambda entry: len(entry[1]), default=(b, set()))[1]
             theirs = _written([t for t in bound.tokens if _place(t) == place and t.stem in own[b].get(place, set())])
             if not words or not theirs or len(own[b].get(place, ())) > _NAME_WORDS:
                 continue  # a phrase ("Android app and shared notebooks") is no role: a name moved to it is said_of's
             tokens = [t for t in claim.unit.tokens if t.stem in words]
-            return Finding(FindingKind.ENTITY_SWAP,
-                           _("claim says '%(claim)s' for '%(row)s'; the evidence says '%(evidence)s'")
-                           % {"claim": _written(_span_tokens(claim, tokens)), "row": _row_label(claim, bound),
-                              "evidence": theirs},
-                           claim_span=claim_span(*tokens), evidence_span=ctx.evidence_span(bound, bound.start, bound.end),
-                           subject=_written(tokens), rival=theirs)
+            said = _written(_span_tokens(claim, tokens))
+            if bound.kind == "table_row" and place == 0:  # the claim names another row: its value is this row's
+                message = said_of(said, theirs)
+            else:
+                message = _("claim says '%(claim)s' for '%(row)s'; the evidence says '%(evidence)s'") % {
+                    "claim": said, "row": _row_label(claim, bound), "evidence": theirs}
+            return Finding(FindingKind.ENTITY_SWAP, message,
+                           claim_span=claim_span(*tokens),
+                           evidence_span=ctx.evidence_span(bound, bound.start, bound.end),
+                           subject=_written(tokens))
     return None
 
 
