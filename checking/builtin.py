@@ -50,6 +50,7 @@ from checking.registry import RULES
 from checking.rules.additions import unsupported_degrees
 from checking.rules.context import RuleContext
 from checking.rules.quantities import value_also_stated
+from checking.rules.rows import bound_row
 from checking.rules.wording import SLOT_PARAPHRASE_AT, word_in_its_place
 from checking.text import LIGHT_STEMS, absence_stated, stem_of
 from checking.windows import Window, candidate_windows, claim_coverage, stem_found, term_credit, window_relevance
@@ -141,10 +142,17 @@ class BuiltinChecker:
                    "contradicted_clause_coverage": _contradicted_clause_coverage(parsed, best, candidate)}
         features = claim_features(claim=claim, evidence=candidates[best.window.candidate].text,
                                   findings=best.findings, signals=signals, rule_score=best.score)
+        quote_start, quote_end = _quoted(parsed, best.window, candidate)
         return CheckOutcome(score=scoring.fitted_score(model=self.model, features=features, findings=best.findings),
                             findings=best.findings, candidate_index=best.window.candidate,
-                            quote_start=best.window.start, quote_end=best.window.end, signals=signals,
-                            features=features)
+                            quote_start=quote_start, quote_end=quote_end, signals=signals, features=features)
+
+
+def _quoted(claim: Claim, window: Window, candidate: Candidate) -> tuple[int, int]:
+    """What the quote spans: the window, or only the table row (list item) the claim's values bind to where the
+    window holds its neighbours too — a highlight over the right row and the wrong one says both are meant."""
+    row = None if window.joined else bound_row(claim, window, candidate.units)
+    return (row.start, row.end) if row is not None else (window.start, window.end)
 
 
 def check_claim(*, claim: str, candidates: Sequence[EvidenceCandidate], embed: Embedder | None,

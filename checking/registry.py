@@ -11,6 +11,7 @@ from collections.abc import Callable
 from checking.findings import Finding
 from checking.rules.additions import check_additions
 from checking.rules.antonyms import check_antonyms
+from checking.rules.comparisons import check_comparisons
 from checking.rules.context import RuleContext
 from checking.rules.direction import check_directions
 from checking.rules.exchange import check_exchanges
@@ -26,6 +27,7 @@ Rule = Callable[[RuleContext], list[Finding]]
 RULES: tuple[Rule, ...] = (
     check_quantities,
     check_directions,
+    check_comparisons,
     check_negation,
     check_antonyms,
     check_entities,

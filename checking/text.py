@@ -152,6 +152,12 @@ CHANGE_WORDS.update(pair for cues in _CUES for pair in cues.change_words.items()
 _COMPARE_WORDS.update(pair for cues in _CUES for pair in cues.compare_words.items())
 _SUPERLATIVE_WORDS.update(pair for cues in _CUES for pair in cues.superlative_words.items())
 _ORDER_WORDS.update(pair for cues in _CUES for pair in cues.order_words.items())
+# Comparisons between two values: "higher than 54,000" (a compare word before "than"), "up from 3.4 percent", and
+# a language's own ("比去年的四千万元多").
+COMPARED_BY = frozenset({"than"})
+COMPARED_FROM = {"up": 1, "down": -1}
+COMPARED_WITH = frozenset(word for cues in _CUES for word in cues.compared_with)
+COMPARED_DEGREES = {word: degree for cues in _CUES for word, degree in cues.compared_degrees.items()}
 DIRECTION_FAMILIES = (("change", CHANGE_WORDS), ("compare", _COMPARE_WORDS), ("superlative", _SUPERLATIVE_WORDS),
                        ("order", _ORDER_WORDS))
 

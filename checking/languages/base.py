@@ -92,6 +92,10 @@ class Cues:
     antonym_pairs: tuple[tuple[str, str], ...] = ()  # opposites that can stand in one slot
     stop_words: frozenset[str] = frozenset()  # never content words
     counters: frozenset[str] = frozenset()  # what a count is counted in, written after its number (位 of 十二位)
+    # A comparison written around its second value ("比去年多"): the word before that value, and the degree after
+    # it, +1 more, -1 less.
+    compared_with: frozenset[str] = frozenset()
+    compared_degrees: dict[str, int] = field(default_factory=dict)
 
 
 class TextLanguage(Protocol):

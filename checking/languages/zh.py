@@ -144,6 +144,9 @@ CHANGE_WORDS = {"增加": 1, "增长": 1, "上调": 1, "提高": 1, "上升": 1,
 COMPARE_WORDS = {"多于": 1, "高于": 1, "大于": 1, "长于": 1, "超过": 1, "少于": -1, "低于": -1, "小于": -1,
                  "短于": -1, "不足": -1, "不满": -1, "未满": -1, "不少于": 1, "不低于": 1, "至少": 1, "不超过": -1,
                  "不高于": -1, "不多于": -1, "至多": -1}
+# "今年的预算为五千万元，比去年的四千万元多": 比 before the value compared with, the degree after it.
+COMPARED_WITH = frozenset({"比"})
+COMPARED_DEGREES = {"多": 1, "高": 1, "大": 1, "长": 1, "少": -1, "低": -1, "小": -1, "短": -1}
 SUPERLATIVE_WORDS = {"最高": 1, "最多": 1, "最大": 1, "最长": 1, "上限": 1, "最低": -1, "最少": -1, "最小": -1,
                      "最短": -1, "下限": -1}
 # 前/后 alone too: "下班前" is segmented 下班 + 前 (目前, 最后, 前往 are words of their own).
@@ -294,7 +297,7 @@ class Chinese:
                 back_references=BACK_REFERENCES,
                 negation_breaks=NEGATION_BREAKS,
                 coordinators=COORDINATORS, antonym_pairs=ANTONYM_PAIRS, stop_words=STOP_WORDS,
-                counters=frozenset(COUNTERS))
+                counters=frozenset(COUNTERS), compared_with=COMPARED_WITH, compared_degrees=COMPARED_DEGREES)
     ideograph = HAN
 
     def sentences(self, text: str) -> list[tuple[int, int]]:

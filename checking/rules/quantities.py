@@ -10,13 +10,23 @@ from dataclasses import replace
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from checking.analysis import EVIDENCE_DECAY, Candidate, Claim, Unit, context_skip_tokens, cosine, word_context
+from checking.analysis import (
+    CLAUSE_VERBS,
+    EVIDENCE_DECAY,
+    Candidate,
+    Claim,
+    Unit,
+    clause_spans,
+    context_skip_tokens,
+    cosine,
+    word_context,
+)
 from checking.findings import Finding, FindingKind
 from checking.quantities import Quantity
 from checking.quantity_compare import comparable, describe, same_value
 from checking.quantity_words import TIME_UNITS
 from checking.rules.context import RuleContext
-from checking.text import CONJUNCTIONS, LIGHT_STEMS, LIST_JOINERS
+from checking.text import CONJUNCTIONS, LIGHT_STEMS, LIST_JOINERS, is_content
 from checking.windows import Window, stem_found, unit_credit
 
 _BINDING_TOLERANCE = 0.05  # an equal value in another unit must be nearly as well placed as the best
@@ -32,6 +42,7 @@ _MIN_LABEL_CONTEXT = 0.2  # a label word counts when it sits in the claim number
 _MIN_PLACEMENT = 0.35  # below this the evidence number is about something else: "not in evidence", not a conflict
 _MIN_MATCH_SHARE = 0.3  # an equal value counts only in a sentence that shares some of the claim's words
 _SAME_TOPIC = 0.6  # ... and so it is unless its sentence has most of the claim's words around the number
+_COUNTED_WORDS = 3  # words after a count naming what it counts: "4 million active users"
 _CHANGE_NAMES = {1: gettext_lazy("an increase to/by"), -1: gettext_lazy("a decrease to/by"),
                  0: gettext_lazy("no change at")}
 _BOUND_NAMES = {1: gettext_lazy("at least"), 2: gettext_lazy("more than"), -1: gettext_lazy("at most"),
@@ -76,10 +87,20 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
         placement = _with_labels([_placement(claim, q, claim_ctx, e, unit, e_ctx) for e, unit, e_ctx, _ in compatible],
                                  [(unit, _label_share(claim_ctx, labels)) for _, unit, _, labels in compatible])
         best = max(range(len(compatible)), key=placement.__getitem__)
+        # the sentence stating the other values of the claim's clause is where its value is said, before any other
+        own_clause = [k for k, (_, unit, *_) in enumerate(compatible) if _states_clause_values(claim, q, unit)]
+        if own_clause and best not in own_clause:
+            best = max(own_clause, key=placement.__getitem__)
         equal = [k for k, (e, *_) in enumerate(compatible) if same_value(q, e)]
         named = _row_named(q, [compatible[k] for k in equal])
         if named is not None and _local_share(claim_ctx, named[1], window, paraphrased=True) >= _MIN_MATCH_SHARE:
             findings.append(_compare_attributes(ctx, q, *named))
+            continue
+        together = _with_clause_values(claim, q, [compatible[k] for k in equal])
+        # two values stated together are a surer sign than shared words: a clause "比2023年的四千万元" has few
+        if together is not None and not _states_clause_values(claim, q, compatible[best][1]) \
+                and _local_share(claim_ctx, together[1], window, paraphrased=True) > 0:
+            findings.append(_compare_attributes(ctx, q, *together))
             continue
         if equal:
             k = max(equal, key=placement.__getitem__)
@@ -101,13 +122,91 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
                     findings.append(missing)
                 continue
         e, unit = compatible[best][0], compatible[best][1]
-        if placement[best] >= _MIN_PLACEMENT and _local_share(claim_ctx, unit, window) >= _SAME_TOPIC:
+        if placement[best] >= _MIN_PLACEMENT and _stated_about(claim, q, claim_ctx, unit, window,
+                                                               candidate.heading_stems):
             findings.append(Finding(FindingKind.QUANTITY_MISMATCH,
                                     values_differ(_stated(q), _stated(e)),
                                     claim_span=(q.start, q.end), evidence_span=ctx.evidence_span(unit, e.start, e.end)))
         else:
             findings.append(missing)
     return findings
+
+
+def _clause_values(claim: Claim, q: Quantity) -> list[Quantity]:
+    """The other specific values of the claim clause stating ``q``: "About 1.1 million people had been jobless for
+    27 weeks or more" states 1.1 million together with 27 weeks."""
+    tokens = claim.unit.tokens
+    span = next(((a, b) for a, b in clause_spans(tokens) if a <= q.token_span[0] < b), None)
+    if span is None:
+        return []
+    return [o for o in claim.unit.quantities if o is not q and o.strong and (_specific(o) or _a_year(o))
+            and span[0] <= o.token_span[0] < span[1] and not (comparable(q, o) and same_value(q, o))]
+
+
+def _a_year(quantity: Quantity) -> bool:
+    """A year says which statement a value belongs to as a full date does ("2023年的四千万元")."""
+    return quantity.kind == "date" and quantity.value[0] is not None
+
+
+def _states_clause_values(claim: Claim, q: Quantity, unit: Unit) -> bool:
+    """Whether ``unit`` states every other value of ``q``'s own claim clause (and there is one)."""
+    values = _clause_values(claim, q)
+    return bool(values) and all(any(states_as_claimed(o, e) for e in unit.quantities) for o in values)
+
+
+def _with_clause_values(claim: Claim, q: Quantity, equal: list[tuple]) -> tuple[Quantity, Unit] | None:
+    """The one evidence value equal to ``q`` in a sentence that also states the other values of ``q``'s own clause:
+    a quantity binds to where its own clause is stated before any other sentence's value, however alike that
+    sentence's words ("1.1 million people … jobless for 27 weeks" is the sentence with 1.1 million and 27 weeks,
+    not another's "5.8 million unemployed persons")."""
+    found = [(e, unit) for e, unit, *_ in equal if _states_clause_values(claim, q, unit)]
+    return found[0] if len({id(unit) for _, unit in found}) == 1 else None
+
+
+def _stated_about(claim: Claim, q: Quantity, claim_ctx: dict[str, float], unit: Unit, window: Window,
+                  heading: frozenset[str]) -> bool:
+    """Whether the evidence sentence giving another value speaks of what the claim's value is about: most of the
+    claim's words around the number in that sentence itself (with the headings it stands under, and a list item
+    with the sentence introducing it; a table row is read with its table), and the thing a count counts ("4 million
+    *users*" is no count of "two regions"). Words of a neighbouring sentence do not make its value one about the
+    claim's subject: "酒店健身房费用每天五十元" is not contradicted by the meal allowance's 七十元 beside a sentence
+    naming 酒店 and 健身."""
+    if _states_clause_values(claim, q, unit):
+        return True  # the sentence states the rest of the claim's clause: it is about what the clause is about
+    if unit.kind == "table_row":  # a row is read with its table (header, caption, heading): its window is its own
+        return _local_share(claim_ctx, unit, window) >= _SAME_TOPIC
+    lead_in = _lead_in(unit, window)
+    if _local_share(claim_ctx, unit, lead_in=lead_in, heading=heading) < _SAME_TOPIC:
+        return False
+    counted = counted_stems(claim.unit, q)
+    return not counted or any(unit_credit(s, unit) or (lead_in is not None and unit_credit(s, lead_in))
+                              for s in counted)
+
+
+def counted_stems(unit: Unit, q: Quantity) -> list[str]:
+    """What a count counts, as the words right after it: "users" of "4 million users" (none for a count followed by a
+    verb or a mark, nor for one with a rate or unit)."""
+    if q.kind != "count" or q.per:
+        return []
+    stems: list[str] = []
+    for tok in unit.tokens[q.token_span[1]:q.token_span[1] + _COUNTED_WORDS]:
+        if tok.kind != "word" or not tok.text.islower() or not is_content(tok) or tok.lower in CLAUSE_VERBS:
+            break
+        stems.append(tok.stem)
+    return stems
+
+
+def _lead_in(unit: Unit, window: Window | None) -> Unit | None:
+    """The sentence introducing a list item in the window ("The approver depends on the cost:")."""
+    if window is None or window.joined or unit.kind != "item":
+        return None
+    before = None
+    for member in window.units:
+        if member is unit:
+            return before
+        if member.kind not in ("item", "table_row"):
+            before = member
+    return None
 
 
 def _stated_with_its_bound(q: Quantity, best: Quantity, equal_in_its_unit: list[Quantity]) -> Quantity | None:
@@ -163,7 +262,8 @@ def _label_share(claim_ctx: dict[str, float], labels: frozenset[str]) -> float:
 
 
 def _local_share(claim_ctx: dict[str, float], unit: Unit, window: Window | None = None, *,
-                 paraphrased: bool = False) -> float:
+                 paraphrased: bool = False, lead_in: Unit | None = None,
+                 heading: frozenset[str] = frozenset()) -> float:
     """The weighted share of the claim's words around a number that the unit has (with the rest of the
     window, when the unit is in it: a list item leans on the sentence that introduces the list); a
     light word it lacks ("stood at") is no evidence against it. ``paraphrased``: words the window paraphrases
@@ -175,7 +275,8 @@ def _local_share(claim_ctx: dict[str, float], unit: Unit, window: Window | None 
         credit = {s: stem_found(s, stems) or (window.word_credit.get(s, 0.0) if paraphrased else 0.0)
                   for s in claim_ctx}
     else:
-        credit = {s: unit_credit(s, unit) for s in claim_ctx}
+        credit = {s: unit_credit(s, unit) or (lead_in is not None and unit_credit(s, lead_in)) or stem_found(s, heading)
+                  for s in claim_ctx}
     found = sum(w for s, w in claim_ctx.items() if credit[s])
     total = found + sum(w for s, w in claim_ctx.items() if not credit[s] and s not in LIGHT_STEMS)
     return found / total if total else 0.0
