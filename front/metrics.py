@@ -77,11 +77,16 @@ class ConsoleState(Collector):
         oldest = GaugeMetricFamily("console_review_queue_oldest_age_seconds",
                                    "How long the longest-waiting answer of each tier has waited (0: none waits).",
                                    labels=["risk"])
+        sla = GaugeMetricFamily("console_review_sla_seconds", "How long an answer of each tier may wait for review "
+                                "(REVIEW_SLA_*_MINUTES): the queue-age alert compares the oldest wait with it.",
+                                labels=["risk"])
         for risk, tier in review_queue_depth(answers=production).items():
             depth.add_metric([risk], tier.waiting)
             oldest.add_metric([risk], (now - tier.oldest).total_seconds() if tier.oldest else 0.0)
+            sla.add_metric([risk], 60 * settings.REVIEW_SLA_MINUTES[risk])
         yield depth
         yield oldest
+        yield sla
 
         answers = GaugeMetricFamily("console_answers", "Answers received, per status and risk tier (\"none\": not "
                                     "scored yet).", labels=["status", "risk"])
