@@ -1,5 +1,5 @@
-"""Prometheus metrics counted where things happen: requests per view, checks, searches, webhook attempts,
-decisions, and the Celery tasks of each worker (README "Metrics").
+"""Prometheus metrics counted where things happen: requests per view, checks, searches, webhook attempts, and the
+Celery tasks of each worker (README "Metrics").
 
 Web processes (gunicorn runs several) and Celery workers (a prefork pool: several processes again) each count
 their own. With METRICS_ENABLED the settings point prometheus-client's multiprocess mode at METRICS_DIR: every
@@ -7,8 +7,8 @@ process writes its values into memory-mapped files of its own there, and /metric
 files of every process on the machine, the worker's among them. The mode is chosen when prometheus_client is
 first imported, so this module reads the settings before importing it.
 
-What is a state rather than an event (queue depth, the leak estimate, live workers) is read from the database and
-Redis when /metrics is scraped (front.metrics), not counted here.
+What the database already keeps (queue depth, decisions, the leak estimate) or Redis (live workers) is read when
+/metrics is scraped (front.metrics), not counted here.
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ SEARCH_SECONDS = Histogram(
 WEBHOOK_ATTEMPTS = Counter("console_webhook_attempts", "Webhook delivery attempts, per outcome (delivered: the "
                            "receiver answered 2xx; failed: anything else, retried until WEBHOOK_MAX_ATTEMPTS).",
                            ["outcome"])
-DECISIONS = Counter("console_review_decisions", "Reviewers' decisions on answers, per action.", ["action"])
 TASK_SECONDS = Histogram(
     "console_celery_task_duration_seconds", "Time a Celery task ran on a worker, per task and final state.",
     ["task", "state"], buckets=(0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900),

@@ -1,7 +1,7 @@
 """/metrics in Prometheus's text format (README "Metrics"): what every process of this machine counted
 (console.metrics, added up from METRICS_DIR), and the console's state read when Prometheus scrapes, with the
-dashboard's and /healthz's own selectors: the review queue per tier, answers by status and tier, the leak
-estimate and its bound, webhooks given up, live workers.
+dashboard's and /healthz's own selectors: the review queue per tier, answers by status and tier, decisions, the
+leak estimate and its bound, webhooks given up, live workers.
 
 Who may read it: nobody unless METRICS_ENABLED (404); a caller on this machine; anyone else with METRICS_TOKEN as
 a bearer token (401 without a token, 403 with a wrong one or when no token is configured). The figures are counts,
@@ -20,7 +20,7 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
@@ -28,7 +28,7 @@ from console.client_address import client_address
 from console.workers import live_workers
 from front.health import check_webhooks
 from review.learning.selectors import leak_overview
-from review.models import Answer
+from review.models import Answer, Decision
 from review.selectors import review_queue_depth
 
 PROXY_HEADERS = ("X-Forwarded-For", "Forwarded", "X-Real-IP")
@@ -93,6 +93,15 @@ class ConsoleState(Collector):
         for status, risk, n in (production.order_by().values_list("status", "risk").annotate(n=Count("id"))):
             answers.add_metric([status, risk or "none"], n)
         yield answers
+
+        # Decisions are append-only rows, so their count is a counter that survives restarts and agrees across
+        # web processes (a few per minute at most: a cheap count).
+        decisions = CounterMetricFamily("console_review_decisions", "Reviewers' decisions on production answers, "
+                                        "per action.", labels=["action"])
+        for action, n in (Decision.objects.filter(answer__sandbox=False).order_by().values_list("action")
+                          .annotate(n=Count("id"))):
+            decisions.add_metric([action], n)
+        yield decisions
 
         yield from self._learning()
 

@@ -21,7 +21,6 @@ from django.utils.translation import gettext as _
 from checking.languages import detect_language
 from console.audit import audit_label, audit_record
 from console.dispatch import broker_unreachable, enqueue_on_commit
-from console.metrics import DECISIONS
 from console.redaction import redact
 from console.work_claims import WorkClaimKind
 from kb.models import Chunk, DocumentVersion
@@ -400,7 +399,6 @@ def answer_decide(
     decision = Decision.objects.create(answer=locked, reviewer=reviewer, action=action, reason=reason,
                                        overrides_checker=overrides,
                                        text=edited_text if action == Decision.Action.EDIT else "")
-    transaction.on_commit(DECISIONS.labels(action=action).inc)  # a decision rolled back was never made
     # Only what the decision changes: the status change is answer.release's row, an escalation flips the flag.
     decided: dict = {"overrides_checker": True} if overrides else {}
     if action == Decision.Action.EDIT:

@@ -137,16 +137,19 @@ def test_requests_are_counted_and_timed_per_view(client):
 
 
 @pytest.mark.django_db
-def test_decisions_are_counted_once_committed(client, reviewer, make_answer, django_capture_on_commit_callbacks):
+def test_decisions_are_counted_per_action(client, reviewer, make_answer):
     answer = make_answer(risk="high", claims=[("B is 4.", "contradicted", 0.2)])
-    before = value(samples(client.get("/metrics")), "console_review_decisions_total", action="reject")
+    before = samples(client.get("/metrics"))
     client.force_login(reviewer)
     client.post(f"/review/answers/{answer.pk}/start/")
 
-    with django_capture_on_commit_callbacks(execute=True):
-        client.post(f"/review/answers/{answer.pk}/decide/", {"action": "reject"})
+    client.post(f"/review/answers/{answer.pk}/decide/", {"action": "reject"})
 
-    assert value(samples(client.get("/metrics")), "console_review_decisions_total", action="reject") == before + 1
+    after = samples(client.get("/metrics"))
+    assert value(after, "console_review_decisions_total", action="reject") == value(
+        before, "console_review_decisions_total", action="reject") + 1
+    assert value(after, "console_review_decisions_total", action="approve") == value(
+        before, "console_review_decisions_total", action="approve")
 
 
 def test_the_worker_records_its_tasks_checks_and_webhooks_for_the_web_to_serve(
