@@ -61,7 +61,8 @@ def test_an_answers_trace_runs_from_the_api_through_the_worker_to_the_webhook(
     _wait_for_span(spans, "run/review.tasks.webhook_deliver")
 
     finished = spans.get_finished_spans()
-    (request,) = [s for s in finished if s.kind == SpanKind.SERVER and s.attributes.get("http.route") == "api/v1/answers"]
+    (request,) = [s for s in finished
+                  if s.kind == SpanKind.SERVER and s.attributes.get("http.route") == "api/v1/answers"]
     trace_id = request.context.trace_id
     in_trace = [s for s in finished if s.context.trace_id == trace_id]
     by_id = {s.context.span_id: s for s in in_trace}
