@@ -190,3 +190,25 @@ def test_the_worker_records_its_tasks_checks_and_webhooks_for_the_web_to_serve(
     assert value(after, searches) > value(before, searches)
     assert value(after, "console_webhook_attempts_total", **delivered) == value(
         before, "console_webhook_attempts_total", **delivered) + 1
+
+
+def test_metrics_are_off_by_default_and_nothing_is_written_to_disk():
+    """A process started without METRICS_ENABLED serves no /metrics and keeps its counts in memory only."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.processes import ROOT
+
+    environment = {k: v for k, v in os.environ.items()
+                   if k not in {"METRICS_ENABLED", "METRICS_DIR", "PROMETHEUS_MULTIPROC_DIR"}}
+    code = ("import django, os; django.setup(); from django.conf import settings; from django.test import Client; "
+            "import prometheus_client.values as v; "
+            "print(settings.METRICS_ENABLED, Client().get('/metrics').status_code, "
+            "'PROMETHEUS_MULTIPROC_DIR' in os.environ, v.ValueClass is v.MutexValue)")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                            env={**environment, "DJANGO_SETTINGS_MODULE": "config.settings",
+                                 "ALLOWED_HOSTS": "testserver"})
+
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip().splitlines()[-1] == "False 404 False True"
