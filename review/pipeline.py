@@ -14,8 +14,10 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from console.metrics import CHECK_SECONDS
 from console.models import SecurityLevel
 from console.redaction import redact
+from console.tracing import traced
 from kb.embeddings import EmbeddingError, Role
 from kb.models import Chunk, DocumentVersion, VersionStatus
 from kb.search import SearchHit, chunks_search_many
@@ -254,7 +256,7 @@ def answer_check(
     on the same facts before counts (review.reviewed_facts); an evaluation of the checker itself leaves it out."""
     language = language or detect_language(f"{question}\n{answer_text}")
     vocabulary_refresh()  # a pair accepted or removed in another process counts from this check on
-    with reasons_in(language):
+    with CHECK_SECONDS.time(), traced("answer check", language=language), reasons_in(language):
         return _answer_check(question=question, answer_text=answer_text, clearance=clearance, contexts=contexts,
                              cited_chunks=cited_chunks, retrieve=retrieve, language=language,
                              reviewed_facts=reviewed_facts)

@@ -2,12 +2,12 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from functools import reduce
 
 from django.conf import settings
 from django.db.models import (
-    Case, Count, DateTimeField, ExpressionWrapper, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When,
+    Case, Count, DateTimeField, ExpressionWrapper, F, Min, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When,
 )
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -37,6 +37,24 @@ QUEUE_SORTS = {
 def answers_visible_to(user) -> QuerySet[Answer]:
     """Reviewers only see answers whose evidence is within their clearance."""
     return Answer.objects.filter(evidence_level__in=SecurityLevel.up_to(user.clearance))
+
+
+@dataclass(frozen=True)
+class TierQueue:
+    """Answers waiting for review in one risk tier, and when the longest-waiting of them arrived."""
+
+    risk: str
+    waiting: int
+    oldest: datetime | None
+
+
+def review_queue_depth(*, answers: QuerySet[Answer]) -> dict[str, TierQueue]:
+    """Every tier's queue among `answers` (escalated ones included), high to low; one query. The dashboard shows it
+    for what its viewer may see, /metrics for every production answer."""
+    rows = {risk: (n, oldest) for risk, n, oldest in
+            answers.filter(status=AnswerStatus.PENDING_REVIEW).order_by().values_list("risk")
+            .annotate(n=Count("id"), oldest=Min("created_at"))}
+    return {risk: TierQueue(risk, *rows.get(risk, (0, None))) for risk in (Risk.HIGH, Risk.MEDIUM, Risk.LOW)}
 
 
 def get_answer_for_user(*, user, answer_id: int) -> Answer:

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
+from console.metrics import WEBHOOK_ATTEMPTS
 from console.redaction import redact
 from console.work_claims import WorkClaimKind, work_claim_take
 from review.callbacks import CallbackRefused, callback_post
@@ -120,4 +121,5 @@ def webhook_attempt(*, answer_id: int, attempt: int) -> bool:
     except httpx.HTTPError as exc:
         delivery.error = redact(f"{type(exc).__name__}: {exc}", also=[secret])[:500]
     delivery.save()
+    WEBHOOK_ATTEMPTS.labels(outcome="delivered" if delivery.delivered else "failed").inc()
     return delivery.delivered

@@ -19,3 +19,11 @@ os.environ.setdefault("SECRET_KEY", "test-secret-key-that-is-long-enough-for-set
 # Playwright's sync API runs an event loop in the test thread; Django's ORM must still work there.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "1")
 
+# Metrics on, in prometheus-client's multiprocess mode as in production (a directory of this run's own, emptied as
+# run_console empties its own at start): the tests that turn them off do so in settings.
+os.environ.setdefault("METRICS_ENABLED", "1")
+if "METRICS_DIR" not in os.environ:
+    import shutil
+
+    os.environ["METRICS_DIR"] = str(embedded.VAR_DIR / "test-metrics")
+    shutil.rmtree(os.environ["METRICS_DIR"], ignore_errors=True)

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from console.metrics import metrics_dir_empty
 from front import embedded
 from front.demo_answers import post_demo_answers
 from front.management.commands.seed_demo import DEMO_PASSWORD, DEMO_USERS
@@ -38,6 +39,8 @@ class Command(BaseCommand):
             embedded.start_redis()
         call_command("check")
         call_command("migrate", interactive=False, verbosity=0)
+        if settings.METRICS_ENABLED:
+            metrics_dir_empty()
         if not no_demo:
             call_command("seed_demo")
 
