@@ -22,11 +22,18 @@ logger = logging.getLogger(__name__)
 BROKER_ERRORS = (BrokerError, redis.exceptions.RedisError, ConnectionError, OSError)
 
 
+def socket_closed_under_it(exc: BaseException) -> bool:
+    """redis-py's ValueError "I/O operation on closed file": Redis closed the socket while the client was still
+    reading its connect handshake (Redis killed or restarting). A connection failure, whatever its class says."""
+    return isinstance(exc, ValueError) and "closed file" in str(exc)
+
+
 def broker_unreachable(exc: BaseException) -> bool:
     """Did a publish (or a wait for a result) fail because Redis cannot be reached? Celery's result consumer
     reports a lost connection, once its own retries are spent, as a RuntimeError caused by the connection error."""
-    lost_result_store = isinstance(exc, RuntimeError) and isinstance(exc.__cause__, BROKER_ERRORS)
-    return isinstance(exc, BROKER_ERRORS) or lost_result_store
+    lost_result_store = isinstance(exc, RuntimeError) and (isinstance(exc.__cause__, BROKER_ERRORS)
+                                                           or socket_closed_under_it(exc.__cause__))
+    return isinstance(exc, BROKER_ERRORS) or socket_closed_under_it(exc) or lost_result_store
 
 
 def enqueue(task: Task, *args, countdown: float | None = None) -> bool:

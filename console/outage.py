@@ -21,6 +21,7 @@ from django.template.loader import render_to_string
 from django.views.defaults import server_error as django_server_error
 from kombu.exceptions import OperationalError as BrokerError
 
+from console.dispatch import socket_closed_under_it
 from console.middleware import _is_api
 
 OUTAGE_ERRORS = (OperationalError, InterfaceError, redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
@@ -35,9 +36,10 @@ OUTAGE_RETRY = {"autoretry_for": OUTAGE_ERRORS, "retry_backoff": 2, "retry_backo
 
 
 def is_outage(exc: BaseException | None) -> bool:
-    """Did the request fail because the database or Redis could not be reached (or went away during it)?"""
+    """Did the request fail because the database or Redis could not be reached (or went away during it)? Also
+    redis-py's ValueError for a socket Redis closed during its connect handshake."""
     while exc is not None:
-        if isinstance(exc, OUTAGE_ERRORS):
+        if isinstance(exc, OUTAGE_ERRORS) or socket_closed_under_it(exc):
             return True
         exc = exc.__cause__
     return False

@@ -15,7 +15,10 @@ back to the queue, and its task is sent again:
 - when it shows no sign of life for the kind's `stale_after` (`work_claims_sweep`, beat).
 
 A row waiting longer than DISPATCH_RESEND_AFTER_SECONDS since a worker was last asked for it is asked for again:
-its message was never sent (the broker was down) or was lost with the broker. Each hand-back is a conditional
+its message was never sent (the broker was down) or was lost with the broker. Every worker also asks again for
+every waiting row each time its broker connection (re)starts (`waiting_work_resend`): what was accepted while Redis
+was down goes out within seconds of its return, not at the next sweep; a message that was not lost after all makes
+the second one a no-op. Each hand-back is a conditional
 update of the claim as it was read, so two sweeps at once, or a sweep run twice, hand a claim back once.
 """
 
@@ -143,18 +146,18 @@ def _stale_requeue(kind: WorkClaimKind) -> int:
                for pk, worker, held_at in stale)
 
 
-def _waiting_resend(kind: WorkClaimKind) -> int:
-    """Send again the message of rows waiting longer than DISPATCH_RESEND_AFTER_SECONDS since it was sent."""
+def _waiting_resend(kind: WorkClaimKind, *, waited: timedelta, why: str = "no worker took it") -> int:
+    """Send again the message of rows waiting longer than `waited` since it was sent (and due, if it has a time)."""
     now = timezone.now()
-    waiting = list(
-        kind.model.objects.filter(kind.waiting)
-        .alias(requested=Coalesce(kind.requested_at_field, "created_at"))
-        .filter(requested__lt=now - timedelta(seconds=settings.DISPATCH_RESEND_AFTER_SECONDS))
-        .values_list("pk", flat=True)
-    )
+    waiting = (kind.model.objects.filter(kind.waiting)
+               .alias(requested=Coalesce(kind.requested_at_field, "created_at"))
+               .filter(requested__lt=now - waited))
+    if kind.due_field:
+        waiting = waiting.filter(**{f"{kind.due_field}__lte": now})
+    waiting = list(waiting.order_by("pk").values_list("pk", flat=True))
     task = import_string(kind.task)
     for pk in waiting:
-        logger.warning("%s %s: no worker took it; asking again", kind.name, pk)
+        logger.warning("%s %s: %s; asking again", kind.name, pk, why)
         if not enqueue(task, pk):
             break  # the broker is still down; the next sweep tries again
         kind.model.objects.filter(kind.waiting, pk=pk).update(**{kind.requested_at_field: now})
@@ -164,7 +167,15 @@ def _waiting_resend(kind: WorkClaimKind) -> int:
 def work_claims_requeue(*, kind: WorkClaimKind) -> int:
     """Ask again for work of this kind that no worker is doing: claims gone stale, and waiting rows whose message
     was never sent or was lost. How many were asked for again."""
-    return _stale_requeue(kind) + _waiting_resend(kind)
+    return _stale_requeue(kind) + _waiting_resend(
+        kind, waited=timedelta(seconds=settings.DISPATCH_RESEND_AFTER_SECONDS))
+
+
+def waiting_work_resend() -> int:
+    """Ask at once for every waiting row of every kind, however recently it was asked for: a worker's broker
+    connection has just (re)started, and messages sent while it was down were refused or lost with Redis."""
+    return sum(_waiting_resend(kind, waited=timedelta(0), why="the broker is back")
+               for kind in work_claim_kinds())
 
 
 def work_claims_sweep() -> int:

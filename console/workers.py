@@ -82,8 +82,9 @@ def worker_start_times() -> dict[str, float]:
 
 
 class WorkerHeartbeat(bootsteps.StartStopStep):
-    """A consumer step (the Celery app adds it: config/celery.py) that beats from the worker's event loop and,
-    once per process, hands back the claims of the worker's dead predecessors."""
+    """A consumer step (the Celery app adds it: config/celery.py) that beats from the worker's event loop, once
+    per process hands back the claims of the worker's dead predecessors, and on every broker (re)connection asks
+    again for the work that waits to be queued."""
 
     requires = {"celery.worker.consumer.tasks:Tasks"}  # beat only once the worker consumes tasks
 
@@ -99,6 +100,8 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
         if not self.handed_back:
             self.handed_back = True
             _release_lost_claims()
+        # Each start is a broker connection made (again): what waited to be queued while it was down goes now.
+        _resend_waiting_work()
 
     def stop(self, parent) -> None:
         if self.timer_entry is not None:
@@ -116,6 +119,21 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
             record_worker_heartbeat(hostname=hostname, started=_ThisWorker.started)
         except Exception as exc:  # never let a missed heartbeat stop the worker's timer
             logger.warning("worker heartbeat not written: %s", exc)
+
+
+def _resend_waiting_work() -> None:
+    from django.db import connections
+
+    from console.work_claims import waiting_work_resend
+
+    try:
+        resent = waiting_work_resend()
+        if resent:
+            logger.warning("broker connected: asked again for %d waiting pieces of work", resent)
+    except Exception as exc:  # the database may be down too: the beat sweep sends them later
+        logger.warning("could not ask again for waiting work: %s: %s", type(exc).__name__, exc)
+    finally:
+        connections.close_all()
 
 
 def _release_lost_claims() -> None:

@@ -46,20 +46,20 @@ class BearerToken(HttpBearer):
         self._clients: dict[str, tuple[float, ApiClient]] = {}  # token hash -> (expires at, client)
 
     def authenticate(self, request: HttpRequest, token: str) -> ApiClient | None:
-        """Raises TooManyBadTokens for an address that sent too many unknown tokens (a token this process has
-        just verified is still served: refusing it would protect nothing)."""
+        """Raises TooManyBadTokens for an unknown token from an address that sent too many of them. A valid token
+        is always served: refusing it would lock out whoever shares the guesser's address (a NAT, a proxy)."""
         token_hash = ApiClient.hash_token(token)
         now = time.monotonic()
         cached = self._clients.get(token_hash)
         if cached is not None and cached[0] > now:
             client = cached[1]
         else:
-            address = client_address(request)
-            bad_tokens_refusal_check(address=address)
             client = ApiClient.objects.filter(token_hash=token_hash, is_active=True).first()
             if client is None:
                 self._clients.pop(token_hash, None)
                 personal_token_refuse(token)  # a person's token on a client route: 403, not a bad token
+                address = client_address(request)
+                bad_tokens_refusal_check(address=address)
                 bad_token_record(address=address)
             elif settings.API_TOKEN_CACHE_SECONDS > 0:
                 if len(self._clients) >= self.MAX_CACHED:

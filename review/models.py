@@ -112,8 +112,10 @@ class Answer(work_claim_fields("scoring_"), work_claim_fields("webhook_")):
                                      blank=True)
     webhook_attempts = models.PositiveSmallIntegerField(default=0)
     webhook_next_attempt_at = models.DateTimeField(null=True, blank=True)
-    # When the current attempt was taken, by `webhook_worker`: gone, the attempt is due again at once.
+    # When the current attempt was taken, by `webhook_worker`: gone, the attempt is due again at once. The task
+    # holding it: the same message sent again after an outage (OUTAGE_RETRY) takes its attempt back at once.
     webhook_claimed_at = models.DateTimeField(null=True, blank=True)
+    webhook_task_id = models.CharField(max_length=255, blank=True)
     edited_text = models.TextField(blank=True)
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                                    related_name="+")
@@ -349,6 +351,9 @@ class WebhookDelivery(models.Model):
     status_code = models.PositiveSmallIntegerField(null=True, blank=True)
     error = models.TextField(blank=True)
     delivered = models.BooleanField(default=False)
+    # Recorded before the POST and cleared with its outcome: a row still sending lost its outcome (its worker or
+    # the database went away after the POST) and the attempt was sent again under the same webhook-id.
+    sending = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

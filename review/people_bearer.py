@@ -43,13 +43,13 @@ class PersonalTokenBearer(HttpBearer):
         self.role = role
 
     def authenticate(self, request: HttpRequest, token: str) -> User | None:
-        address = client_address(request)
-        bad_tokens_refusal_check(address=address)
         personal_token = personal_token_find(token=token)
-        if personal_token is None:
+        if personal_token is None:  # only an unknown token is throttled: a valid one is served whatever its address
             if ApiClient.objects.filter(token_hash=ApiClient.hash_token(token), is_active=True).exists():
                 raise TokenKindForbidden("this route takes a person's token (manage.py create_user_token, or "
                                          "/account/tokens/); an API client's token is for the answers API")
+            address = client_address(request)
+            bad_tokens_refusal_check(address=address)
             bad_token_record(address=address)
             return None
         user = personal_token.user

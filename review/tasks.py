@@ -40,10 +40,16 @@ def answer_check_sync(payload: dict) -> dict:
     return report_to_dict(report)
 
 
-# OUTAGE_RETRY: a claim the database refused is asked for again shortly; one it took waits out its lease.
-@shared_task(acks_late=True, ignore_result=True, **OUTAGE_RETRY)
-def webhook_deliver(answer_id: int) -> None:
-    attempt = webhooks.webhook_attempt_take(answer_id=answer_id, worker=this_worker_name())
+# OUTAGE_RETRY: an attempt the database cut short (even after the POST, its outcome lost) is sent again under the
+# same task id, which takes the attempt back as soon as the database answers. Asked again at most every 10 s (for
+# the same 20 minutes): a receiver waiting on a release hears of it within seconds of the database's return.
+WEBHOOK_OUTAGE_RETRY = {**OUTAGE_RETRY, "retry_backoff_max": 10, "max_retries": 120}
+
+
+@shared_task(bind=True, acks_late=True, ignore_result=True, **WEBHOOK_OUTAGE_RETRY)
+def webhook_deliver(self, answer_id: int) -> None:
+    attempt = webhooks.webhook_attempt_take(answer_id=answer_id, worker=this_worker_name(),
+                                            task_id=self.request.id or "")
     if attempt is None:
         return  # delivered, given up, not due yet, or another task is sending it
     delivered = webhooks.webhook_attempt(answer_id=answer_id, attempt=attempt)

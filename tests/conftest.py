@@ -311,6 +311,8 @@ class _Receiver:
 
         self.requests: list[dict] = []
         self.responses: list[tuple[int, bytes, float]] = []  # queued (status, body, delay); last one repeats
+        # Run, one per request, after a request is read and before it is answered: a fault test's fault there.
+        self.before_reply: list = []
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -318,7 +320,10 @@ class _Receiver:
                 import time
 
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                receiver.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
+                receiver.requests.append({"path": self.path, "headers": dict(self.headers), "body": body,
+                                          "at": time.monotonic()})
+                if receiver.before_reply:
+                    receiver.before_reply.pop(0)()
                 status, payload, delay = (receiver.responses.pop(0) if len(receiver.responses) > 1
                                           else (receiver.responses[0] if receiver.responses else (200, b"{}", 0)))
                 time.sleep(delay)

@@ -65,6 +65,13 @@ class RedisServer:
             self.process.wait(timeout=10)
             self.process = None
 
+    def kill(self) -> None:
+        """SIGKILL: connections die mid-command or mid-handshake, as when the embedded Redis is killed."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.process = None
+
     @property
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None

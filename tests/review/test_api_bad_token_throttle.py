@@ -47,16 +47,23 @@ def test_repeated_bad_tokens_from_one_address_get_429_with_retry_after(client):
     assert later.status_code == 429 and 1 <= int(later["Retry-After"]) <= 120
 
 
-def test_a_blocked_address_is_refused_before_its_tokens_are_looked_up(client, api_token):
-    """Even a valid token it has not used yet: the address gets no further answers about tokens until the window
-    ends."""
-    for n in range(5):
-        _get(client, f"gac_guess_{n}", address=GUESSER)
+def test_a_valid_client_behind_the_guessers_address_keeps_working_while_its_bad_tokens_are_refused(
+        client, api_token, settings):
+    """A NAT or proxy shares one address between a RAG application and whoever sends it bad tokens: the valid
+    token is looked up on every request here (no cache) and served every time; only the bad ones get 429."""
+    settings.API_BAD_TOKEN_LIMIT = 20  # as shipped
+    settings.API_TOKEN_CACHE_SECONDS = 0
     _, token = api_token
 
-    response = _submit(client, token, address=GUESSER)
+    bad, good = [], []
+    for n in range(30):
+        bad.append(_get(client, f"gac_guess_{n}", address=GUESSER))
+        good.append(_submit(client, token, address=GUESSER))
 
-    assert response.status_code == 429 and "Retry-After" in response
+    assert [r.status_code for r in bad] == [401] * 19 + [429] * 11
+    assert all(1 <= int(r["Retry-After"]) <= 300 for r in bad[19:])
+    assert [r.status_code for r in good] == [202] * 30
+    assert _get(client, "gac_guess_again", address=GUESSER).status_code == 429
 
 
 def test_valid_tokens_from_other_addresses_are_unaffected(client, api_token):
@@ -121,4 +128,21 @@ def test_with_redis_unreachable_nothing_is_counted_and_good_tokens_are_served(cl
     statuses = [_get(client, f"gac_guess_{n}", address=GUESSER).status_code for n in range(8)]
 
     assert statuses == [401] * 8
+    assert _submit(client, token, address=GUESSER).status_code == 202
+
+
+def test_a_redis_socket_closed_during_its_handshake_serves_without_the_throttle(client, api_token, monkeypatch):
+    """redis-py raises ValueError("I/O operation on closed file") when Redis closes the socket while it reads the
+    connect handshake (Redis killed at that moment): an outage, not a 500."""
+    from review import token_throttle
+
+    class ClosedSocketRedis:
+        def pipeline(self, **kwargs):
+            raise ValueError("I/O operation on closed file.")
+
+    monkeypatch.setattr(token_throttle, "_client", ClosedSocketRedis())
+    monkeypatch.setattr(token_throttle, "_redis_down_until", 0.0)
+    _, token = api_token
+
+    assert _get(client, "gac_guess", address=GUESSER).status_code == 401
     assert _submit(client, token, address=GUESSER).status_code == 202

@@ -89,3 +89,60 @@ def test_only_one_of_two_concurrent_tasks_gets_the_attempt(make_answer):
 
     assert webhooks.webhook_attempt_take(answer_id=answer.pk) == 1
     assert webhooks.webhook_attempt_take(answer_id=answer.pk) is None  # leased until the first attempt can finish
+
+
+def _readme_verify():
+    """The receiver's snippet from README.md (section *Webhooks*), run as it is printed there."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    snippet = next(block.split("```", 1)[0] for block in readme.split("```python\n")[1:] if "def verify(" in block)
+    namespace: dict = {}
+    exec(snippet, namespace)  # noqa: S102 - our own README's code
+    return namespace["verify"]
+
+
+def _standard_webhooks_key_verify(*, spec_secret: str, headers: dict, body: bytes) -> bool:
+    """What a Standard Webhooks library does with the spec's `whsec_` + base64 form of the secret."""
+    import base64
+    import hashlib
+    import hmac
+
+    key = base64.b64decode(spec_secret.removeprefix("whsec_"))
+    signed = f"{headers['webhook-id']}.{headers['webhook-timestamp']}.".encode() + body
+    expected = base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
+    return any(hmac.compare_digest(expected, entry.removeprefix("v1,"))
+               for entry in headers["webhook-signature"].split() if entry.startswith("v1,"))
+
+
+def test_each_delivery_carries_standard_webhooks_headers_a_receiver_can_verify_and_dedupe_on(
+        make_answer, receiver, api_token, settings):
+    import base64
+
+    settings.WEBHOOK_MAX_ATTEMPTS = 3
+    client, _ = api_token
+    receiver.respond(500, b"busy")
+    receiver.respond(200)
+    answer = make_answer(status="approved", callback_url=receiver.url + "/hook")
+    Answer.objects.filter(pk=answer.pk).update(released_at=timezone.now(), webhook_state="pending",
+                                               webhook_next_attempt_at=timezone.now())
+
+    for number in (1, 2):
+        assert webhooks.webhook_attempt_take(answer_id=answer.pk) == number
+        delivered = webhooks.webhook_attempt(answer_id=answer.pk, attempt=number)
+        Answer.objects.filter(pk=answer.pk).update(webhook_next_attempt_at=timezone.now(), webhook_worker="")
+    assert delivered
+
+    first, second = ({k.lower(): v for k, v in r["headers"].items()} for r in receiver.requests)
+    assert first["webhook-id"] == second["webhook-id"] == webhooks.webhook_id(Answer.objects.get(pk=answer.pk))
+    assert abs(int(second["webhook-timestamp"]) - time.time()) < 60
+    spec_secret = "whsec_" + base64.b64encode(client.webhook_secret.encode()).decode()
+    verify = _readme_verify()
+    for request, headers in zip(receiver.requests, (first, second), strict=True):
+        assert verify(client.webhook_secret, headers, request["body"]) == first["webhook-id"]
+        with pytest.raises(ValueError, match="signature"):
+            verify(client.webhook_secret, headers, request["body"] + b" ")
+        assert _standard_webhooks_key_verify(spec_secret=spec_secret, headers=headers, body=request["body"])
+        assert headers["x-signature"].startswith("sha256=")
+    assert list(answer.deliveries.values_list("attempt", "sending", "delivered")) == [(1, False, False),
+                                                                                        (2, False, True)]
