@@ -3,9 +3,9 @@ from __future__ import annotations
 import csv
 from collections.abc import Callable
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse

@@ -58,9 +58,9 @@ def test_the_users_page_lists_roles_clearance_lock_and_live_tokens(admin_user, r
 
     assert response.status_code == 200
     text = response.content.decode()
-    assert 'id="user-%d"' % reviewer.pk in text and "Ticket bot" in text and "Old script" not in text
+    assert f'id="user-{reviewer.pk}"' in text and "Ticket bot" in text and "Old script" not in text
     assert "Locked after 10 failed logins" in text and "Addresses locked out" in text and ATTACKER in text
-    assert 'value="reviewer" checked' in text.replace('id="id_u%d-roles_2" ' % reviewer.pk, "")
+    assert 'value="reviewer" checked' in text.replace(f'id="id_u{reviewer.pk}-roles_2" ', "")
 
 
 def test_the_admin_grants_a_role_and_it_is_audited(admin_user, reviewer):
