@@ -312,6 +312,9 @@ def drain(console: Console, token: str, tally: Tally, *, timeout: float) -> dict
     deadline = time.monotonic() + timeout
     states: dict[int, str] = {}
     while True:
+        if console.process.poll() is not None:
+            raise BenchError(f"run_console exited with code {console.process.returncode} while draining "
+                             "(stopped from outside?): no honest figures")
         waiting = [answer_id for answer_id in tally.accepted if states.get(answer_id) not in FINAL_STATUSES]
         states |= final_states(console, token, waiting)
         with tally.lock:
