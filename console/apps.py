@@ -1,4 +1,11 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+def _admin_group_permissions(sender: AppConfig, using: str, **kwargs: object) -> None:
+    from console.user_access import admin_group_permissions_ensure
+
+    admin_group_permissions_ensure(using=using)
 
 
 class ConsoleConfig(AppConfig):
@@ -11,3 +18,6 @@ class ConsoleConfig(AppConfig):
         from console.log_filters import install_redacting_record_factory
 
         install_redacting_record_factory()
+        # After the permissions exist (auth creates them for each app, axes' before this one's), and again after
+        # a flush (tests): the admin role can use the admin site.
+        post_migrate.connect(_admin_group_permissions, sender=self)

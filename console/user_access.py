@@ -3,20 +3,37 @@ is console/login_lockout.py, revoking a token console/personal_tokens.py). Every
 
 Two rules keep an admin from giving more than they hold or locking everyone out: nobody's clearance is raised
 above the acting admin's own, nor changed when it already is above it; and the last active admin keeps the admin
-role. Admins are staff, so the admin site lets them in (its own rules keep roles and clearance read-only there for
-anyone but a superuser: console/admin.py).
+role. Admins are staff, and their group holds the admin site's permissions for people, failed logins, the audit
+log and tokens (granted after every migrate and flush), so the admin site lets them in; its own rules keep roles
+and clearance read-only there for anyone but a superuser (console/admin.py).
 """
 
 from __future__ import annotations
 
-from django.contrib.auth.models import Group
-from django.db import transaction
+from django.contrib.auth.models import Group, Permission
+from django.db import DEFAULT_DB_ALIAS, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from console import roles
 from console.audit import audit_record
 from console.models import SecurityLevel, User
+
+
+# What the admin role may do in the admin site: what the console's messages promise (see people, unlock logins).
+ADMIN_SITE_PERMISSIONS = {
+    "console": ["view_user", "change_user", "add_user", "view_auditevent", "view_personaltoken",
+                "change_personaltoken"],
+    "axes": ["view_accessattempt", "change_accessattempt", "view_accessfailurelog", "view_accesslog"],
+}
+
+
+def admin_group_permissions_ensure(*, using: str = DEFAULT_DB_ALIAS) -> None:
+    """Give the admin role's group its admin-site permissions (console/apps.py runs this after every migrate)."""
+    group, _created = Group.objects.using(using).get_or_create(name=roles.ADMIN)
+    for app_label, codenames in ADMIN_SITE_PERMISSIONS.items():
+        group.permissions.add(*Permission.objects.using(using).filter(content_type__app_label=app_label,
+                                                                      codename__in=codenames))
 
 
 class UserChangeRefused(ValueError):
