@@ -19,7 +19,6 @@ from console import roles
 from console.audit import audit_record
 from console.models import SecurityLevel, User
 
-
 # What the admin role may do in the admin site: what the console's messages promise (see people, unlock logins).
 ADMIN_SITE_PERMISSIONS = {
     "console": ["view_user", "change_user", "add_user", "view_auditevent", "view_personaltoken",
