@@ -1,16 +1,17 @@
 from __future__ import annotations
 
 import csv
+import ipaddress
 from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, QueryDict, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -137,8 +138,8 @@ USERS_PER_PAGE = 25
 def _users_page_url(request: HttpRequest, user: User | None = None) -> str:
     """Back to the Users page as the admin left it (search and page), at the person's card."""
     back = request.POST.get("back", "")
-    if not back.startswith("?"):  # only a query string of this page: never somewhere else
-        back = ""
+    # Only a query string of this page, encoded again: never somewhere else, never a stray character in a header.
+    back = "?" + QueryDict(back[1:]).urlencode() if back.startswith("?") and len(back) > 1 else ""
     return reverse("users") + back + (f"#user-{user.pk}" if user is not None else "")
 
 
@@ -161,7 +162,7 @@ def user_list(request: HttpRequest) -> HttpResponse:
         user.clearance_form = UserClearanceForm(initial={"clearance": user.clearance}, actor=request.user,
                                                 prefix=f"u{user.pk}")
     return render(request, "console/users.html", {
-        "page": page, "search": query, "query": f"q={query}" if query else "",
+        "page": page, "search": query, "query": urlencode({"q": query}) if query else "",
         "back": "?" + request.GET.urlencode() if request.GET else "",
         "locked_addresses": login_lockout.login_locked_addresses(),
         "failure_limit": settings.AXES_FAILURE_LIMIT, "section": "users",
@@ -219,7 +220,9 @@ def user_unlock(request: HttpRequest, user_id: int) -> HttpResponse:
 @role_required(roles.ADMIN)
 def address_unlock(request: HttpRequest) -> HttpResponse:
     address = request.POST.get("address", "").strip()
-    if not address:
+    try:
+        address = str(ipaddress.ip_address(address))
+    except ValueError:
         return HttpResponseBadRequest(_("Name the address to unlock."))
     if login_lockout.login_unlock(ip_address=address, actor=request.user):
         messages.success(request, _("Unlocked logins from %(address)s.") % {"address": address})

@@ -212,3 +212,15 @@ def test_the_admin_role_may_use_the_admin_sites_users_and_access_attempts(admin_
     change = client.get(f"/admin/console/user/{admin_user.pk}/change/").content.decode()
     assert 'name="clearance"' not in change and 'name="is_superuser"' not in change
     assert client.get(f"/admin/console/user/{superuser.pk}/change/").content.decode().count('name="username"') == 0
+
+
+@pytest.mark.parametrize("address", ["", "not-an-address", "203.0.113.10; DROP"])
+def test_unlocking_something_that_is_no_address_is_a_400(admin_user, address):
+    assert _as(admin_user).post("/users/addresses/unlock/", {"address": address}).status_code == 400
+
+
+def test_a_forged_back_link_stays_on_the_users_page(admin_user, reviewer):
+    response = _as(admin_user).post(f"/users/{reviewer.pk}/unlock/", {"back": "?q=a\r\nSet-Cookie: x=1&page=2"})
+
+    assert response.status_code == 302
+    assert response["Location"].startswith("/users/?q=a%0D%0ASet-Cookie") and "\n" not in response["Location"]
