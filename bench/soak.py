@@ -94,7 +94,8 @@ class Tally:
     refused_for_good: int = 0
     deliveries: list[Delivery] = field(default_factory=list)
     kills: list[tuple[float, str, int, float | None]] = field(default_factory=list)  # at, part, pid, back after
-    memory: dict[str, list[tuple[float, float]]] = field(default_factory=lambda: collections.defaultdict(list))
+    # part -> [(when, pid of its main process, MiB)]
+    memory: dict[str, list[tuple[float, int, float]]] = field(default_factory=lambda: collections.defaultdict(list))
 
 
 def receiver(tally: Tally) -> ThreadingHTTPServer:
@@ -278,10 +279,12 @@ def sample_memory(console: Console, tally: Tally, *, every: float, stop: threadi
     with log.open("a") as output:
         while not stop.wait(every):
             now = time.monotonic()
-            sample = {part: memory_mib(process) for part, process in console.part_processes().items()}
+            processes = console.part_processes()
+            sample = {part: memory_mib(process) for part, process in processes.items()}
             for part, mib in sample.items():
-                tally.memory[part].append((now, mib))
-            output.write(json.dumps({"at": round(now, 1), **{k: round(v, 1) for k, v in sample.items()}}) + "\n")
+                tally.memory[part].append((now, processes[part].pid, mib))
+            output.write(json.dumps({"at": round(now - tally.started, 1),
+                                     **{k: round(v, 1) for k, v in sample.items()}}) + "\n")
             output.flush()
 
 
@@ -361,15 +364,50 @@ def report(tally: Tally, states: dict[int, str], *, args: argparse.Namespace, el
         ("releases never delivered", str(len(set(released) - delivered))),
         ("run_console stop (SIGINT)", f"exit code {stop_code}; {tracebacks} tracebacks in its log"),
     ]
+    rows += duplicate_rows(tally)
     for killed_at, part, pid, back in tally.kills:
         rows.append((f"kill at {killed_at - tally.started:.0f} s: {part} (pid {pid})",
                      "healthy again after " + ("never (within 300 s)" if back is None else f"{back:.1f} s")))
     for part in PARTS:
         samples = tally.memory.get(part)
         if samples:
-            first, last, peak = samples[0][1], samples[-1][1], max(mib for _at, mib in samples)
+            first, last, peak = samples[0][2], samples[-1][2], max(mib for _at, _pid, mib in samples)
             rows.append((f"memory: {part}", f"first {first:.0f} MiB, last {last:.0f} MiB, peak {peak:.0f} MiB "
-                                            f"({len(samples)} samples)"))
+                                            f"({len(samples)} samples); {memory_rise(samples)}"))
+    return rows
+
+
+WARM_UP_SECONDS = 60  # a new process loads its code and models first: its growth counts from then
+
+
+def memory_rise(samples: list[tuple[float, int, float]]) -> str:
+    """The rise within the longest-lived process, after its warm-up (a killed part starts again small, so first and
+    last samples, of different processes, say little)."""
+    lives: dict[int, list[tuple[float, float]]] = collections.defaultdict(list)
+    for at, pid, mib in samples:
+        lives[pid].append((at, mib))
+    warm = [[(at, mib) for at, mib in life if at - life[0][0] >= WARM_UP_SECONDS] for life in lives.values()]
+    warm = [life for life in warm if len(life) > 1]
+    if not warm:
+        return "no process lived long enough to tell"
+    life = max(warm, key=lambda life: life[-1][0] - life[0][0])
+    return (f"longest-lived process {life[0][1]:.0f} → {life[-1][1]:.0f} MiB over {life[-1][0] - life[0][0]:.0f} s "
+            f"after its first {WARM_UP_SECONDS} s")
+
+
+def duplicate_rows(tally: Tally) -> list[tuple[str, str]]:
+    """Each repeated delivery: which answer, how long after the first, and when in the run."""
+    first: dict[tuple[int, str], float] = {}
+    rows = []
+    for delivery in sorted(tally.deliveries, key=lambda d: d.at):
+        key = (delivery.answer_id, delivery.status)
+        if key in first:
+            rows.append((f"repeat: answer {delivery.answer_id} ({delivery.status})",
+                         f"{delivery.at - first[key]:.1f} s after the first, at {delivery.at - tally.started:.0f} s"
+                         + (f", webhook-id {delivery.webhook_id}" if delivery.webhook_id else "")))
+        else:
+            first[key] = delivery.at
+    return rows
     return rows
 
 
