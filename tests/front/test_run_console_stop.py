@@ -49,17 +49,17 @@ def test_ctrl_c_with_a_shell_open_stops_the_embedded_servers_and_logs_no_error(t
         shell = subprocess.Popen([sys.executable, str(ROOT / "manage.py"), "shell", "-c", code], cwd=ROOT, env=env,
                                  stdin=subprocess.DEVNULL, stdout=shell_log.open("wb"), stderr=subprocess.STDOUT,
                                  start_new_session=True)
-        wait_until(lambda: "using 0 True" in shell_log.read_text(), timeout=120, what="the shell to use both",
+        wait_until(lambda: "using 0 True" in shell_log.read_text(), timeout=300, what="the shell to use both",
                    log=shell_log)
         assert _server_running(var_dir / "pgdata" / "postmaster.pid")
         assert _server_running(var_dir / "redis" / "redis.pid")
 
         os.kill(console.pid, signal.SIGINT)  # Ctrl-C
-        assert console.wait(timeout=90) == 0
+        assert console.wait(timeout=180) == 0
 
         assert not _server_running(var_dir / "pgdata" / "postmaster.pid")
         assert not _server_running(var_dir / "redis" / "redis.pid")
-        assert shell.wait(timeout=30) == 3
+        assert shell.wait(timeout=60) == 3
     finally:
         if shell is not None and shell.poll() is None:
             os.killpg(shell.pid, signal.SIGKILL)
@@ -89,7 +89,7 @@ def test_a_normal_stop_logs_no_error(tmp_path):
         wait_until(lambda: _answers(f"http://127.0.0.1:{port}/login/"), timeout=120, what="the web server", log=log)
 
         os.kill(console.pid, signal.SIGINT)  # Ctrl-C
-        assert console.wait(timeout=90) == 0
+        assert console.wait(timeout=180) == 0
     finally:
         stop(console)
 
