@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from console.login_lockout import login_unlock
-from console.models import AuditEvent, PersonalToken, User
+from console.models import AuditEvent, PersonalToken, SecurityLevel, User
 from console.personal_tokens import personal_token_revoke
 
 
@@ -17,6 +17,21 @@ class ConsoleUserAdmin(UserAdmin):
     fieldsets = UserAdmin.fieldsets + (("Clearance and language", {"fields": ("clearance", "language")}),)
     list_display = ("username", "email", "clearance", "is_staff")
     actions = ["unlock_login"]
+    # Roles and clearance are changed on the console's Users page, under its rules (nobody cleared above the admin
+    # changing them, the last admin kept) and audited: here they are read-only for anyone but a superuser, and so
+    # is what would make one.
+    ADMIN_ONLY_ON_USERS_PAGE = ("clearance", "groups", "user_permissions", "is_superuser", "is_staff")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: User | None = None) -> tuple[str, ...]:
+        fields = tuple(super().get_readonly_fields(request, obj))
+        return fields if request.user.is_superuser else fields + self.ADMIN_ONLY_ON_USERS_PAGE
+
+    def has_change_permission(self, request: HttpRequest, obj: User | None = None) -> bool:
+        """Not a superuser's account, nor one cleared above the admin (its password included), unless a superuser."""
+        if obj is not None and not request.user.is_superuser and (
+                obj.is_superuser or SecurityLevel.rank(obj.clearance) > SecurityLevel.rank(request.user.clearance)):
+            return False
+        return super().has_change_permission(request, obj)
 
     @admin.action(description=_("Unlock login (clear failed login attempts)"), permissions=["change"])
     def unlock_login(self, request: HttpRequest, queryset: QuerySet[User]) -> None:

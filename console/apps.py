@@ -1,5 +1,12 @@
 from django.apps import AppConfig
 from django.conf import settings
+from django.db.models.signals import post_migrate
+
+
+def _admin_group_permissions(sender: AppConfig, using: str, **kwargs: object) -> None:
+    from console.user_access import admin_group_permissions_ensure
+
+    admin_group_permissions_ensure(using=using)
 
 
 class ConsoleConfig(AppConfig):
@@ -18,3 +25,6 @@ class ConsoleConfig(AppConfig):
             from console.tracing import tracing_setup
 
             tracing_setup()
+        # After the permissions exist (auth creates them for each app, axes' before this one's), and again after
+        # a flush (tests): the admin role can use the admin site.
+        post_migrate.connect(_admin_group_permissions, sender=self)

@@ -2,7 +2,8 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from console.models import User
+from console.models import SecurityLevel, User
+from console.roles import ROLE_LABELS
 from console.selectors import audit_filter_choices
 
 
@@ -46,3 +47,18 @@ class LanguageForm(forms.ModelForm):
 class PersonalTokenForm(forms.Form):
     name = forms.CharField(max_length=100, label=_("Name"),
                            help_text=_("What will use the token: a bot, a ticketing system, a script."))
+
+
+class UserRolesForm(forms.Form):
+    roles = forms.MultipleChoiceField(required=False, label=_("Roles"), widget=forms.CheckboxSelectMultiple,
+                                      choices=list(ROLE_LABELS.items()))
+
+
+class UserClearanceForm(forms.Form):
+    clearance = forms.ChoiceField(label=_("Clearance"), choices=SecurityLevel.choices)
+
+    def __init__(self, *args, actor: User, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Offered only up to the admin's own clearance: they cannot give more than they hold.
+        self.fields["clearance"].choices = [(value, label) for value, label in SecurityLevel.choices
+                                            if SecurityLevel.rank(value) <= SecurityLevel.rank(actor.clearance)]

@@ -9,6 +9,8 @@ go through it (review/token_throttle.py slows bad tokens instead).
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
+from datetime import datetime
 
 from axes.models import AccessAttempt
 from axes.signals import user_locked_out
@@ -16,22 +18,38 @@ from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
 from django.db import models
+from django.db.models import Max, Sum
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from console.audit import audit_record
 from console.models import User
+from console.selectors import role_granters
 
 logger = logging.getLogger(__name__)
 
 
 def login_lockout_message() -> str:
+    """What a locked-out person reads, naming the admins who can unlock them (the active ones, by username)."""
     minutes = settings.LOGIN_LOCKOUT_MINUTES
+    admins = ", ".join(role_granters())
     if not minutes:
+        if admins:
+            return gettext("Too many failed logins: logging in to this account or from this address is blocked until "
+                           "an administrator unlocks it: ask %(admins)s.") % {"admins": admins}
         return gettext("Too many failed logins: logging in to this account or from this address is blocked until an "
                        "administrator unlocks it.")
+    if admins:
+        return ngettext(
+            "Too many failed logins: logging in to this account or from this address is blocked for %(minutes)d "
+            "minute after the last attempt. An administrator can unlock it sooner: ask %(admins)s.",
+            "Too many failed logins: logging in to this account or from this address is blocked for %(minutes)d "
+            "minutes after the last attempt. An administrator can unlock it sooner: ask %(admins)s.",
+            minutes,
+        ) % {"minutes": minutes, "admins": admins}
     return ngettext(
         "Too many failed logins: logging in to this account or from this address is blocked for %(minutes)d minute "
         "after the last attempt. An administrator can unlock it sooner.",
@@ -39,6 +57,53 @@ def login_lockout_message() -> str:
         "after the last attempt. An administrator can unlock it sooner.",
         minutes,
     ) % {"minutes": minutes}
+
+
+@dataclass(frozen=True)
+class LoginLock:
+    """Failed logins counted against an account or an address, as django-axes counts them now."""
+
+    key: str  # the username or the address
+    failures: int
+    last_failure: datetime
+    locked: bool
+    until: datetime | None  # when a lock ends by itself; None: it lasts until an admin unlocks
+
+    @property
+    def minutes_left(self) -> int:
+        return max(1, round((self.until - timezone.now()).total_seconds() / 60)) if self.until else 0
+
+
+def _counted_attempts(field: str):
+    """Failure counts per value of `field` ("username" or "ip_address"), over the attempts axes still counts."""
+    attempts = AccessAttempt.objects.filter(**{f"{field}__isnull": False})
+    if settings.AXES_COOLOFF_TIME:
+        attempts = attempts.filter(attempt_time__gte=timezone.now() - settings.AXES_COOLOFF_TIME)
+    return attempts.values(field).annotate(failures=Sum("failures_since_start"), last=Max("attempt_time"))
+
+
+def _lock(*, key: str, failures: int, last: datetime, counts: bool) -> LoginLock:
+    """`counts`: whether LOGIN_LOCKOUT_PARAMETERS locks by this kind of key on its own."""
+    cool_off = settings.AXES_COOLOFF_TIME
+    return LoginLock(key=key, failures=failures, last_failure=last,
+                     locked=counts and failures >= settings.AXES_FAILURE_LIMIT,
+                     until=last + cool_off if cool_off else None)
+
+
+def login_locks_for(*, usernames: list[str]) -> dict[str, LoginLock]:
+    """{username: its failure count and lock} for those of `usernames` with failed logins counted."""
+    counts = "username" in settings.LOGIN_LOCKOUT_PARAMETERS
+    rows = _counted_attempts("username").filter(username__in=usernames)
+    return {row["username"]: _lock(key=row["username"], failures=row["failures"], last=row["last"], counts=counts)
+            for row in rows}
+
+
+def login_locked_addresses() -> list[LoginLock]:
+    """Addresses logins are refused from now (when LOGIN_LOCKOUT_PARAMETERS locks by address), worst first."""
+    if "ip_address" not in settings.LOGIN_LOCKOUT_PARAMETERS:
+        return []
+    rows = _counted_attempts("ip_address").filter(failures__gte=settings.AXES_FAILURE_LIMIT).order_by("-failures")
+    return [_lock(key=row["ip_address"], failures=row["failures"], last=row["last"], counts=True) for row in rows]
 
 
 def login_locked_out_response(request: HttpRequest, original_response: HttpResponse | None,

@@ -95,8 +95,24 @@ def audit_event_changes(event: AuditEvent) -> list[AuditChange]:
 
 
 def role_granters(*, limit: int = 5) -> list[str]:
-    """Who can grant roles (admins, in the admin site's Users page): the names a refused person can ask."""
+    """Who can grant roles and unlock logins (active admins, on the Users page): the names a refused or locked-out
+    person can ask."""
     return list(
         User.objects.filter(Q(is_superuser=True) | Q(groups__name=roles.ADMIN), is_active=True).distinct()
         .order_by("username").values_list("username", flat=True)[:limit]
     )
+
+
+def users_for_admin(*, query: str = "") -> QuerySet[User]:
+    """People for the Users page, by username, with their groups and live tokens (no query per row)."""
+    from django.db.models import Prefetch
+
+    from console.models import PersonalToken
+
+    users = User.objects.prefetch_related(
+        "groups", Prefetch("personal_tokens", queryset=PersonalToken.objects.filter(revoked_at__isnull=True),
+                           to_attr="live_tokens"))
+    if query:
+        users = users.filter(Q(username__icontains=query) | Q(email__icontains=query)
+                             | Q(first_name__icontains=query) | Q(last_name__icontains=query))
+    return users.order_by("username")

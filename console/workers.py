@@ -5,6 +5,11 @@ worker (a task sent by beat would reach only one of them), and the work-claim sw
 tell a claim of a dead worker from one of a live one. The heartbeat says when this worker process started:
 claims made under its name before then belong to a dead predecessor, and the worker hands them back itself when
 it starts, before it takes any task.
+
+A restarted worker keeps its name (its claims are recognised by it), so the heartbeat also says which process
+wrote it, on which machine: a reader on the same machine (same host name and process namespace, as under
+`run_console`) counts a heartbeat whose process is gone as dead at once, instead of for the rest of its
+WORKER_HEARTBEAT_MAX_AGE. Elsewhere the key's expiry is the only sign.
 """
 
 from __future__ import annotations
@@ -12,8 +17,11 @@ from __future__ import annotations
 import json
 import logging
 import os
+import socket
 import time
+from functools import cache
 
+import psutil
 import redis
 from celery import bootsteps, signals
 from django.conf import settings
@@ -52,33 +60,73 @@ def heartbeat_interval() -> float:
     return settings.WORKER_HEARTBEAT_MAX_AGE / 3
 
 
+@cache
+def this_machine() -> str:
+    """This host and process namespace: two processes that agree on it can see each other's pids (containers
+    sharing the host's name but not its processes do not)."""
+    try:
+        namespace = os.readlink("/proc/self/ns/pid")
+    except OSError:  # not Linux: no process of another machine is ever taken for one of this
+        namespace = f"pid {os.getpid()}"
+    return f"{socket.gethostname()} {namespace}"
+
+
 def record_worker_heartbeat(*, hostname: str, started: float = 0.0) -> None:
     """`started`: when this worker process started (epoch seconds). Claims its name holds from before then were
     made by a previous process of the same name, which died with them (console/work_claims.py)."""
-    value = json.dumps({"at": time.time(), "pid": os.getpid(), "started": started})
+    value = json.dumps({"at": time.time(), "pid": os.getpid(), "started": started, "machine": this_machine()})
     _redis().set(HEARTBEAT_PREFIX + hostname, value, ex=settings.WORKER_HEARTBEAT_MAX_AGE)
+
+
+def _process_gone(beat: dict) -> bool:
+    """Does the heartbeat name a process of this machine that has died (or whose pid now belongs to a process
+    started after the worker)? False when it cannot be told from here."""
+    if beat.get("machine") != this_machine() or not beat.get("pid"):
+        return False
+    try:
+        process = psutil.Process(int(beat["pid"]))
+        if process.status() == psutil.STATUS_ZOMBIE:
+            return True
+        started = float(beat.get("started") or 0.0)
+        return bool(started) and process.create_time() > started + 1.0  # the pid was given to a newer process
+    except psutil.NoSuchProcess:
+        return True
+    except psutil.Error:  # not ours to inspect: assume it lives
+        return False
+
+
+def _heartbeats(client: redis.Redis) -> dict[str, dict]:
+    """{worker name: its heartbeat} for every key that has not expired."""
+    keys = sorted(client.scan_iter(match=HEARTBEAT_PREFIX + "*", count=100))
+    beats = {}
+    for key, value in zip(keys, client.mget(keys) if keys else [], strict=True):
+        if value is not None:  # expired between the scan and the read
+            beats[key.decode().removeprefix(HEARTBEAT_PREFIX)] = json.loads(value)
+    return beats
 
 
 def forget_worker(*, hostname: str) -> None:
     _redis().delete(HEARTBEAT_PREFIX + hostname)
 
 
+def worker_liveness() -> tuple[list[str], list[str]]:
+    """(names of the live workers, names whose heartbeat has not expired but whose process is known dead)."""
+    live, gone = [], []
+    for name, beat in _heartbeats(_redis()).items():
+        (gone if _process_gone(beat) else live).append(name)
+    return live, gone
+
+
 def live_workers() -> list[str]:
-    """Names of the workers whose heartbeat has not expired."""
-    keys = _redis().scan_iter(match=HEARTBEAT_PREFIX + "*", count=100)
-    return sorted(key.decode().removeprefix(HEARTBEAT_PREFIX) for key in keys)
+    """Names of the workers whose heartbeat has not expired and whose process is not known to be dead."""
+    return worker_liveness()[0]
 
 
 def worker_start_times() -> dict[str, float]:
-    """{name: when its running process started} for every worker whose heartbeat has not expired. Raises
+    """{name: when its running process started} for every live worker (`live_workers`). Raises
     redis.RedisError when Redis cannot be reached: then nobody can tell which worker is dead."""
-    client = _redis()
-    keys = sorted(client.scan_iter(match=HEARTBEAT_PREFIX + "*", count=100))
-    started = {}
-    for key, value in zip(keys, client.mget(keys) if keys else [], strict=True):
-        if value is not None:  # expired between the scan and the read
-            started[key.decode().removeprefix(HEARTBEAT_PREFIX)] = float(json.loads(value).get("started", 0.0))
-    return started
+    return {name: float(beat.get("started", 0.0)) for name, beat in _heartbeats(_redis()).items()
+            if not _process_gone(beat)}
 
 
 class WorkerHeartbeat(bootsteps.StartStopStep):

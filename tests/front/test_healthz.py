@@ -180,3 +180,47 @@ def test_healthz_counts_webhooks_waiting_for_delivery_and_those_given_up(client,
     assert 6 * 60 <= body["webhooks"]["oldest_seconds"] < 7 * 60
     assert body["webhooks"]["ok"] is False
     assert body["webhooks"]["oldest_answer"] == late.pk
+
+
+def _heartbeat_of(pid: int, *, machine: str, started: float) -> None:
+    import json
+
+    import redis
+    from django.conf import settings
+
+    from console.workers import HEARTBEAT_PREFIX
+
+    value = {"at": time.time(), "pid": pid, "started": started, "machine": machine}
+    redis.Redis.from_url(settings.REDIS_URL).set(HEARTBEAT_PREFIX + "dead@box", json.dumps(value), ex=90)
+
+
+@pytest.mark.django_db
+def test_healthz_reports_a_worker_whose_process_died_before_its_heartbeat_expires(client, settings):
+    import subprocess
+    import sys
+
+    from console.workers import this_machine
+
+    _empty_redis_db(settings)
+    started = time.time()
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                              text=True, check=True)
+    _heartbeat_of(int(finished.stdout), machine=this_machine(), started=started)
+
+    response = client.get("/healthz")
+
+    assert response.status_code == 503
+    worker = response.json()["worker"]
+    assert worker["live"] == [] and worker["gone"] == ["dead@box"]
+    assert worker["detail"] == "no live worker; process gone: dead@box"
+
+
+@pytest.mark.django_db
+def test_a_heartbeat_from_another_machine_lives_until_it_expires(client, settings):
+    import os
+
+    _empty_redis_db(settings)
+    # A pid that exists nowhere here means nothing about a process on another machine.
+    _heartbeat_of(os.getpid() + 10_000_000, machine="elsewhere pid:[1]", started=time.time())
+
+    assert client.get("/healthz").json()["worker"]["live"] == ["dead@box"]

@@ -37,6 +37,8 @@ class Command(BaseCommand):
         owns_postgres = not os.environ.get("DATABASE_URL")  # then settings started (or found) the embedded one
         if owns_redis:
             embedded.start_redis()
+        if owns_redis or owns_postgres:
+            embedded.run_console_mark()  # management commands using the embedded servers follow this process
         call_command("check")
         call_command("migrate", interactive=False, verbosity=0)
         if settings.METRICS_ENABLED:
@@ -46,8 +48,10 @@ class Command(BaseCommand):
 
         bin_dir = os.path.dirname(sys.executable)
         supervisor = Supervisor({
+            # The control socket under var/: gunicorn's default (~/.gunicorn/) is shared by every console here.
             "web": [os.path.join(bin_dir, "gunicorn"), "config.wsgi", "--bind", f"{host}:{port}",
-                    "--workers", "2", "--threads", "4", "--graceful-timeout", "5", "--access-logfile", "-"],
+                    "--workers", "2", "--threads", "4", "--graceful-timeout", "5", "--access-logfile", "-",
+                    "--control-socket", str(embedded.VAR_DIR / "gunicorn.ctl")],
             "worker": [os.path.join(bin_dir, "celery"), "-A", "config", "worker", "--loglevel", "INFO",
                        "--concurrency", "2"],
             "beat": [os.path.join(bin_dir, "celery"), "-A", "config", "beat", "--loglevel", "INFO",
@@ -81,10 +85,14 @@ class Command(BaseCommand):
                 time.sleep(0.5)
         finally:
             supervisor.stop()
+            # Whoever started them and whoever still uses them: a management command that used them (a shell
+            # left open) notices this process is gone and exits with a message (front/embedded.py).
             if owns_postgres:
-                # Whoever started it: a management command may have started it again after an outage.
                 embedded.stop_postgres()
-            # The embedded Redis stops when this, its last user, exits.
+            if owns_redis:
+                embedded.stop_redis()
+            if owns_redis or owns_postgres:
+                embedded.run_console_unmark()
             self.stdout.write("Stopped web, worker and beat.")
 
     def _wait_for_web(self, url: str, timeout: float = 60.0) -> bool:
