@@ -164,7 +164,7 @@ OIDC_OP_USER_ENDPOINT = env_str("OIDC_USERINFO_ENDPOINT")
 OIDC_OP_JWKS_ENDPOINT = env_str("OIDC_JWKS_ENDPOINT")
 OIDC_OP_END_SESSION_ENDPOINT = env_str("OIDC_END_SESSION_ENDPOINT")
 OIDC_ENABLED = bool(OIDC_RP_CLIENT_ID and (OIDC_ISSUER or OIDC_OP_AUTHORIZATION_ENDPOINT))
-OIDC_PROVIDER_NAME = env_str("OIDC_PROVIDER_NAME", "single sign-on")  # the login button: "Sign in with ..."
+OIDC_PROVIDER_NAME = env_str("OIDC_PROVIDER_NAME")  # the login button: "Sign in with Okta" (empty: "single sign-on")
 OIDC_USERNAME_CLAIM = env_str("OIDC_USERNAME_CLAIM", "preferred_username")
 OIDC_GROUPS_CLAIM = env_str("OIDC_GROUPS_CLAIM", "groups")
 # Provider group -> console role, and provider group -> clearance (the highest of a person's groups wins), applied

@@ -43,16 +43,15 @@ class ConsoleLoginView(LoginView):
     def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
         if not settings.LOCAL_LOGIN_ENABLED:
             return login_page(request, status=403, error=_(
-                "Logging in with a password is turned off here. Sign in with %(provider)s.")
-                % {"provider": settings.OIDC_PROVIDER_NAME})
+                "Logging in with a password is turned off here: sign in through your organisation's identity "
+                "provider with the button above."))
         return super().post(request, *args, **kwargs)
 
 
 def _unavailable(request: HttpRequest, error: Exception) -> HttpResponse:
     logger.warning("single sign-on failed: %s", error)
     return login_page(request, status=502, error=_(
-        "The identity provider (%(provider)s) could not be reached. Try again in a minute; if it goes on, tell an "
-        "administrator.") % {"provider": settings.OIDC_PROVIDER_NAME})
+        "The identity provider could not be reached. Try again in a minute; if it goes on, tell an administrator."))
 
 
 @method_decorator(login_not_required, name="dispatch")

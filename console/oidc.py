@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import httpx
 from axes.handlers.proxy import AxesProxyHandler
@@ -84,9 +84,28 @@ def oidc_enabled() -> bool:
     return settings.OIDC_ENABLED
 
 
+def provider_origins() -> list[str]:
+    """The origins of the issuer and of a configured end-session endpoint (a discovered one is on the issuer's)."""
+    if not oidc_enabled():
+        return []
+    origins = []
+    for url in (settings.OIDC_ISSUER, settings.OIDC_OP_END_SESSION_ENDPOINT):
+        parts = urlsplit(url)
+        if parts.scheme in {"http", "https"} and parts.netloc:
+            origins.append(f"{parts.scheme}://{parts.netloc}")
+    return sorted(set(origins))
+
+
+def sign_in_label() -> str:
+    """The login button's words: the provider by its name (OIDC_PROVIDER_NAME), or single sign-on."""
+    if settings.OIDC_PROVIDER_NAME:
+        return gettext("Sign in with %(provider)s") % {"provider": settings.OIDC_PROVIDER_NAME}
+    return gettext("Sign in with single sign-on")
+
+
 def sign_in_context() -> dict[str, Any]:
     """What the login page offers: the provider's button, the password form, or both."""
-    return {"sso_enabled": oidc_enabled(), "sso_name": settings.OIDC_PROVIDER_NAME,
+    return {"sso_enabled": oidc_enabled(), "sign_in_label": sign_in_label(),
             "local_login_enabled": settings.LOCAL_LOGIN_ENABLED}
 
 
@@ -102,6 +121,10 @@ def clearance_from_groups(groups: list[str]) -> str:
 def _groups_claim(claims: dict[str, Any]) -> list[str]:
     groups = claims.get(settings.OIDC_GROUPS_CLAIM) or []
     return [str(group) for group in (groups if isinstance(groups, list) else [groups])]
+
+
+def _audit_actor() -> str:
+    return f"single sign-on ({settings.OIDC_PROVIDER_NAME or settings.OIDC_ISSUER})"
 
 
 def _user_state(user: User) -> dict[str, Any]:
@@ -125,7 +148,7 @@ def user_apply_provider_groups(*, user: User, claims: dict[str, Any], created: b
     after = _user_state(user)
     if before != after:
         audit_record(verb="user.create" if created else "user.roles", obj=user,
-                     actor_label=f"single sign-on ({settings.OIDC_PROVIDER_NAME})", before=before,
+                     actor_label=_audit_actor(), before=before,
                      after=after | {"provider_groups": groups})
     return user
 
@@ -152,7 +175,7 @@ class ConsoleOIDCBackend(OIDCAuthenticationBackend):
             return None
         if not user.is_active:
             request.oidc_refusal = gettext("This account is disabled. Ask an administrator to enable it.")
-            audit_record(verb="login.refused", obj=user, actor_label=f"single sign-on ({settings.OIDC_PROVIDER_NAME})",
+            audit_record(verb="login.refused", obj=user, actor_label=_audit_actor(),
                          note="account disabled")
             return None
         if not AxesProxyHandler.is_allowed(request, {"username": user.username}):

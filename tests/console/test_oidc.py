@@ -148,6 +148,15 @@ def test_with_local_login_off_the_page_offers_only_the_provider_and_a_password_p
     assert "_auth_user_id" not in client.session
 
 
+def test_the_login_page_in_chinese_offers_the_provider_in_chinese(client, oidc_provider, settings):
+    page = client.get("/login/", headers={"Accept-Language": "zh-hans"}).content.decode()
+    settings.OIDC_PROVIDER_NAME = ""
+    unnamed = client.get("/login/", headers={"Accept-Language": "zh-hans"}).content.decode()
+
+    assert "通过 Test IdP 登录" in page and "或使用密码登录" in page
+    assert ">单点登录</a>" in unnamed
+
+
 def test_a_provider_that_cannot_be_reached_is_said_in_words(client, oidc_provider, settings):
     from tests.processes import free_port
 
@@ -156,7 +165,7 @@ def test_a_provider_that_cannot_be_reached_is_said_in_words(client, oidc_provide
     response = client.get("/login/sso/")
 
     assert response.status_code == 502
-    assert "The identity provider (Test IdP) could not be reached" in response.content.decode()
+    assert "The identity provider could not be reached" in response.content.decode()
 
 
 def test_a_replayed_answer_from_the_provider_is_refused_in_words(client, oidc_provider):
