@@ -184,6 +184,18 @@ class ConsoleOIDCBackend(OIDCAuthenticationBackend):
             return None
         return user
 
+    def verify_token(self, token: str, **kwargs: Any) -> dict[str, Any]:
+        """The library checks the signature, expiry and nonce; the token must also be for this console, from this
+        issuer."""
+        payload = super().verify_token(token, **kwargs)
+        audience = payload.get("aud")
+        audiences = audience if isinstance(audience, list) else [audience]
+        if settings.OIDC_RP_CLIENT_ID not in audiences:
+            raise SuspiciousOperation("the id token is for another client")
+        if settings.OIDC_ISSUER and str(payload.get("iss", "")).rstrip("/") != settings.OIDC_ISSUER:
+            raise SuspiciousOperation("the id token is from another issuer")
+        return payload
+
     def _username(self, claims: dict[str, Any]) -> str:
         return str(claims.get(settings.OIDC_USERNAME_CLAIM) or "").strip()
 

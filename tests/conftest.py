@@ -418,13 +418,14 @@ class _OidcProvider:
     def __init__(self, issuer: str) -> None:
         self.issuer = issuer
 
-    def choose(self, username: str, *groups: str) -> None:
-        """The person the provider signs in next (it approves at once, as after a password and consent)."""
+    def choose(self, username: str, *groups: str, audience: str = "") -> None:
+        """The person the provider signs in next (it approves at once, as after a password and consent); `audience`
+        names another client in the id token."""
         import httpx
 
-        httpx.post(f"{self.issuer}/test/person", json={
+        httpx.post(f"{self.issuer}/test/person", json={"audience": audience, "claims": {
             "sub": f"sub-{username}", "preferred_username": username, "email": f"{username}@example.com",
-            "groups": list(groups)}).raise_for_status()
+            "groups": list(groups)}}).raise_for_status()
 
     def state(self) -> dict:
         import httpx

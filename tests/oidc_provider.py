@@ -4,8 +4,8 @@
 
 Discovery, authorize (the authorization-code flow with PKCE, approving at once the person the test chose),
 token, userinfo, jwks (RS256, signed with joserfc, which Authlib is built on; PKCE checked with Authlib's RFC 7636
-code) and end-session. The test chooses the person with `POST /test/person` (JSON claims: sub,
-preferred_username, email, groups) and reads what happened with `GET /test/state`.
+code) and end-session. The test chooses the person with `POST /test/person` (JSON {"claims": {sub,
+preferred_username, email, groups}, "audience"?}) and reads what happened with `GET /test/state`.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ class Provider:
         self.issuer, self.client_id, self.client_secret = issuer, client_id, client_secret
         self.key = RSAKey.generate_key(2048, parameters={"kid": "test-key", "alg": "RS256", "use": "sig"})
         self.person: dict[str, Any] | None = None
+        self.audience = client_id  # the id token's aud; a test may name another client to see it refused
         self.codes: dict[str, dict[str, Any]] = {}
         self.access_tokens: dict[str, dict[str, Any]] = {}
         self.state = {"authorizations": 0, "tokens": 0, "end_sessions": [], "sessions": 0}
@@ -63,7 +64,7 @@ class Provider:
             if self.person is None:
                 return _json({"error": "no person chosen by the test"}, status="400 Bad Request")
             code = secrets.token_urlsafe(24)
-            self.codes[code] = {"claims": dict(self.person), "nonce": query.get("nonce"),
+            self.codes[code] = {"claims": dict(self.person), "nonce": query.get("nonce"), "audience": self.audience,
                                 "redirect_uri": query["redirect_uri"], "challenge": query["code_challenge"]}
             self.state["authorizations"] += 1
             self.state["sessions"] += 1
@@ -82,7 +83,7 @@ class Provider:
         now = int(time.time())
         claims = grant["claims"]
         id_token = jwt.encode({"alg": "RS256", "kid": "test-key"}, {
-            "iss": self.issuer, "aud": self.client_id, "sub": claims["sub"], "iat": now, "exp": now + 300,
+            "iss": self.issuer, "aud": grant["audience"], "sub": claims["sub"], "iat": now, "exp": now + 300,
             "nonce": grant["nonce"]}, self.key)
         access_token = secrets.token_urlsafe(24)
         with self.lock:
@@ -111,9 +112,9 @@ class Provider:
         return "200 OK", [("Content-Type", "text/plain")], b"signed out"
 
     def choose_person(self, environ: dict) -> Response:
-        person = json.loads(_body(environ) or b"null")
+        chosen = json.loads(_body(environ) or b"{}")
         with self.lock:
-            self.person = person
+            self.person, self.audience = chosen.get("claims"), chosen.get("audience") or self.client_id
         return _json({"ok": True})
 
     def read_state(self, environ: dict) -> Response:

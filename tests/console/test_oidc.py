@@ -185,3 +185,12 @@ def test_without_single_sign_on_the_login_page_has_no_provider_button(client, db
 
     assert "Sign in with" not in page and 'name="password"' in page
     assert client.get("/login/sso/").status_code == 404
+
+
+def test_an_id_token_for_another_client_is_refused(client, oidc_provider):
+    oidc_provider.choose("sam", "kb-reviewers", audience="another-console")
+
+    response = _sign_in(client)
+
+    assert response.status_code == 400 and "could not be completed" in response.content.decode()
+    assert not User.objects.filter(username="sam").exists() and "_auth_user_id" not in client.session
