@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -34,6 +35,9 @@ BACKUP_FORMAT = 1
 WORK_TABLES = ("console_user", "kb_document", "review_answer", "console_auditevent")
 # pg_dump --verbose and pg_restore --verbose name each table as they copy its rows.
 _TABLE_LINE = re.compile(r'(?:dumping contents of|processing data for) table "(?:[^"]+\.)?([^"]+)"')
+
+# pg_restore --list's lines for an extension and its comment: "3; 3079 16385 EXTENSION - vector ".
+_EXTENSION_ENTRY = re.compile(r"\b(?:EXTENSION - |COMMENT - EXTENSION )(\S+)")
 
 Progress = Callable[[str], None]
 
@@ -192,6 +196,14 @@ def database_work_tables(connection: BaseDatabaseWrapper) -> list[str]:
     return holding
 
 
+def _restore_list(pg_restore: Path, dump: Path, *, installed_extensions: set[str]) -> str:
+    """The dump's table of contents less the extensions the database has already (and their comments): on an
+    external server a superuser installs pgvector and the console's role may neither drop nor comment on it."""
+    listing = subprocess.run([str(pg_restore), "--list", str(dump)], capture_output=True, text=True, check=True).stdout
+    return "\n".join(line for line in listing.splitlines()
+                     if not ((match := _EXTENSION_ENTRY.search(line)) and match.group(1) in installed_extensions))
+
+
 def backup_restore(*, directory: Path, connection: BaseDatabaseWrapper, overwrite: bool,
                    progress: Progress) -> dict[str, Any]:
     """Restore the backup in `directory` into the database `connection` uses, in one transaction (a failure leaves
@@ -203,13 +215,19 @@ def backup_restore(*, directory: Path, connection: BaseDatabaseWrapper, overwrit
             f"database {connection.settings_dict['NAME']!r} is not empty (rows in {', '.join(holding)}): restore "
             "into a new, empty database, or add --overwrite to replace everything in this one")
     pg_restore = postgres_tool("pg_restore", server_major=max(_server_major(connection), manifest["postgres_major"]))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT extname FROM pg_extension")
+        installed = {row[0] for row in cursor.fetchall()}
     connection.close()  # nothing of ours holds a lock on the tables the restore drops
-    _run_with_progress(
-        [str(pg_restore), "--verbose", "--clean", "--if-exists", "--no-owner", "--no-privileges",
-         "--single-transaction", "--exit-on-error", f"--dbname={connection.settings_dict['NAME']}",
-         str(directory / DUMP_FILE)],
-        environment=_tool_environment(connection.settings_dict), total=len(manifest["row_counts"]),
-        progress=progress, what="Restoring table")
+    with tempfile.NamedTemporaryFile("w", suffix=".list") as restore_list:
+        restore_list.write(_restore_list(pg_restore, directory / DUMP_FILE, installed_extensions=installed))
+        restore_list.flush()
+        _run_with_progress(
+            [str(pg_restore), "--verbose", "--clean", "--if-exists", "--no-owner", "--no-privileges",
+             "--single-transaction", "--exit-on-error", f"--use-list={restore_list.name}",
+             f"--dbname={connection.settings_dict['NAME']}", str(directory / DUMP_FILE)],
+            environment=_tool_environment(connection.settings_dict), total=len(manifest["row_counts"]),
+            progress=progress, what="Restoring table")
     with connection.cursor() as cursor:
         restored = _row_counts(cursor)
     differing = sorted(table for table, count in manifest["row_counts"].items() if restored.get(table) != count)

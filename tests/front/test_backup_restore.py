@@ -10,6 +10,7 @@ import subprocess
 import sys
 from io import StringIO
 from pathlib import Path
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -17,11 +18,12 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import connection
 
-from tests.processes import BIN, ROOT, database_url, free_port, own_redis_url, start, stop, wait_until
+from tests.processes import BIN, ROOT, free_port, own_redis_url, start, stop, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 TARGET = "test_console_restored"
+ROLE = "test_console_restorer"
 # The tables the issue names; the comparison covers every table, these must not be empty for it to mean much.
 NAMED_TABLES = ("kb_document", "kb_documentversion", "review_answer", "review_decision", "console_auditevent",
                 "review_reviewlabel")
@@ -29,13 +31,25 @@ NAMED_TABLES = ("kb_document", "kb_documentversion", "review_answer", "review_de
 
 @pytest.fixture
 def target_database():
-    """An empty database beside the test one, dropped afterwards."""
+    """A new database on the test server as on an external one: owned by a role that is no superuser, with pgvector
+    installed by a superuser beforehand (README "Moving a single-machine install"). Dropped afterwards."""
+    import psycopg
+
+    def drop() -> None:
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP DATABASE IF EXISTS {TARGET} WITH (FORCE)")
+            cursor.execute(f"DROP ROLE IF EXISTS {ROLE}")
+
+    drop()
     with connection.cursor() as cursor:
-        cursor.execute(f"DROP DATABASE IF EXISTS {TARGET} WITH (FORCE)")
-        cursor.execute(f"CREATE DATABASE {TARGET}")
-    yield database_url().replace(f"/{connection.settings_dict['NAME']}?", f"/{TARGET}?")
-    with connection.cursor() as cursor:
-        cursor.execute(f"DROP DATABASE IF EXISTS {TARGET} WITH (FORCE)")
+        cursor.execute(f"CREATE ROLE {ROLE} LOGIN NOSUPERUSER")
+        cursor.execute(f"CREATE DATABASE {TARGET} OWNER {ROLE}")
+    with psycopg.connect(**connection.get_connection_params() | {"dbname": TARGET}, autocommit=True) as superuser:
+        superuser.execute("CREATE EXTENSION vector")
+    host = connection.settings_dict["HOST"]
+    yield f"postgresql://{ROLE}@/{TARGET}?host={quote(host)}" if host.startswith("/") else (
+        f"postgresql://{ROLE}@{host}:{connection.settings_dict['PORT'] or 5432}/{TARGET}")
+    drop()
 
 
 def _every_row(url_or_name: str) -> dict[str, list]:
