@@ -62,9 +62,10 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-def env_json_object(name: str) -> dict[str, str]:
-    """A JSON object of strings, e.g. OIDC_ROLE_MAP='{"kb-curators": "curator"}'; empty when unset."""
-    raw = os.environ.get(name, "").strip()
+def json_object(name: str, raw: str) -> dict[str, str]:
+    """The variable `name`'s value `raw` as a JSON object of strings, e.g. OIDC_ROLE_MAP='{"kb-curators": "curator"}';
+    empty when unset."""
+    raw = raw.strip()
     if not raw:
         return {}
     try:

@@ -8,7 +8,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
-from config.env import database_from_url, env_bool, env_float, env_int, env_json_object, env_list, env_str
+from config.env import database_from_url, env_bool, env_float, env_int, env_list, env_str, json_object
 from front import embedded
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -169,8 +169,8 @@ OIDC_USERNAME_CLAIM = env_str("OIDC_USERNAME_CLAIM", "preferred_username")
 OIDC_GROUPS_CLAIM = env_str("OIDC_GROUPS_CLAIM", "groups")
 # Provider group -> console role, and provider group -> clearance (the highest of a person's groups wins), applied
 # at every login: a group change at the provider takes effect at the person's next login.
-OIDC_ROLE_MAP = env_json_object("OIDC_ROLE_MAP")
-OIDC_CLEARANCE_MAP = env_json_object("OIDC_CLEARANCE_MAP")
+OIDC_ROLE_MAP = json_object("OIDC_ROLE_MAP", env_str("OIDC_ROLE_MAP"))
+OIDC_CLEARANCE_MAP = json_object("OIDC_CLEARANCE_MAP", env_str("OIDC_CLEARANCE_MAP"))
 OIDC_DEFAULT_CLEARANCE = env_str("OIDC_DEFAULT_CLEARANCE", "public")  # for people in no group of OIDC_CLEARANCE_MAP
 OIDC_DISCOVERY_CACHE_SECONDS = env_int("OIDC_DISCOVERY_CACHE_SECONDS", 3600, minimum=0)
 OIDC_TIMEOUT = env_float("OIDC_TIMEOUT", 10.0)

@@ -194,3 +194,27 @@ def test_an_id_token_for_another_client_is_refused(client, oidc_provider):
 
     assert response.status_code == 400 and "could not be completed" in response.content.decode()
     assert not User.objects.filter(username="sam").exists() and "_auth_user_id" not in client.session
+
+
+def test_a_map_naming_no_role_or_clearance_is_an_error_at_start_up(settings):
+    from console.oidc import oidc_maps_check
+
+    settings.OIDC_ROLE_MAP = {"kb-curators": "curators"}
+    settings.OIDC_CLEARANCE_MAP = {"staff": "secret"}
+
+    errors = [error.msg for error in oidc_maps_check()]
+
+    assert errors == ["OIDC_ROLE_MAP maps 'kb-curators' to 'curators', not one of curator, approver, reviewer, admin, "
+                      "viewer",
+                      "OIDC_CLEARANCE_MAP maps 'staff' to 'secret', not one of public, internal, confidential, "
+                      "restricted"]
+
+
+def test_a_role_map_that_is_not_a_json_object_names_the_variable():
+    from django.core.exceptions import ImproperlyConfigured
+
+    from config.env import json_object
+
+    with pytest.raises(ImproperlyConfigured, match="OIDC_ROLE_MAP must be a JSON object"):
+        json_object("OIDC_ROLE_MAP", "kb-curators=curator")
+    assert json_object("OIDC_ROLE_MAP", "") == {}
