@@ -146,7 +146,7 @@ def backup_create(*, directory: Path, connection: BaseDatabaseWrapper, secret_ke
     """Write a backup of the database `connection` uses, and `secret_key`, into `directory` (new or empty)."""
     if directory.exists() and any(directory.iterdir()):
         raise BackupError(f"{directory} is not empty: name a new directory, an older backup is never overwritten")
-    directory.mkdir(parents=True, exist_ok=True)
+    directory.mkdir(parents=True, exist_ok=True, mode=0o700)  # the dump holds everyone's data and password hashes
     server_major = _server_major(connection)
     pg_dump = postgres_tool("pg_dump", server_major=server_major)
     with _snapshot(connection) as (cursor, snapshot):

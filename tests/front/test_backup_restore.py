@@ -95,6 +95,7 @@ def test_a_backup_restored_into_an_empty_database_gives_back_every_row_the_key_a
     call_command("backup", str(tmp_path / "backup"), stdout=output)
 
     assert "Dumping table" in output.getvalue() and "kb_documentversion" in output.getvalue()  # progress shown
+    assert (tmp_path / "backup").stat().st_mode & 0o777 == 0o700  # everyone's data: for its owner only
     manifest = json.loads((tmp_path / "backup" / "manifest.json").read_text())
     assert manifest["row_counts"]["review_answer"] == len(before["review_answer"])
 
