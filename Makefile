@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test install install-test chromium prometheus bench screenshots clean
+.PHONY: run test install install-test chromium prometheus bench screenshots backup clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,11 @@ run: install
 test: install-test
 	$(VENV)/bin/lint-imports --no-cache --no-logo
 	$(PY) -m pytest
+
+# A backup of the embedded install (README "Backup and restore"); BACKUP_DIR to write it elsewhere.
+BACKUP_DIR ?= var/backups/$(shell date -u +%Y%m%dT%H%M%SZ)
+backup: install
+	$(PY) manage.py backup $(BACKUP_DIR)
 
 bench: install-test
 	$(PY) bench/index_bench.py

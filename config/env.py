@@ -6,6 +6,7 @@ deployment fails at start-up instead of at the first request.
 
 from __future__ import annotations
 
+import json
 import os
 from urllib.parse import parse_qs, unquote, urlparse
 
@@ -59,6 +60,21 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
     if raw is None:
         return list(default or [])
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def json_object(name: str, raw: str) -> dict[str, str]:
+    """The variable `name`'s value `raw` as a JSON object of strings, e.g. OIDC_ROLE_MAP='{"kb-curators": "curator"}';
+    empty when unset."""
+    raw = raw.strip()
+    if not raw:
+        return {}
+    try:
+        value = json.loads(raw)
+    except ValueError as error:
+        raise ImproperlyConfigured(f"{name} must be a JSON object: {error}") from None
+    if not isinstance(value, dict) or not all(isinstance(item, str) for item in value.values()):
+        raise ImproperlyConfigured(f'{name} must be a JSON object of strings, e.g. {{"group": "value"}}')
+    return value
 
 
 def database_from_url(url: str) -> dict:

@@ -9,7 +9,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
-from config.env import database_from_url, env_bool, env_float, env_int, env_list, env_str
+from config.env import database_from_url, env_bool, env_float, env_int, env_list, env_str, json_object
 from front import embedded
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -152,6 +152,43 @@ AXES_LOCKOUT_CALLABLE = "console.login_lockout.login_locked_out_response"
 # log of successful logins (a table with no retention).
 AXES_RESET_ON_SUCCESS = False
 AXES_DISABLE_ACCESS_LOG = True
+
+# Single sign-on over OpenID Connect (console/oidc.py, README "Single sign-on"): on when a client id and either an
+# issuer (its endpoints are discovered from /.well-known/openid-configuration) or the endpoints themselves are set.
+OIDC_ISSUER = env_str("OIDC_ISSUER").rstrip("/")
+OIDC_RP_CLIENT_ID = env_str("OIDC_CLIENT_ID")
+OIDC_RP_CLIENT_SECRET = env_str("OIDC_CLIENT_SECRET")
+OIDC_RP_SCOPES = env_str("OIDC_SCOPES", "openid email profile")
+OIDC_RP_SIGN_ALGO = env_str("OIDC_SIGN_ALGO", "RS256")
+# Explicit endpoints win over discovery (a provider without it, or a network that blocks it).
+OIDC_OP_AUTHORIZATION_ENDPOINT = env_str("OIDC_AUTHORIZATION_ENDPOINT")
+OIDC_OP_TOKEN_ENDPOINT = env_str("OIDC_TOKEN_ENDPOINT")
+OIDC_OP_USER_ENDPOINT = env_str("OIDC_USERINFO_ENDPOINT")
+OIDC_OP_JWKS_ENDPOINT = env_str("OIDC_JWKS_ENDPOINT")
+OIDC_OP_END_SESSION_ENDPOINT = env_str("OIDC_END_SESSION_ENDPOINT")
+OIDC_ENABLED = bool(OIDC_RP_CLIENT_ID and (OIDC_ISSUER or OIDC_OP_AUTHORIZATION_ENDPOINT))
+OIDC_PROVIDER_NAME = env_str("OIDC_PROVIDER_NAME")  # the login button: "Sign in with Okta" (empty: "single sign-on")
+OIDC_USERNAME_CLAIM = env_str("OIDC_USERNAME_CLAIM", "preferred_username")
+OIDC_GROUPS_CLAIM = env_str("OIDC_GROUPS_CLAIM", "groups")
+# Provider group -> console role, and provider group -> clearance (the highest of a person's groups wins), applied
+# at every login: a group change at the provider takes effect at the person's next login.
+OIDC_ROLE_MAP = json_object("OIDC_ROLE_MAP", env_str("OIDC_ROLE_MAP"))
+OIDC_CLEARANCE_MAP = json_object("OIDC_CLEARANCE_MAP", env_str("OIDC_CLEARANCE_MAP"))
+OIDC_DEFAULT_CLEARANCE = env_str("OIDC_DEFAULT_CLEARANCE", "public")  # for people in no group of OIDC_CLEARANCE_MAP
+OIDC_DISCOVERY_CACHE_SECONDS = env_int("OIDC_DISCOVERY_CACHE_SECONDS", 3600, minimum=0)
+OIDC_TIMEOUT = env_float("OIDC_TIMEOUT", 10.0)
+OIDC_USE_PKCE = True
+OIDC_STORE_ID_TOKEN = True  # the id token is the hint the provider's end-session endpoint asks for at logout
+OIDC_OP_LOGOUT_URL_METHOD = "console.oidc.provider_logout_url"
+# Password logins: LOCAL_LOGIN_ENABLED=0 leaves single sign-on the only way in (the password form is gone and posts
+# to it are refused). API bearer tokens are separate credentials and keep working.
+LOCAL_LOGIN_ENABLED = env_bool("LOCAL_LOGIN_ENABLED", True)
+if not LOCAL_LOGIN_ENABLED and not OIDC_ENABLED:
+    raise ImproperlyConfigured("LOCAL_LOGIN_ENABLED=0 needs single sign-on: set OIDC_CLIENT_ID and OIDC_ISSUER")
+if OIDC_ENABLED:
+    AUTHENTICATION_BACKENDS.append("console.oidc.ConsoleOIDCBackend")
+if not LOCAL_LOGIN_ENABLED:
+    AUTHENTICATION_BACKENDS.remove("django.contrib.auth.backends.ModelBackend")
 
 # The console's own strings; README "Languages" says how a language is chosen and how to add one.
 LANGUAGE_CODE = "en"

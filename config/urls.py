@@ -1,9 +1,9 @@
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from config.api import api
 from console import views
+from console.login_views import ConsoleLoginView, ConsoleLogoutView, SsoCallbackView, SsoStartView
 from front import views as front_views
 from review.api import alignscore
 
@@ -35,8 +35,11 @@ urlpatterns = [
     path("account/language/", views.language, name="language"),
     path("account/tokens/", views.personal_token_list, name="personal_tokens"),
     path("account/tokens/<int:token_id>/revoke/", views.personal_token_revoke, name="personal_token_revoke"),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("login/", ConsoleLoginView.as_view(), name="login"),
+    path("logout/", ConsoleLogoutView.as_view(), name="logout"),
+    # mozilla-django-oidc's names: its views reverse the callback by this one.
+    path("login/sso/", SsoStartView.as_view(), name="oidc_authentication_init"),
+    path("login/sso/callback/", SsoCallbackView.as_view(), name="oidc_authentication_callback"),
     path("kb/", include("kb.urls")),
     path("review/", include("review.urls")),
     path("triage/", include("triage.urls")),

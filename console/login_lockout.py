@@ -27,6 +27,7 @@ from django.utils.translation import gettext, ngettext
 
 from console.audit import audit_record
 from console.models import User
+from console.oidc import sign_in_context
 from console.selectors import role_granters
 
 logger = logging.getLogger(__name__)
@@ -111,8 +112,8 @@ def login_locked_out_response(request: HttpRequest, original_response: HttpRespo
     """AXES_LOCKOUT_CALLABLE: the login page again, with the lockout message instead of "didn't match"."""
     username = (credentials or {}).get("username") or request.POST.get("username", "")
     form = AuthenticationForm(request, initial={"username": username})
-    return render(request, "registration/login.html", {"form": form, "lockout_message": login_lockout_message()},
-                  status=429)
+    return render(request, "registration/login.html",
+                  {"form": form, "lockout_message": login_lockout_message(), **sign_in_context()}, status=429)
 
 
 def _audit_subject(*, username: str, ip_address: str) -> models.Model | None:

@@ -398,7 +398,14 @@ def stop_redis(timeout: float = 10.0) -> None:
 def local_secret_key() -> str:
     key_file = VAR_DIR / "secret_key"
     if not key_file.exists():
-        VAR_DIR.mkdir(parents=True, exist_ok=True)
-        key_file.write_text(secrets.token_urlsafe(50))
-        key_file.chmod(0o600)
+        local_secret_key_store(secrets.token_urlsafe(50))
     return key_file.read_text().strip()
+
+
+def local_secret_key_store(key: str) -> None:
+    """Keep `key` as this install's secret key (a new install, or a restore: front/backup.py)."""
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    key_file = VAR_DIR / "secret_key"
+    key_file.touch(mode=0o600)
+    key_file.chmod(0o600)
+    key_file.write_text(key)

@@ -413,3 +413,73 @@ def release_at():
         CheckerModel.objects.filter(pk=adopted_checker().model_id).update(release_threshold=value)
 
     return set_threshold
+
+
+class _OidcProvider:
+    """The test OIDC provider process (tests/oidc_provider.py) as a test sees it."""
+
+    CLIENT_ID, CLIENT_SECRET = "review-console", "test-client-secret"
+
+    def __init__(self, issuer: str) -> None:
+        self.issuer = issuer
+
+    def choose(self, username: str, *groups: str, audience: str = "") -> None:
+        """The person the provider signs in next (it approves at once, as after a password and consent); `audience`
+        names another client in the id token."""
+        import httpx
+
+        httpx.post(f"{self.issuer}/test/person", json={"audience": audience, "claims": {
+            "sub": f"sub-{username}", "preferred_username": username, "email": f"{username}@example.com",
+            "groups": list(groups)}}).raise_for_status()
+
+    def state(self) -> dict:
+        import httpx
+
+        return httpx.get(f"{self.issuer}/test/state").json()
+
+
+@pytest.fixture(scope="session")
+def oidc_provider_process() -> Iterator[_OidcProvider]:
+    import subprocess
+    import sys
+
+    import httpx
+
+    from tests.processes import ROOT, free_port, wait_until
+
+    port = free_port()
+    process = subprocess.Popen([sys.executable, str(ROOT / "tests" / "oidc_provider.py"), "--port", str(port),
+                                "--client-id", _OidcProvider.CLIENT_ID, "--client-secret", _OidcProvider.CLIENT_SECRET])
+    provider = _OidcProvider(f"http://127.0.0.1:{port}")
+
+    def discovery_answers() -> bool:
+        try:
+            return httpx.get(f"{provider.issuer}/.well-known/openid-configuration").status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    try:
+        wait_until(discovery_answers, timeout=30, what="the test OIDC provider")
+        yield provider
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture
+def oidc_provider(oidc_provider_process, settings, db) -> _OidcProvider:
+    """Single sign-on turned on against the test provider (endpoints from its discovery document), with provider
+    groups mapped to roles and clearances."""
+    from django.core.cache import cache
+
+    settings.OIDC_ENABLED = True
+    settings.OIDC_ISSUER = oidc_provider_process.issuer
+    settings.OIDC_RP_CLIENT_ID = _OidcProvider.CLIENT_ID
+    settings.OIDC_RP_CLIENT_SECRET = _OidcProvider.CLIENT_SECRET
+    settings.OIDC_PROVIDER_NAME = "Test IdP"
+    settings.OIDC_ROLE_MAP = {"kb-curators": "curator", "kb-approvers": "approver", "kb-reviewers": "reviewer",
+                              "kb-readers": "viewer", "kb-admins": "admin"}
+    settings.OIDC_CLEARANCE_MAP = {"staff": "internal", "security-team": "confidential"}
+    settings.AUTHENTICATION_BACKENDS = [*settings.AUTHENTICATION_BACKENDS, "console.oidc.ConsoleOIDCBackend"]
+    cache.delete(f"oidc-discovery:{oidc_provider_process.issuer}")
+    return oidc_provider_process
