@@ -105,6 +105,14 @@
     tickedCount();
   });
 
+  // Phones: the queue's filters other than the search fold behind "More filters".
+  document.addEventListener("click", function (event) {
+    var more = event.target.closest && event.target.closest("[data-more-filters]");
+    if (!more) return;
+    more.closest("form").classList.add("show-all");
+    more.setAttribute("aria-expanded", "true");
+  });
+
   // Bulk actions: the panel says how many rows are ticked (and opens at the first), each action asks first, naming
   // the count.
   function tickedBoxes() { return document.querySelectorAll("#queue-rows input[name=answers]:checked"); }
