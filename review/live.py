@@ -1,7 +1,7 @@
 """Live pages: a short fingerprint of what an open answer page or queue shows, so the page can ask every few seconds
 "did a teammate change this?" for the price of a few indexed reads, and fetch itself again only when they did.
 
-Higher apps add what they show on these pages (triage: comments and assignment) with `live_part_register`.
+Higher apps add what they show on the answer page (triage: comments and assignment) with `live_part_register`.
 """
 
 from __future__ import annotations
@@ -48,10 +48,15 @@ def answer_fingerprint(*, answer_id: int) -> str:
     ))
 
 
+def _assignee_id(answer: Answer) -> int | None:
+    """The queue's rows come with their assignment (review_queue's select_related: the queue's one dependency on
+    triage, docs/architecture.md), so the assignee costs no query here."""
+    assignment = getattr(answer, "assignment", None)
+    return assignment.assignee_id if assignment is not None else None
+
+
 def queue_fingerprint(*, rows: list[Answer], count: int, extra: object = None) -> str:
     """Changes when the queue page as listed would show something else: its count, which answers are on the page
-    and in what order, their status, lease, decider, what a higher app shows of them (the assignee), and `extra`
-    (who is looking at them)."""
-    ids = [answer.pk for answer in rows]
-    listed = [(a.pk, a.status, a.escalated, _live_lease_holder(a), a.decided_by_id) for a in rows]
-    return _digest((count, listed, [sorted(part(ids).items()) for part in _parts], extra))
+    and in what order, their status, lease, decider and assignee, and `extra` (who is looking at them)."""
+    listed = [(a.pk, a.status, a.escalated, _live_lease_holder(a), a.decided_by_id, _assignee_id(a)) for a in rows]
+    return _digest((count, listed, extra))
