@@ -215,7 +215,7 @@ def review_start(request: HttpRequest, answer_id: int) -> HttpResponse:
 def answer_live(request: HttpRequest, answer_id: int) -> JsonResponse:
     """The open answer page's question every few seconds: who else is looking, and the fingerprint of what the
     page shows — when it changed, the page fetches itself and swaps in the parts that changed (static/js/live.js)."""
-    answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
+    answer = get_object_or_404(selectors.answers_visible_to(request.user).only("pk"), pk=answer_id)  # no claims
     looking = presence.answer_presence_touch(answer_id=answer.pk, viewer=request.user)
     return JsonResponse({
         "fingerprint": live.answer_fingerprint(answer_id=answer.pk),

@@ -48,9 +48,7 @@
     var asking = false;
 
     var refresh = function (fingerprint) {
-      return fetch(window.location.pathname + window.location.search, {
-        credentials: "same-origin", headers: { "X-Live-Refresh": "1" },
-      }).then(function (response) { return response.ok ? response.text() : null; }).then(function (html) {
+      return fetch(window.location.pathname + window.location.search, { credentials: "same-origin" }).then(function (response) { return response.ok ? response.text() : null; }).then(function (html) {
         if (html === null) return;
         var fresh = new DOMParser().parseFromString(html, "text/html");
         var waiting = false;
