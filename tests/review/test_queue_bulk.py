@@ -110,3 +110,20 @@ def test_every_waiting_row_can_be_ticked_and_the_count_names_the_rows(client, re
     for answer in waiting:
         assert f'name="answers" value="{answer.pk}" form="bulk"' in page
     assert "2 listed" in page
+
+
+def test_the_bulk_actions_presence_and_search_speak_chinese(client, reviewer, second_reviewer, make_answer):
+    answer = make_answer(question="出差可以报销什么？")
+    reviewer.language = "zh-hans"
+    reviewer.save(update_fields=["language"])
+    client.force_login(second_reviewer)
+    client.get(answer.get_absolute_url())  # rob is looking at it
+    client.force_login(reviewer)
+
+    page = client.get("/review/").content.decode()
+
+    for words in ("搜索问题、回答和论断", "批量处理勾选的行", "拒绝勾选项", "拒绝勾选的 {count} 个回答？", "rob 正在查看",
+                  "更多筛选", "共 1 条"):
+        assert words in page, words
+    for english in ("Act on ticked rows", "Reject ticked", "is looking at this", "Search questions"):
+        assert english not in page, english
