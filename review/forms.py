@@ -29,8 +29,8 @@ class QueueFilterForm(forms.Form):
                       ("status", gettext_lazy("Status")), ("assignee", gettext_lazy("Assignee"))]
 
     q = forms.CharField(required=False, max_length=200, label=gettext_lazy("Search questions, answers and claims"),
-                        widget=forms.TextInput(attrs={"type": "search",
-                                                      "placeholder": gettext_lazy("Words of a question, answer or claim")}))
+                        widget=forms.TextInput(attrs={
+                            "type": "search", "placeholder": gettext_lazy("Words of a question, answer or claim")}))
     status = forms.ChoiceField(choices=STATUS_CHOICES, required=False, initial="pending", label=gettext_lazy("Status"))
     risk = forms.ChoiceField(choices=[("", gettext_lazy("Any risk")), *Risk.choices], required=False,
                              label=gettext_lazy("Risk"))

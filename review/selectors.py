@@ -148,9 +148,9 @@ def review_queue(
     q: str = "", client=None, document: str = "", received_from: date | None = None,
     received_to: date | None = None,
 ) -> QuerySet[Answer]:
-    """`q` searches the question, the answer and its claims (answer_text_search); `client` (an ApiClient), `document` (a document key: answers a claim of
-    which rests on it) and the received dates narrow the list. `assignee`: "me" (assigned to the user, or theirs
-    by lease or decision) or "none" (nobody assigned)."""
+    """`q` searches the question, the answer and its claims (answer_text_search); `client` (an ApiClient),
+    `document` (a document key: answers a claim of which rests on it) and the received dates narrow the list.
+    `assignee`: "me" (assigned to the user, or theirs by lease or decision) or "none" (nobody assigned)."""
     # Correlated counts instead of JOIN + GROUP BY: PostgreSQL then walks the (status, risk_order, created_at)
     # index and computes them for the 25 rows of the page only.
     claims = Claim.objects.filter(answer=OuterRef("pk"), from_edit=False).order_by().values("answer")

@@ -47,27 +47,32 @@
     var every = 1000 * Number(presence.getAttribute("data-poll-seconds") || 5);
     var asking = false;
 
-    var refresh = function (fingerprint) {
-      return fetch(window.location.pathname + window.location.search, { credentials: "same-origin" }).then(function (response) { return response.ok ? response.text() : null; }).then(function (html) {
-        if (html === null) return;
-        var fresh = new DOMParser().parseFromString(html, "text/html");
-        var waiting = false;
-        fresh.querySelectorAll("[data-live][id]").forEach(function (part) {
-          var current = document.getElementById(part.id);
-          if (!current || comparable(current) === comparable(part)) return;
-          if (busy(current)) { waiting = true; return; }
-          var adopted = document.importNode(part, true);
-          current.replaceWith(adopted);
-          if (window.htmx) window.htmx.process(adopted);
-        });
-        if (!waiting) seen = fingerprint;  // else the next round tries the busy part again
+    // Swap in each live part whose content changed; a busy one waits, and the next round tries it again.
+    var swapChanged = function (html, fingerprint) {
+      var fresh = new DOMParser().parseFromString(html, "text/html");
+      var waiting = false;
+      fresh.querySelectorAll("[data-live][id]").forEach(function (part) {
+        var current = document.getElementById(part.id);
+        if (!current || comparable(current) === comparable(part)) return;
+        if (busy(current)) { waiting = true; return; }
+        var adopted = document.importNode(part, true);
+        current.replaceWith(adopted);
+        if (window.htmx) window.htmx.process(adopted);
       });
+      if (!waiting) seen = fingerprint;
+    };
+
+    var refresh = function (fingerprint) {
+      return fetch(window.location.pathname + window.location.search, { credentials: "same-origin" })
+        .then(function (response) { return response.ok ? response.text() : null; })
+        .then(function (html) { if (html !== null) swapChanged(html, fingerprint); });
     };
 
     var ask = function () {
       if (document.hidden || asking) return;
       asking = true;
-      fetch(presence.getAttribute("data-live-url"), { credentials: "same-origin", headers: { Accept: "application/json" } })
+      var asked = { credentials: "same-origin", headers: { Accept: "application/json" } };
+      fetch(presence.getAttribute("data-live-url"), asked)
         .then(function (response) { return response.ok ? response.json() : null; })
         .then(function (state) {
           if (!state) return null;
