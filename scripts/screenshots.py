@@ -48,7 +48,6 @@ PAGES: dict[str, tuple[str, str, Callable[[Page], None] | None]] = {
     "review-queue": ("reviewer", "/review/", None),
     "review-answer": ("reviewer", "/review/", _review_next),
     "review-group": ("reviewer", "/review/", _first_group),
-    "review-answer-read": ("reviewer2", "/review/answers/1/", None),  # a colleague's view: presence, live parts
     "ask-answered": ("reviewer", "/ask/", _asking("How much is the international per diem?")),
     "ask-refused": ("reviewer", "/ask/", _asking("Can the knowledge base be downloaded publicly?")),
     "question-sets": ("curator", "/ask/sets/", None),
