@@ -386,6 +386,10 @@ REVIEW_SLA_MINUTES = {
 }
 # A rejected answer's webhook waits this long, so the reviewer can undo the reject (the toast's countdown).
 REVIEW_UNDO_SECONDS = env_int("REVIEW_UNDO_SECONDS", 10, minimum=1)
+# Live pages: an open answer page or queue asks this often (while its tab is visible) whether a teammate changed
+# it; a reviewer whose page has not asked for REVIEW_PRESENCE_SECONDS is no longer "looking at this".
+REVIEW_LIVE_POLL_SECONDS = env_int("REVIEW_LIVE_POLL_SECONDS", 5, minimum=1)
+REVIEW_PRESENCE_SECONDS = env_int("REVIEW_PRESENCE_SECONDS", 20, minimum=2)
 
 # Team work on the queue (triage/): mentions and assignments notify in the console; by e-mail too once a mail server
 # is configured (EMAIL_HOST), to people with an e-mail address. CONSOLE_BASE_URL makes the e-mail's link absolute.

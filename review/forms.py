@@ -28,9 +28,9 @@ class QueueFilterForm(forms.Form):
                       ("probability", gettext_lazy("Likely wrong")), ("flagged", gettext_lazy("Flagged")),
                       ("status", gettext_lazy("Status")), ("assignee", gettext_lazy("Assignee"))]
 
-    q = forms.CharField(required=False, max_length=200, label=gettext_lazy("Question contains"),
-                        widget=forms.TextInput(attrs={"type": "search",
-                                                      "placeholder": gettext_lazy("Search questions")}))
+    q = forms.CharField(required=False, max_length=200, label=gettext_lazy("Search questions, answers and claims"),
+                        widget=forms.TextInput(attrs={
+                            "type": "search", "placeholder": gettext_lazy("Words of a question, answer or claim")}))
     status = forms.ChoiceField(choices=STATUS_CHOICES, required=False, initial="pending", label=gettext_lazy("Status"))
     risk = forms.ChoiceField(choices=[("", gettext_lazy("Any risk")), *Risk.choices], required=False,
                              label=gettext_lazy("Risk"))
@@ -102,3 +102,11 @@ class DecisionForm(EditedTextForm):
         attrs={"rows": 2, "data-submits": "[data-shortcut='reject-answer']"}))
     field_order = ["action", "reason", "edited_text"]
 
+
+
+class BulkRejectForm(forms.Form):
+    """The queue's bulk reject: one reason for every ticked answer (a form, so more about the rejection can join
+    the reason)."""
+
+    reason = forms.CharField(max_length=2000, label=gettext_lazy("Reason for rejecting the ticked answers"),
+                             widget=forms.Textarea(attrs={"rows": 2}))

@@ -7,7 +7,8 @@ from functools import reduce
 
 from django.conf import settings
 from django.db.models import (
-    Case, Count, DateTimeField, ExpressionWrapper, F, Min, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When,
+    Case, Count, DateTimeField, Exists, ExpressionWrapper, F, Min, OuterRef, Prefetch, Q, QuerySet, Subquery, Value,
+    When,
 )
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -150,14 +151,25 @@ def _sla_deadline() -> Case:
     ], default=Value(None), output_field=DateTimeField())
 
 
+def answer_text_search(q: str) -> Q:
+    """Answers whose question, text, sent edit or claims hold every word of `q` (each anywhere in them, any case). A
+    word is what spaces separate: Chinese, written without them, is matched as the phrase typed (健身房费用)."""
+    claims = Claim.objects.filter(answer=OuterRef("pk"))
+    found = Q()
+    for word in q.split()[:10]:
+        found &= (Q(question__icontains=word) | Q(text__icontains=word) | Q(edited_text__icontains=word)
+                  | Exists(claims.filter(text__icontains=word)))
+    return found
+
+
 def review_queue(
     *, user, risk: str = "", status: str = "pending", overdue: bool = False, assignee: str = "", sort: str = "risk",
     q: str = "", client=None, document: str = "", received_from: date | None = None,
     received_to: date | None = None,
 ) -> QuerySet[Answer]:
-    """`q` searches the question text; `client` (an ApiClient), `document` (a document key: answers a claim of
-    which rests on it) and the received dates narrow the list. `assignee`: "me" (assigned to the user, or theirs
-    by lease or decision) or "none" (nobody assigned)."""
+    """`q` searches the question, the answer and its claims (answer_text_search); `client` (an ApiClient),
+    `document` (a document key: answers a claim of which rests on it) and the received dates narrow the list.
+    `assignee`: "me" (assigned to the user, or theirs by lease or decision) or "none" (nobody assigned)."""
     # Correlated counts instead of JOIN + GROUP BY: PostgreSQL then walks the (status, risk_order, created_at)
     # index and computes them for the 25 rows of the page only.
     claims = Claim.objects.filter(answer=OuterRef("pk"), from_edit=False).order_by().values("answer")
@@ -183,7 +195,7 @@ def review_queue(
     elif assignee == "none":
         answers = answers.filter(assignment__isnull=True)
     if q:
-        answers = answers.filter(question__icontains=q)
+        answers = answers.filter(answer_text_search(q))
     if client is not None:
         answers = answers.filter(client=client)
     if document:

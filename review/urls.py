@@ -1,13 +1,16 @@
 from django.urls import path
 
-from review import views
+from review import bulk_views, views
 
 app_name = "review"
 urlpatterns = [
     path("", views.queue, name="queue"),
     path("next/", views.review_next, name="next"),
     path("answers/<int:answer_id>/", views.answer_detail, name="answer_detail"),
+    path("bulk/reject/", bulk_views.answers_reject_bulk, name="answers_reject_bulk"),
+    path("bulk/reject/undo/", bulk_views.answers_reject_bulk_undo, name="answers_reject_bulk_undo"),
     path("audit-samples/approve/", views.audit_samples_approve, name="audit_samples_approve"),
+    path("answers/<int:answer_id>/live/", views.answer_live, name="answer_live"),
     path("answers/<int:answer_id>/start/", views.review_start, name="review_start"),
     path("answers/<int:answer_id>/skip/", views.answer_skip, name="answer_skip"),
     path("answers/<int:answer_id>/recheck/", views.answer_recheck, name="answer_recheck"),

@@ -1,12 +1,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -17,9 +20,10 @@ from console import roles
 from console.roles import role_required
 from console.input_text import text_problem
 from kb.selectors import get_version_for_user
-from review import citations, corrections, groups, leases, reviewed_facts, selectors, services, undo
+from review import citations, corrections, groups, leases, live, presence, reviewed_facts, selectors, services, undo
 from review.forms import DecisionForm, EditedTextForm, QueueFilterForm
 from review.models import Answer, AnswerStatus, Claim, ClaimReview, Decision, ReviewedFact, Risk
+from review.bulk import bulk_undo_toast
 from review.queue_openers import queue_opened
 from review.signals import answer_viewed
 
@@ -69,17 +73,27 @@ def queue_page(request: HttpRequest, *, extra_context: dict | None = None, statu
     answers = selectors.review_queue(user=request.user, **form.selector_filters())
     page = Paginator(answers, 25).get_page(request.GET.get("page"))
     query = request.GET.copy()
-    query.pop("page", None)
+    for not_a_filter in ("page", "seen"):
+        query.pop(not_a_filter, None)
     current_sort = form.cleaned_data.get("sort") if form.is_valid() else ""
+    refreshing = request.htmx and request.htmx.target == "queue-rows"
+    shown = list(page)
+    presence_by_answer = presence.answers_presence(answer_ids=[a.pk for a in shown], viewer=request.user)
+    fingerprint = live.queue_fingerprint(rows=shown, count=page.paginator.count, extra=presence_by_answer)
+    if refreshing and request.GET.get("seen") == fingerprint:
+        return HttpResponse(status=204)  # the live queue's question "changed?": no, and htmx leaves the rows be
+    for answer in page:
+        answer.looking = presence_by_answer.get(answer.pk, [])
     context = {
         "form": form, "page": page, "query": query.urlencode(), "now": timezone.now(),
         "columns": form.columns(), "current_sort": current_sort or "risk",
-        "sort_urls": _sort_urls(query, current_sort or "risk"), **(extra_context or {}),
+        "sort_urls": _sort_urls(query, current_sort or "risk"), "live_fingerprint": fingerprint,
+        "live_poll_seconds": settings.REVIEW_LIVE_POLL_SECONDS, **(extra_context or {}),
     }
-    if not (request.htmx and request.htmx.target == "queue-rows"):
-        context["answer_groups"] = _answer_groups_shown(request)
-    if request.htmx and request.htmx.target == "queue-rows":
+    if refreshing:
         return render(request, "review/_queue_rows.html", context)
+    context["answer_groups"] = _answer_groups_shown(request)
+    context["bulk_undo"] = bulk_undo_toast(request)
     return render(request, "review/queue.html", context, status=status)
 
 
@@ -171,7 +185,10 @@ def answer_page(request: HttpRequest, answer: Answer, *, form: DecisionForm | No
         "marked_claims": [c for c in claims if c.review_state != ClaimReview.OPEN],
         "settled_conflicts": [(c, pair) for c in claims for pair in c.conflict_pairs if pair.recorded],
         "edited_claims": selectors.edited_claims(answer=answer) if decided_by_edit else [],
-        "position": selectors.queue_position(user=request.user, answer=answer), **(extra_context or {}),
+        "position": selectors.queue_position(user=request.user, answer=answer),
+        "looking": presence.answer_presence_touch(answer_id=answer.pk, viewer=request.user),
+        "live_fingerprint": live.answer_fingerprint(answer_id=answer.pk),
+        "live_poll_seconds": settings.REVIEW_LIVE_POLL_SECONDS, **(extra_context or {}),
     }, status=status)
 
 
@@ -188,11 +205,22 @@ def answer_detail(request: HttpRequest, answer_id: int) -> HttpResponse:
 @role_required(*REVIEWERS)
 def review_start(request: HttpRequest, answer_id: int) -> HttpResponse:
     answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
-    try:
+    with suppress(leases.LeaseHeld):  # the page says who holds it, once (#lease-notice), and follows the lease live
         leases.answer_lease_take(answer=answer, reviewer=request.user)
-    except leases.LeaseHeld as exc:
-        messages.warning(request, _("%(reason)s You can read it, but not decide.") % {"reason": exc})
     return redirect(answer)
+
+
+@require_GET
+@role_required(*REVIEWERS)
+def answer_live(request: HttpRequest, answer_id: int) -> JsonResponse:
+    """The open answer page's question every few seconds: who else is looking, and the fingerprint of what the
+    page shows — when it changed, the page fetches itself and swaps in the parts that changed (static/js/live.js)."""
+    answer = get_object_or_404(selectors.answers_visible_to(request.user).only("pk"), pk=answer_id)  # no claims
+    looking = presence.answer_presence_touch(answer_id=answer.pk, viewer=request.user)
+    return JsonResponse({
+        "fingerprint": live.answer_fingerprint(answer_id=answer.pk),
+        "presence": render_to_string("review/_presence.html", {"looking": looking}, request=request),
+    })
 
 
 @require_POST

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.db.models import Q, QuerySet
+from django.db.models import Max, Q, QuerySet
 from django.http import QueryDict
 
 from console import roles
@@ -93,3 +93,16 @@ def answer_teamwork(*, answer: Answer, comment_form: CommentForm) -> dict:
         "assignment": assignment, "reviewers_for_answer": list(reviewers_for_answer(answer=answer)),
         "comments": list(comments_for(answer=answer)), "comment_form": comment_form,
     }
+
+
+def answers_teamwork_state(answer_ids: list[int]) -> dict[int, str]:
+    """What the live pages follow of team work (review.live): each answer's comments and assignee."""
+    comments = dict(Comment.objects.filter(answer_id__in=answer_ids).values("answer_id").order_by()
+                    .annotate(last=Max("pk")).values_list("answer_id", "last"))
+    assigned = dict(Assignment.objects.filter(answer_id__in=answer_ids).values_list("answer_id", "assignee_id"))
+    return {answer_id: f"{comments.get(answer_id)}:{assigned.get(answer_id)}" for answer_id in answer_ids}
+
+
+def assignees_of(*, answer_ids: list[int]) -> dict[int, int]:
+    """Whom each of these answers is assigned to now (unassigned ones are left out)."""
+    return dict(Assignment.objects.filter(answer_id__in=answer_ids).values_list("answer_id", "assignee_id"))

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from console.audit import audit_record
 from console.dispatch import enqueue_on_commit
 from console.input_text import text_problem
+from review.bulk import BulkOutcome, bulk_skip_reason
 from review.models import Answer, AnswerStatus
 from triage.models import Assignment, Comment, Notification, QueueView
 from triage.selectors import may_review
@@ -162,3 +163,34 @@ def notification_email_send(*, notification: Notification) -> None:
             "number": notification.answer_id}
     body = f"{subject}\n\n{notification.comment.text if notification.comment else ''}\n\n{url}\n"
     send_mail(subject, body, None, [recipient.email])
+
+
+def answers_assign_bulk(*, answers: list[Answer], assignee, assigned_by) -> BulkOutcome:
+    """Assign each ticked answer (review.bulk: the same lease rules as a bulk reject — an answer someone else is
+    reviewing is left as it is and named); each assignment is audited and notified on its own."""
+    outcome = BulkOutcome()
+    for answer in answers:
+        if why := bulk_skip_reason(answer=answer, actor=assigned_by):
+            outcome.skipped.append((answer, why))
+            continue
+        try:
+            answer_assign(answer=answer, assignee=assignee, assigned_by=assigned_by)
+        except TriageInvalid as exc:
+            outcome.skipped.append((answer, str(exc)))
+        else:
+            outcome.done.append(answer)
+    return outcome
+
+
+def answers_assign_restore(*, previous: dict[int, int | None], assigned_by) -> int:
+    """Undo a bulk assign: each answer back to whoever it was assigned to before (or nobody); how many were."""
+    people = get_user_model().objects.in_bulk([pk for pk in previous.values() if pk])
+    restored = 0
+    for answer in Answer.objects.filter(pk__in=list(previous), status=AnswerStatus.PENDING_REVIEW):
+        before = previous[answer.pk]
+        try:
+            answer_assign(answer=answer, assignee=people.get(before) if before else None, assigned_by=assigned_by)
+        except TriageInvalid:
+            continue  # the one it was assigned to may no longer review it: it stays as the bulk assign left it
+        restored += 1
+    return restored

@@ -7,11 +7,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from console import roles
 from console.roles import role_required
+from review import bulk
 from review import selectors as review_selectors
+from review.bulk_views import queue_back, skipped_report, ticked_ids
 from review.forms import queue_query_clean
 from review.views import answer_page, queue_page
 from triage import selectors, services
@@ -134,3 +137,51 @@ def notification_list(request: HttpRequest) -> HttpResponse:
 def notifications_read(request: HttpRequest) -> HttpResponse:
     services.notifications_mark_read(user=request.user)
     return redirect("triage:notifications")
+
+
+@require_POST
+@role_required(*REVIEWERS)
+def answers_assign_bulk(request: HttpRequest) -> HttpResponse:
+    """Assign every ticked row of the queue to one reviewer (or to nobody), with an undo window."""
+    ids = ticked_ids(request)
+    if not ids:
+        messages.error(request, _("Tick the answers to assign first."))
+        return queue_page(request, status=400)
+    choice = request.POST.get("assignee", "")
+    if choice == "me":
+        assignee = request.user
+    elif choice == "":
+        assignee = None
+    else:
+        assignee = (selectors.reviewers_for_queue(viewer=request.user).filter(pk=int(choice)).first()
+                    if choice.isdigit() else None)
+        if assignee is None:
+            messages.error(request, _("Choose a reviewer to assign the ticked answers to."))
+            return queue_page(request, status=400)
+    answers = bulk.bulk_answers(queryset=review_selectors.answers_visible_to(request.user), answer_ids=ids)
+    previous = selectors.assignees_of(answer_ids=[answer.pk for answer in answers])
+    outcome = services.answers_assign_bulk(answers=answers, assignee=assignee, assigned_by=request.user)
+    if outcome.done:
+        count = len(outcome.done)
+        message = (ngettext("Assigned %(count)d answer to %(who)s.", "Assigned %(count)d answers to %(who)s.", count)
+                   % {"count": count, "who": assignee.username} if assignee else
+                   ngettext("Unassigned %(count)d answer.", "Unassigned %(count)d answers.", count) % {"count": count})
+        bulk.bulk_undo_offer(request, kind="assign", answer_ids=[answer.pk for answer in outcome.done],
+                             undo_url=reverse("triage:answers_assign_bulk_undo"), message=message,
+                             previous={answer.pk: previous.get(answer.pk) for answer in outcome.done})
+    skipped_report(request, outcome.skipped)
+    return queue_back(request)
+
+
+@require_POST
+@role_required(*REVIEWERS)
+def answers_assign_bulk_undo(request: HttpRequest) -> HttpResponse:
+    offer = bulk.bulk_undo_taken(request, kind="assign")
+    if offer is None:
+        messages.error(request, _("Too late to undo that assignment: assign the answers again instead."))
+        return queue_back(request)
+    restored = services.answers_assign_restore(
+        previous={int(pk): assignee for pk, assignee in offer["previous"].items()}, assigned_by=request.user)
+    messages.success(request, ngettext("Assignment undone for %(count)d answer.",
+                                       "Assignment undone for %(count)d answers.", restored) % {"count": restored})
+    return queue_back(request)

@@ -233,11 +233,6 @@
 
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
-    // The queue refresh must not wipe the audit samples a reviewer is ticking.
-    if (elt.id === "queue-rows" && elt.querySelector("[data-audit-sample]:checked")) {
-      event.preventDefault();
-      return;
-    }
     if (elt.matches && elt.matches("form.conflict-settle")) {
       settlingConflictOn = elt.closest("[data-claim-card]").id;
       return;

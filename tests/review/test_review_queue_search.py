@@ -1,4 +1,4 @@
-"""Finding work in the queue: question search, client, source document and date filters; bulk approve of
+"""Finding work in the queue: search in questions, answers and claims (English and Chinese), client, source document and date filters; bulk approve of
 low-risk audit samples."""
 
 from datetime import timedelta
@@ -18,10 +18,33 @@ def _listed(response) -> set[int]:
 
 def test_search_by_question_text(client, reviewer, make_answer):
     refund = make_answer(question="What is the refund window for shoes?")
-    make_answer(question="How do I reset my password?")
+    make_answer(question="How do I reset my password?",
+                claims=[("Use the link on the sign-in page.", "uncertain", 0.5)])
     client.force_login(reviewer)
 
     assert _listed(client.get("/review/?q=REFUND")) == {refund.pk}
+
+
+def test_search_finds_the_words_of_a_claim_and_of_the_answer_in_any_order(client, reviewer, make_answer):
+    gym = make_answer(question="What can I claim on a trip?",
+                      claims=[("Hotel gym fees are reimbursed up to $50 a day.", "uncertain", 0.5)])
+    make_answer(question="What about meals?", claims=[("Meals are covered up to $70 a day.", "uncertain", 0.5)])
+    client.force_login(reviewer)
+
+    assert _listed(client.get("/review/?q=gym+reimbursed")) == {gym.pk}
+    assert _listed(client.get("/review/?q=REIMBURSED+hotel")) == {gym.pk}
+    assert _listed(client.get("/review/?q=gym+meals")) == set()  # every word must be found
+
+
+def test_search_finds_a_chinese_claim(client, reviewer, make_answer):
+    gym = make_answer(question="出差可以报销什么？", claims=[("出差期间酒店健身房费用每天可报销五十元。", "uncertain", 0.5)])
+    make_answer(question="餐费呢？", claims=[("餐费每天可报销七十元。", "uncertain", 0.5)])
+    client.force_login(reviewer)
+
+    assert _listed(client.get("/review/?q=健身房费用")) == {gym.pk}
+    assert _listed(client.get("/review/?q=报销")) == {gym.pk, *_listed(client.get("/review/?q=餐费"))}
+    page = client.get("/review/").content.decode()
+    assert "Search questions, answers and claims" in page
 
 
 def test_filter_by_client_and_received_date(client, reviewer, make_answer):
@@ -64,7 +87,8 @@ def test_bulk_approve_sends_only_the_ticked_low_risk_audit_samples(client, revie
     queue = client.get("/review/").content.decode()
     response = client.post("/review/audit-samples/approve/", {"answers": [sample.pk, medium.pk]}, follow=True)
 
-    assert f'name="answers" value="{sample.pk}"' in queue and f'name="answers" value="{medium.pk}"' not in queue
+    assert f'value="{sample.pk}" form="bulk" aria-label="Select answer {sample.pk}" data-audit-sample' in queue
+    assert f'value="{medium.pk}" form="bulk" aria-label="Select answer {medium.pk}">' in queue  # for the other actions
     assert "Approved and sent 1 audit sample(s). 1 left for one-by-one review" in response.content.decode()
     statuses = dict(Answer.objects.values_list("pk", "status"))
     assert statuses == {sample.pk: "approved", other_sample.pk: "pending_review", medium.pk: "pending_review"}

@@ -72,3 +72,9 @@ def answer_comments_link(answer: Answer) -> dict:
 @register.inclusion_tag("triage/_trace_comments.html")
 def trace_comments(answer: Answer) -> dict:
     return {"comments": selectors.comments_for(answer=answer)}
+
+
+@register.simple_tag(takes_context=True)
+def queue_reviewers(context) -> list:
+    """Whom the queue's bulk assign offers: `{% queue_reviewers as reviewers %}`."""
+    return list(selectors.reviewers_for_queue(viewer=context["request"].user))
