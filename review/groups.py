@@ -60,6 +60,7 @@ def answer_group_get(*, pending: QuerySet[Answer], key: str) -> AnswerGroup | No
 class ClaimMark:
     state: str  # ClaimReview.CONFIRMED or REJECTED
     note: str = ""
+    kind: str = ""  # why a rejected claim is wrong (review.models.ErrorKind)
 
 
 @dataclass
@@ -75,7 +76,8 @@ def _member_decide(*, answer: Answer, reviewer, marks: dict[str, ClaimMark], act
         for claim in answer.claims.filter(from_edit=False):
             mark = marks.get(claim.fact_key)
             if mark is not None and claim.review_state == ClaimReview.OPEN:
-                services.claim_review(claim=claim, reviewer=reviewer, state=mark.state, note=mark.note)
+                services.claim_review(claim=claim, reviewer=reviewer, state=mark.state, note=mark.note,
+                                      kind=mark.kind)
         return services.answer_decide(answer=answer, reviewer=reviewer, action=action, reason=reason)
 
 
