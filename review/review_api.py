@@ -203,12 +203,11 @@ def _claim_marks(answer: Answer, body: DecisionIn) -> list[marked_decisions.Clai
                              f"({has})")
     if len(set(indexes)) != len(indexes):
         raise HttpError(400, "claims: each claim may be marked once per decision")
-    for mark in body.claims:
+    for position, mark in enumerate(body.claims):
         if problem := error_kind_problem(mark.kind or ""):
-            raise HttpError(400, f"claims: {problem}")
+            raise HttpError(400, f"claims.{position}.kind: {problem}")
         if mark.kind and mark.state != "rejected":
-            raise HttpError(400, f"claims: claim {mark.index} has a kind but is not marked rejected; only a claim "
-                                 "marked wrong has a kind of error")
+            raise HttpError(400, f"claims.{position}.kind: only a claim marked rejected has a kind of error")
     return [marked_decisions.ClaimMark(claim=claims[mark.index], state=mark.state, note=mark.note.strip(),
                                        kind=mark.kind or "") for mark in body.claims]
 

@@ -168,7 +168,8 @@ def answer_page(request: HttpRequest, answer: Answer, *, form: DecisionForm | No
     return render(request, "review/answer_detail.html", {
         **context, "held_by_other": held_by_other, "for_admin": for_admin,
         "can_start": (answer.status == AnswerStatus.PENDING_REVIEW and not held_by_other and not for_admin
-                      and not context["can_decide"] and answer.first_approved_by_id != request.user.pk),
+                      and not context["can_decide"] and answer.first_approved_by_id != request.user.pk
+                      and request.user.has_role(*REVIEWERS)),
         **_gold_context(request, answer),
         "form": form or DecisionForm(initial={"edited_text": answer.text}),
         "decisions": answer.decisions.select_related("reviewer"),
@@ -188,7 +189,7 @@ def _gold_context(request: HttpRequest, answer: Answer) -> dict:
 
 
 @require_GET
-@role_required(*REVIEWERS)
+@role_required(*REVIEWERS, roles.APPROVER)  # approvers read it to make it a gold item; deciding is reviewers'
 def answer_detail(request: HttpRequest, answer_id: int) -> HttpResponse:
     """Read-only: looking at an answer takes no lease (Start review does)."""
     answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
