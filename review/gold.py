@@ -38,6 +38,7 @@ def gold_verdict_of(answer: Answer) -> str | None:
 @transaction.atomic
 def gold_item_mark(*, answer: Answer, lead) -> GoldItem:
     """Make a decided answer gold (again, if it was retired), with its verdict and its claims' marks."""
+    answer = Answer.objects.select_for_update().get(pk=answer.pk)  # its decision as stored, not as the caller saw it
     if answer.gold_copy_of_id:
         raise GoldRefused(_("A calibration copy cannot be a gold item itself."))
     verdict = gold_verdict_of(answer)
