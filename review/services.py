@@ -330,6 +330,10 @@ def decision_blockers(*, answer: Answer, claims: list[Claim], action: str) -> st
         return ", ".join(str(c.ordinal + 1) for c in selected)
 
     open_flagged = [c for c in claims if c.is_flagged and c.review_state == ClaimReview.OPEN]
+    if action == Decision.Action.EDIT and not answer.first_approved_by_id and second_review_needed(answer):
+        # One person may not send what needs two: the edit is the second reviewer's, after a first approval.
+        return _("This answer needs two people: approve it (a second reviewer then approves or edits it) or "
+                 "reject it.")
     if action == Decision.Action.EDIT:
         return (_("Mark each flagged claim correct or wrong before editing (still open: claim %(numbers)s).")
                 % {"numbers": numbers(open_flagged)} if open_flagged else "")

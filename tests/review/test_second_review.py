@@ -101,3 +101,16 @@ def test_a_listed_topic_needs_two_people_in_any_tier_and_other_answers_one(setti
         statuses.append(rita.post(_path(answer, "/decision"), APPROVE_ALL).json()["status"])
 
     assert statuses == ["pending_review", "approved"]
+
+
+def test_one_person_cannot_send_an_edit_of_an_answer_that_needs_two(settings, people_api, reviewer, make_answer):
+    settings.REVIEW_SECOND_REVIEW_TIERS = ["high"]
+    answer = make_answer(risk="high", claims=[("Refunds take 14 days.", "supported", 0.9)])
+    rita = people_api(reviewer)
+    rita.post(_path(answer, "/lease"))
+
+    edit = rita.post(_path(answer, "/decision"), {"action": "edit", "text": "Refunds take 30 days.",
+                                                   "claims": [{"index": 0, "state": "confirmed"}]})
+
+    assert edit.status_code == 400 and "needs two people" in edit.json()["detail"]
+    assert Answer.objects.get(pk=answer.pk).status == "pending_review"
