@@ -238,7 +238,8 @@ def _stored_claim_payload(claim) -> dict:
     ])
     payload["review"] = {
         "state": claim.review_state, "note": claim.review_note, "overrides_checker": claim.overrides_checker,
-        "kind": claim.error_kind or None, "reviewed_by": claim.reviewed_by.username if claim.reviewed_by_id else None, "reviewed_at": claim.reviewed_at,
+        "kind": claim.error_kind or None,
+        "reviewed_by": claim.reviewed_by.username if claim.reviewed_by_id else None, "reviewed_at": claim.reviewed_at,
     }
     return payload
 

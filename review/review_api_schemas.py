@@ -168,7 +168,8 @@ def review_claim_to_dict(claim: Claim) -> dict:
         "verdict": claim.verdict, "score": None if claim.score is None else round(claim.score, 4),
         "reasons": claim.reasons, "evidence": [_evidence_to_dict(e) for e in claim.evidence.all()],
         "review": {"state": claim.review_state, "note": claim.review_note,
-                   "overrides_checker": claim.overrides_checker, "kind": claim.error_kind or None, "reviewed_by": _user_name(claim.reviewed_by),
+                   "overrides_checker": claim.overrides_checker, "kind": claim.error_kind or None,
+                   "reviewed_by": _user_name(claim.reviewed_by),
                    "reviewed_at": claim.reviewed_at},
     }
 
@@ -205,7 +206,8 @@ def queue_answer_to_dict(answer: Answer) -> dict:
         "sla_deadline": _sla_deadline(answer),
         "assignee": _assignee(answer), "lease_holder": answer.lease_holder.username if leased else None,
         "lease_expires_at": answer.lease_expires_at if leased else None, "url": answer.get_absolute_url(),
-        "needs_second_reviewer": answer.needs_second_reviewer, "first_approved_by": _user_name(answer.first_approved_by),
+        "needs_second_reviewer": answer.needs_second_reviewer,
+        "first_approved_by": _user_name(answer.first_approved_by),
         "claims": [review_claim_to_dict(claim) for claim in answer.claims.all() if not claim.from_edit],
     }
 
