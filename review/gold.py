@@ -70,7 +70,9 @@ def gold_item_retire(*, item: GoldItem, lead) -> GoldItem:
 def _copy_make(item: GoldItem) -> Answer:
     source = item.answer
     copy = Answer.objects.create(
-        client=source.client, question=source.question, text=source.text, language=source.language,
+        # What a reviewer sees of it reads as the answer did (unannounced); the client never sees the copy.
+        client=source.client, external_id=source.external_id, question=source.question, text=source.text,
+        language=source.language,
         contexts=source.contexts, citations=source.citations, status=AnswerStatus.PENDING_REVIEW, risk=source.risk,
         risk_order=source.risk_order, score=source.score, wrong_probability=source.wrong_probability,
         held_by_rule=source.held_by_rule, routing_reasons=source.routing_reasons,

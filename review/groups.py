@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from review import services
 from review.leases import DecisionConflict, LeaseHeld, answer_lease_take
@@ -89,8 +90,12 @@ def answer_group_decide(*, group: AnswerGroup, reviewer, marks: dict[str, ClaimM
     outcome = GroupOutcome()
     for answer in Answer.objects.filter(pk__in=group.answer_ids).order_by("pk"):
         try:
-            outcome.decided.append(_member_decide(answer=answer, reviewer=reviewer, marks=marks, action=action,
-                                                  reason=reason))
+            decided = _member_decide(answer=answer, reviewer=reviewer, marks=marks, action=action, reason=reason)
         except (LeaseHeld, DecisionConflict, services.DecisionInvalid, PermissionDenied) as exc:
             outcome.left.append((answer, str(exc)))
+            continue
+        if decided.needs_second_reviewer:  # a first approval: still waiting, for someone else
+            outcome.left.append((decided, _("first approval given; it needs a second reviewer")))
+        else:
+            outcome.decided.append(decided)
     return outcome

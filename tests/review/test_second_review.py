@@ -114,3 +114,24 @@ def test_one_person_cannot_send_an_edit_of_an_answer_that_needs_two(settings, pe
 
     assert edit.status_code == 400 and "needs two people" in edit.json()["detail"]
     assert Answer.objects.get(pk=answer.pk).status == "pending_review"
+
+
+def test_a_group_member_that_needs_two_people_is_named_as_waiting_for_a_second_reviewer(settings, reviewer,
+                                                                                       make_answer):
+    from review import groups
+    from review.selectors import answers_visible_to
+
+    settings.REVIEW_SECOND_REVIEW_TOPICS = ["refund"]
+    needs_two = make_answer(question="What is the refund window?", claims=[("It is 14 days.", "supported", 0.9)])
+    one = make_answer(question="How long is the window?", claims=[("It is 14 days.", "supported", 0.9)])
+    Answer.objects.filter(pk__in=[needs_two.pk, one.pk]).update(risk="medium")
+    for answer in (needs_two, one):
+        answer.claims.update(fact_key="window-14")
+    group = groups.answer_groups(pending=answers_visible_to(reviewer))[0]
+
+    outcome = groups.answer_group_decide(group=group, reviewer=reviewer, marks={}, action="approve")
+
+    assert [a.pk for a in outcome.decided] == [one.pk]
+    assert [(a.pk, why) for a, why in outcome.left] == [
+        (needs_two.pk, "first approval given; it needs a second reviewer")]
+    assert Answer.objects.get(pk=needs_two.pk).first_approved_by == reviewer
