@@ -390,6 +390,16 @@ REVIEW_UNDO_SECONDS = env_int("REVIEW_UNDO_SECONDS", 10, minimum=1)
 # it; a reviewer whose page has not asked for REVIEW_PRESENCE_SECONDS is no longer "looking at this".
 REVIEW_LIVE_POLL_SECONDS = env_int("REVIEW_LIVE_POLL_SECONDS", 5, minimum=1)
 REVIEW_PRESENCE_SECONDS = env_int("REVIEW_PRESENCE_SECONDS", 20, minimum=2)
+# Two people for what matters: an answer in one of these tiers, or touching one of these high-risk topics, needs a
+# second reviewer's approval (someone other than the first approver) before it is released. Empty: one approval.
+REVIEW_SECOND_REVIEW_TIERS = env_list("REVIEW_SECOND_REVIEW_TIERS", [])
+if set(REVIEW_SECOND_REVIEW_TIERS) - {"low", "medium", "high"}:
+    raise ImproperlyConfigured("REVIEW_SECOND_REVIEW_TIERS lists tiers: low, medium, high")
+REVIEW_SECOND_REVIEW_TOPICS = env_list("REVIEW_SECOND_REVIEW_TOPICS", [])
+# Gold items (review/gold.py): how often "Review next" hands a reviewer a calibration copy of one, unannounced.
+REVIEW_GOLD_RATE = env_float("REVIEW_GOLD_RATE", 0.05)
+if not 0 <= REVIEW_GOLD_RATE <= 1:
+    raise ImproperlyConfigured("REVIEW_GOLD_RATE must be between 0 and 1 (0.05 is one answer in twenty)")
 
 # Team work on the queue (triage/): mentions and assignments notify in the console; by e-mail too once a mail server
 # is configured (EMAIL_HOST), to people with an e-mail address. CONSOLE_BASE_URL makes the e-mail's link absolute.

@@ -21,7 +21,11 @@ from console.models import User
 from kb.models import IndexState, VersionStatus
 from kb.selectors import versions_awaiting_approval, versions_expiring_soon, versions_visible_to
 from review.learning.selectors import leak_overview
-from review.models import AnswerStatus, Claim, ClaimReview, Decision, Verdict, WebhookState
+from review.agreement import reviewer_agreement
+from review.gold import gold_accuracy
+from review.models import (
+    AnswerStatus, Claim, ClaimReview, Decision, ErrorKind, Evidence, GoldItem, Risk, Verdict, WebhookState,
+)
 from review.selectors import answers_visible_to, review_queue, review_queue_depth, sources_to_fix_count
 
 CHART_DAYS = 14
@@ -195,6 +199,40 @@ def _agreement(*, visible, since) -> list[VerdictAgreement]:
     return rows
 
 
+@dataclass
+class WrongRow:
+    key: str
+    label: str
+    claims: int
+
+
+def _wrong_claims(*, visible, since) -> dict:
+    """Claims reviewers marked wrong in the window: by why they are wrong, and by the source each rested on."""
+    wrong = Claim.objects.filter(answer__in=visible, reviewed_at__gte=since, review_state=ClaimReview.REJECTED,
+                                 from_edit=False)
+    by_kind = dict(wrong.values_list("error_kind").annotate(n=Count("id")))
+    kinds = [WrongRow(key=kind, label=str(label), claims=by_kind.get(kind, 0)) for kind, label in ErrorKind.choices]
+    by_source = [
+        WrongRow(key=key, label=title, claims=n) for key, title, n in
+        Evidence.objects.filter(claim__in=wrong, rank=1, chunk__isnull=False)
+        .values_list("chunk__version__document__key", "chunk__version__document__title")
+        .annotate(n=Count("claim", distinct=True)).order_by("-n", "chunk__version__document__title")[:8]
+    ]
+    return {"wrong_total": sum(by_kind.values()), "wrong_by_kind": kinds, "wrong_unsaid": by_kind.get("", 0),
+            "wrong_by_source": by_source}
+
+
+def _calibration(*, user: User, visible, since) -> dict:
+    """For leads only (approvers, admins): agreement between reviewers on double-reviewed claims, and each
+    reviewer's accuracy on gold items. Everyone else gets no such figures (None: the card is not shown)."""
+    if not user.has_role(roles.APPROVER):
+        return {"calibration": None}
+    copies = answers_visible_to(user).filter(gold_copy_of__isnull=False)
+    return {"calibration": {"agreement": reviewer_agreement(answers=visible, since=since),
+                            "gold": gold_accuracy(answers=copies),
+                            "gold_items": GoldItem.objects.filter(retired_at__isnull=True).count()}}
+
+
 def _today_outcomes(*, visible, today: date) -> dict[str, int]:
     """Today's answers by what went out: the answer itself, the fallback text, or nothing at all."""
     sent_today = visible.filter(released_at__date=today)
@@ -222,7 +260,8 @@ def dashboard_data(*, user: User) -> dict:
     now = timezone.now()
     today = timezone.localdate()
     # Production figures: what applications sent. The Ask page's answers are counted apart (_sandbox_figures).
-    visible = answers_visible_to(user).filter(sandbox=False)
+    # Gold items' calibration copies are no production answers either: never sent, they measure reviewers.
+    visible = answers_visible_to(user).filter(sandbox=False, gold_copy_of__isnull=True)
     versions = versions_visible_to(user)
     pending = visible.filter(status=AnswerStatus.PENDING_REVIEW)
     queue = review_queue_depth(answers=visible)
@@ -290,6 +329,8 @@ def dashboard_data(*, user: User) -> dict:
         "sandbox": _sandbox_figures(user=user, today=today),
         "depth_max": max(depth.values(), default=0) or 1,
         **_question_sets(user=user),
+        **_wrong_claims(visible=visible, since=since),
+        **_calibration(user=user, visible=visible, since=since),
         **_learning(),
     }
 

@@ -108,7 +108,8 @@ def answer_submit(request: HttpRequest, body: AnswerIn,
          summary="An answer's status, risk, claims and evidence")
 def answer_get(request: HttpRequest, answer_id: int):
     answer = (
-        Answer.objects.filter(pk=answer_id, client=request.auth)  # another client's answer is simply not found
+        # Another client's answer is simply not found, nor is a gold item's calibration copy (never the client's).
+        Answer.objects.filter(pk=answer_id, client=request.auth, gold_copy_of__isnull=True)
         .select_related("decided_by")
         .prefetch_related(
             Prefetch("claims", queryset=Claim.objects.select_related("reviewed_by").order_by("ordinal")

@@ -145,6 +145,7 @@ class ClaimReviewOut(Schema):
     state: str  # open, confirmed, rejected
     note: str
     overrides_checker: bool
+    kind: str | None  # why a claim marked wrong is wrong (wrong_value, wrong_name, not_in_sources, ...), if said
     reviewed_by: str | None
     reviewed_at: datetime | None
 
@@ -237,6 +238,7 @@ def _stored_claim_payload(claim) -> dict:
     ])
     payload["review"] = {
         "state": claim.review_state, "note": claim.review_note, "overrides_checker": claim.overrides_checker,
+        "kind": claim.error_kind or None,
         "reviewed_by": claim.reviewed_by.username if claim.reviewed_by_id else None, "reviewed_at": claim.reviewed_at,
     }
     return payload

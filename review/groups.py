@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from review import services
 from review.leases import DecisionConflict, LeaseHeld, answer_lease_take
@@ -60,6 +61,7 @@ def answer_group_get(*, pending: QuerySet[Answer], key: str) -> AnswerGroup | No
 class ClaimMark:
     state: str  # ClaimReview.CONFIRMED or REJECTED
     note: str = ""
+    kind: str = ""  # why a rejected claim is wrong (review.models.ErrorKind)
 
 
 @dataclass
@@ -75,7 +77,8 @@ def _member_decide(*, answer: Answer, reviewer, marks: dict[str, ClaimMark], act
         for claim in answer.claims.filter(from_edit=False):
             mark = marks.get(claim.fact_key)
             if mark is not None and claim.review_state == ClaimReview.OPEN:
-                services.claim_review(claim=claim, reviewer=reviewer, state=mark.state, note=mark.note)
+                services.claim_review(claim=claim, reviewer=reviewer, state=mark.state, note=mark.note,
+                                      kind=mark.kind)
         return services.answer_decide(answer=answer, reviewer=reviewer, action=action, reason=reason)
 
 
@@ -87,8 +90,12 @@ def answer_group_decide(*, group: AnswerGroup, reviewer, marks: dict[str, ClaimM
     outcome = GroupOutcome()
     for answer in Answer.objects.filter(pk__in=group.answer_ids).order_by("pk"):
         try:
-            outcome.decided.append(_member_decide(answer=answer, reviewer=reviewer, marks=marks, action=action,
-                                                  reason=reason))
+            decided = _member_decide(answer=answer, reviewer=reviewer, marks=marks, action=action, reason=reason)
         except (LeaseHeld, DecisionConflict, services.DecisionInvalid, PermissionDenied) as exc:
             outcome.left.append((answer, str(exc)))
+            continue
+        if decided.needs_second_reviewer:  # a first approval: still waiting, for someone else
+            outcome.left.append((decided, _("first approval given; it needs a second reviewer")))
+        else:
+            outcome.decided.append(decided)
     return outcome

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from console import roles
 from console.audit import audit_record
+from review.gold import gold_copy_offer
 from review.models import Answer, AnswerStatus
 
 
@@ -22,6 +23,14 @@ class LeaseHeld(Exception):
 
 class DecisionConflict(Exception):
     """The answer was decided already (or is leased by someone else): this decision lost."""
+
+
+class SecondReviewerNeeded(LeaseHeld, DecisionConflict):
+    """The reviewer gave this answer its first approval: only someone else may give the second (or decide it)."""
+
+    def __init__(self) -> None:
+        super().__init__(_("You gave this answer its first approval: it needs a second reviewer, someone other "
+                           "than you."))
 
 
 def _lease_until():
@@ -41,10 +50,13 @@ def answer_lease_next(*, reviewer, queryset, skipped: frozenset[int] = frozenset
     ones, in `order` (the queue's: tier, likeliest wrong, oldest). An answer assigned to someone else is theirs:
     "next" does not hand it out (it can still be opened and started from the queue). `queryset`: answers the
     reviewer may see; `skipped`: answers the reviewer skipped, passed over."""
+    if (copy := gold_copy_offer(reviewer=reviewer, queryset=queryset)) is not None:
+        return answer_lease_hold(copy, reviewer)  # unannounced: it reads like any other answer
     answer = (
         queryset.filter(_lease_free_for(reviewer), status=AnswerStatus.PENDING_REVIEW, escalated=False)
         .filter(Q(assignment__isnull=True) | Q(assignment__assignee=reviewer))
         .exclude(pk__in=skipped)
+        .exclude(first_approved_by=reviewer)  # the second approval is someone else's
         .annotate(not_mine=Case(When(assignment__assignee=reviewer, then=Value(0)), default=Value(1)))
         .order_by("not_mine", *order)
         .select_for_update(skip_locked=True, of=("self",))
@@ -72,6 +84,8 @@ def answer_lease_take(*, answer: Answer, reviewer) -> Answer:
     locked = Answer.objects.select_for_update().get(pk=answer.pk)
     if locked.status != AnswerStatus.PENDING_REVIEW or not answer_may_decide(answer=locked, reviewer=reviewer):
         return locked  # nothing to lease: a reviewer who may not decide must not block the admin either
+    if locked.first_approved_by_id == reviewer.pk:
+        raise SecondReviewerNeeded()
     if locked.lease_is_held_by_other(reviewer):
         raise LeaseHeld(_("%(who)s is reviewing this answer until %(until)s.") % {
             "who": locked.lease_holder, "until": f"{timezone.localtime(locked.lease_expires_at):%H:%M}"})
@@ -97,5 +111,7 @@ def answer_require_lease(answer: Answer, reviewer) -> None:
             if answer.decided_by_id else _("This answer was already %(status)s.") % {"status": status})
     if not answer_may_decide(answer=answer, reviewer=reviewer):
         raise PermissionDenied(_("This answer was escalated to an admin: only an admin can decide it."))
+    if answer.first_approved_by_id == reviewer.pk:
+        raise SecondReviewerNeeded()
     if answer.lease_is_held_by_other(reviewer):
         raise DecisionConflict(_("%(who)s holds the lease on this answer.") % {"who": answer.lease_holder})

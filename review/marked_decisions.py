@@ -22,6 +22,7 @@ class ClaimMark:
     claim: Claim
     state: str  # confirmed, rejected
     note: str = ""
+    kind: str = ""  # why a rejected claim is wrong (review.models.ErrorKind)
 
 
 def answer_require_own_lease(answer: Answer, reviewer) -> None:
@@ -73,6 +74,6 @@ def answer_decide_with_marks(*, answer: Answer, reviewer, marks: list[ClaimMark]
     locked = Answer.objects.select_for_update().get(pk=answer.pk)
     answer_require_own_lease(locked, reviewer)
     for mark in marks:
-        services.claim_review(claim=mark.claim, reviewer=reviewer, state=mark.state, note=mark.note)
+        services.claim_review(claim=mark.claim, reviewer=reviewer, state=mark.state, note=mark.note, kind=mark.kind)
     return services.answer_decide(answer=locked, reviewer=reviewer, action=action, reason=reason,
                                   edited_text=edited_text, edited_check=edited_check)

@@ -125,6 +125,16 @@ class Answer(work_claim_fields("scoring_"), work_claim_fields("webhook_")):
     # but kept out of production figures (the dashboard shows it apart).
     sandbox = models.BooleanField(default=False)
 
+    # Two people for what matters (REVIEW_SECOND_REVIEW_TIERS / _TOPICS): the first approval, given by someone other
+    # than the second; until the second the answer stays pending and nothing is released (review/second_review.py).
+    first_approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                          related_name="+")
+    first_approved_at = models.DateTimeField(null=True, blank=True)
+    # A calibration copy of a gold item, handed to a reviewer unannounced (review/gold.py): its decision counts in
+    # the reviewer's accuracy and nothing of it is ever released or sent.
+    gold_copy_of = models.ForeignKey("GoldItem", null=True, blank=True, on_delete=models.PROTECT,
+                                     related_name="copies")
+
     lease_holder = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                      related_name="+")
     lease_expires_at = models.DateTimeField(null=True, blank=True)
@@ -158,6 +168,11 @@ class Answer(work_claim_fields("scoring_"), work_claim_fields("webhook_")):
         the most restrictive level that could apply: the client's clearance."""
         return self.client.clearance if self.status == AnswerStatus.SCORING else self.evidence_level
 
+    @property
+    def needs_second_reviewer(self) -> bool:
+        """A first approval was given (review/second_review.py): pending until another reviewer approves."""
+        return self.status == AnswerStatus.PENDING_REVIEW and self.first_approved_by_id is not None
+
     def lease_is_held_by_other(self, user) -> bool:
         return bool(
             self.lease_holder_id and self.lease_holder_id != user.pk and self.lease_expires_at
@@ -180,6 +195,18 @@ class ClaimReview(models.TextChoices):
     REJECTED = "rejected", _("Claim is wrong")
 
 
+class ErrorKind(models.TextChoices):
+    """Why a claim is wrong, as the reviewer who marked it wrong said: the labels export and the dashboard count
+    wrong answers by it."""
+
+    WRONG_VALUE = "wrong_value", _("Wrong number or date")
+    WRONG_NAME = "wrong_name", _("Wrong name or role")
+    NOT_IN_SOURCES = "not_in_sources", _("Not in the sources")
+    OUTDATED_SOURCE = "outdated_source", _("Outdated source")
+    CONTRADICTS_SOURCE = "contradicts_source", _("Contradicts the source")
+    OTHER = "other", _("Other")
+
+
 # Verdicts a reviewer contradicts by marking the claim correct: a note is required and it counts as an override.
 OVERRIDABLE_VERDICTS = frozenset({"contradicted", "not_found"})
 
@@ -200,6 +227,8 @@ class Claim(models.Model):
     features = models.JSONField(default=dict, blank=True)
     review_state = models.CharField(max_length=16, choices=ClaimReview.choices, default=ClaimReview.OPEN)
     review_note = models.TextField(blank=True)
+    # Why it is wrong (a claim marked wrong only; empty until the reviewer says).
+    error_kind = models.CharField(max_length=24, choices=ErrorKind.choices, blank=True)
     # Marked correct although the checker found it contradicted or unsupported (the note says why).
     overrides_checker = models.BooleanField(default=False)
     # A claim of the reviewer's edited text, stored from the re-check it was sent with (trace and reverse trace
@@ -331,6 +360,8 @@ class Decision(models.Model):
         EDIT = "edit", _("Edit & send")
         REJECT = "reject", _("Reject")
         ESCALATE = "escalate", _("Escalate")
+        # The first of two approvals an answer that matters needs: it stays pending for a second reviewer.
+        FIRST_APPROVAL = "first_approval", _("First approval")
 
     answer = models.ForeignKey(Answer, on_delete=models.PROTECT, related_name="decisions")
     reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -342,6 +373,58 @@ class Decision(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+
+
+class ReviewerMark(models.Model):
+    """One reviewer's mark on a claim, as it stood when they decided (or gave a first approval): the claim itself
+    keeps only the last mark, so agreement between two reviewers of one claim and accuracy on gold items are read
+    from these."""
+
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="reviewer_marks")
+    decision = models.ForeignKey(Decision, on_delete=models.CASCADE, related_name="marks")
+    reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    state = models.CharField(max_length=16, choices=ClaimReview.choices)
+    error_kind = models.CharField(max_length=24, choices=ErrorKind.choices, blank=True)
+    note = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["claim", "created_at", "pk"]
+        indexes = [models.Index(fields=["reviewer", "created_at"], name="reviewer_mark_by_reviewer")]
+
+    def __str__(self) -> str:
+        return f"{self.reviewer} marked claim {self.claim_id} {self.state}"
+
+
+class GoldItem(models.Model):
+    """An answer whose verdict is known, marked gold by a lead (an approver or admin): copies of it are mixed into
+    reviewers' queues unannounced (REVIEW_GOLD_RATE), and each copy's decision is scored against the known one."""
+
+    class Verdict(models.TextChoices):
+        RIGHT = "right", _("Right: send it")
+        WRONG = "wrong", _("Wrong: do not send it")
+
+    answer = models.OneToOneField(Answer, on_delete=models.PROTECT, related_name="gold_item")
+    verdict = models.CharField(max_length=8, choices=Verdict.choices)
+    # {claim ordinal (str): "confirmed" | "rejected"}: the known mark of each claim the lead's answer had marked.
+    claim_marks = models.JSONField(default=dict, blank=True)
+    marked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    marked_at = models.DateTimeField(auto_now_add=True)
+    retired_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-marked_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"gold item {self.pk} (answer {self.answer_id}, {self.verdict})"
+
+    @property
+    def audit_security_level(self) -> str:
+        return self.answer.audit_security_level
+
+    @property
+    def is_active(self) -> bool:
+        return self.retired_at is None
 
 
 class WebhookDelivery(models.Model):

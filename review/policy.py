@@ -56,9 +56,11 @@ def figures_apart(below: float, above: float) -> tuple[str, str]:
     return low, high
 
 
-def topic_hits(text: str) -> list[str]:
+def topic_hits(text: str, topics: Sequence[str] | None = None) -> list[str]:
+    """The topics (REVIEW_HIGH_RISK_TOPICS unless given) `text` touches."""
     lowered = text.lower()
-    return [t for t in settings.REVIEW_HIGH_RISK_TOPICS if re.search(rf"\b{re.escape(t.lower())}(s|es)?\b", lowered)]
+    listed_topics = settings.REVIEW_HIGH_RISK_TOPICS if topics is None else topics
+    return [t for t in listed_topics if re.search(rf"\b{re.escape(t.lower())}(s|es)?\b", lowered)]
 
 
 def wrong_probability(scores: Sequence[float | None]) -> float:

@@ -26,7 +26,7 @@ from review.review_api_schemas import (
     DecidedOut, DecisionIn, LeaseOut, QueuePageOut, QueuePageQuery, QueueQuery, ReviewAnswerOut,
     queue_answer_to_dict, review_answer_to_dict,
 )
-from review.services import DecisionInvalid
+from review.services import DecisionInvalid, error_kind_problem
 from review.signals import answer_viewed
 
 router = Router(tags=["review"], auth=reviewer_bearer)
@@ -57,7 +57,8 @@ def _claims_prefetch() -> Prefetch:
 
 
 def _visible(user) -> QuerySet[Answer]:
-    return selectors.answers_visible_to(user).select_related("client", "lease_holder", "decided_by")
+    return selectors.answers_visible_to(user).select_related("client", "lease_holder", "decided_by",
+                                                              "first_approved_by")
 
 
 def _found(answers: QuerySet[Answer], answer_id: int) -> Answer:
@@ -202,8 +203,13 @@ def _claim_marks(answer: Answer, body: DecisionIn) -> list[marked_decisions.Clai
                              f"({has})")
     if len(set(indexes)) != len(indexes):
         raise HttpError(400, "claims: each claim may be marked once per decision")
-    return [marked_decisions.ClaimMark(claim=claims[mark.index], state=mark.state, note=mark.note.strip())
-            for mark in body.claims]
+    for position, mark in enumerate(body.claims):
+        if problem := error_kind_problem(mark.kind or ""):
+            raise HttpError(400, f"claims.{position}.kind: {problem}")
+        if mark.kind and mark.state != "rejected":
+            raise HttpError(400, f"claims.{position}.kind: only a claim marked rejected has a kind of error")
+    return [marked_decisions.ClaimMark(claim=claims[mark.index], state=mark.state, note=mark.note.strip(),
+                                       kind=mark.kind or "") for mark in body.claims]
 
 
 def _decided(answer: Answer) -> dict:
@@ -211,7 +217,8 @@ def _decided(answer: Answer) -> dict:
     return {"id": answer.pk, "status": answer.status, "escalated": answer.escalated,
             "decided_by": answer.decided_by.username if answer.decided_by_id else None,
             "decided_at": answer.decided_at, "released_text": answer.released_text if answer.released_at else None,
-            "undo_until": undo.undo_window_ends(answer) if rejected else None}
+            "undo_until": undo.undo_window_ends(answer) if rejected else None,
+            "needs_second_reviewer": answer.needs_second_reviewer}
 
 
 @router.post("/review/answers/{answer_id}/undo", response={200: LeaseOut, **WRITE_ERRORS},

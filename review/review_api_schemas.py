@@ -14,7 +14,7 @@ from pydantic import ConfigDict
 from console.api import Text
 from review.api_schemas import AnswerText, ClaimReviewOut, DecisionOut, EvidenceOut
 from review.forms import QueueFilterForm
-from review.models import Answer, AnswerStatus, Claim, Decision, Evidence
+from review.models import Answer, AnswerStatus, Claim, Decision, ErrorKind, Evidence
 
 PAGE_SIZE = 25  # the queue page's
 PAGE_SIZE_MAX = 100
@@ -85,6 +85,9 @@ class QueueAnswerOut(Schema):
     assignee: str | None
     lease_holder: str | None  # a live lease only
     lease_expires_at: datetime | None
+    # Two people for what matters: a first approval was given, by first_approved_by; a second reviewer must approve.
+    needs_second_reviewer: bool
+    first_approved_by: str | None
     url: str  # the answer's review page
     claims: list[ReviewClaimOut]
 
@@ -119,6 +122,8 @@ class ClaimMarkIn(Schema):
     state: Literal["confirmed", "rejected"]
     note: Text = Field("", max_length=NOTE_MAX_CHARS,
                        description="needed to mark correct a claim the checker found contradicted or not found")
+    kind: str | None = Field(None, max_length=40, description="why a claim marked wrong is wrong: "
+                             + ", ".join(ErrorKind.values) + " (only with state rejected)")
 
 
 class DecisionIn(Schema):
@@ -139,6 +144,7 @@ class DecidedOut(Schema):
     decided_at: datetime | None
     released_text: str | None
     undo_until: datetime | None  # a reject: until when POST .../undo takes it back
+    needs_second_reviewer: bool  # a first approval: pending, nothing released, until another reviewer approves
 
 
 def _user_name(user) -> str | None:
@@ -162,7 +168,8 @@ def review_claim_to_dict(claim: Claim) -> dict:
         "verdict": claim.verdict, "score": None if claim.score is None else round(claim.score, 4),
         "reasons": claim.reasons, "evidence": [_evidence_to_dict(e) for e in claim.evidence.all()],
         "review": {"state": claim.review_state, "note": claim.review_note,
-                   "overrides_checker": claim.overrides_checker, "reviewed_by": _user_name(claim.reviewed_by),
+                   "overrides_checker": claim.overrides_checker, "kind": claim.error_kind or None,
+                   "reviewed_by": _user_name(claim.reviewed_by),
                    "reviewed_at": claim.reviewed_at},
     }
 
@@ -199,6 +206,8 @@ def queue_answer_to_dict(answer: Answer) -> dict:
         "sla_deadline": _sla_deadline(answer),
         "assignee": _assignee(answer), "lease_holder": answer.lease_holder.username if leased else None,
         "lease_expires_at": answer.lease_expires_at if leased else None, "url": answer.get_absolute_url(),
+        "needs_second_reviewer": answer.needs_second_reviewer,
+        "first_approved_by": _user_name(answer.first_approved_by),
         "claims": [review_claim_to_dict(claim) for claim in answer.claims.all() if not claim.from_edit],
     }
 

@@ -174,7 +174,7 @@ def review_queue(
     # index and computes them for the 25 rows of the page only.
     claims = Claim.objects.filter(answer=OuterRef("pk"), from_edit=False).order_by().values("answer")
     answers = answers_visible_to(user).select_related(
-        "client", "lease_holder", "decided_by", "assignment__assignee").annotate(
+        "client", "lease_holder", "decided_by", "first_approved_by", "assignment__assignee").annotate(
         flagged=Subquery(claims.exclude(verdict=Verdict.SUPPORTED).annotate(n=Count("id")).values("n")[:1]),
         claim_count=Subquery(claims.annotate(n=Count("id")).values("n")[:1]),
         sla_deadline=_sla_deadline(),

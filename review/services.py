@@ -27,11 +27,13 @@ from kb.models import Chunk, DocumentVersion
 from review.learning.review_labels import review_labels_record
 from review.leases import DecisionConflict, answer_lease_hold, answer_require_lease
 from review.models import (
-    RISK_ORDER, Answer, AnswerStatus, ApiClient, Claim, ClaimReview, Decision, Evidence, Risk, SelfTestRun, Verdict,
-    WebhookState,
+    RISK_ORDER, Answer, AnswerStatus, ApiClient, Claim, ClaimReview, Decision, ErrorKind, Evidence, Risk, SelfTestRun,
+    Verdict, WebhookState,
 )
 from review.pipeline import CheckReport, answer_check
+from review.gold import gold_copy_decided
 from review.reviewed_facts import reviewed_facts_record
+from review.second_review import answer_first_approve, reviewer_marks_record, second_review_needed
 from review.vocabulary_learning import vocabulary_learn
 
 logger = logging.getLogger(__name__)
@@ -258,10 +260,22 @@ class DecisionInvalid(ValueError):
     """The decision is not allowed as asked (e.g. high risk with unconfirmed claims, override without reason)."""
 
 
+def error_kind_problem(kind: str) -> str:
+    """Why `kind` is no error kind (review.models.ErrorKind), in the reviewer's words; empty when it is one."""
+    if not kind or kind in ErrorKind.values:
+        return ""
+    return _("“%(kind)s” is no kind of error; the kinds are: %(kinds)s.") % {
+        "kind": kind[:40], "kinds": ", ".join(ErrorKind.values)}
+
+
 @transaction.atomic
-def claim_review(*, claim: Claim, reviewer, state: str, note: str = "") -> Claim:
+def claim_review(*, claim: Claim, reviewer, state: str, note: str = "", kind: str = "") -> Claim:
     """Mark a claim correct or wrong (or open again: undo). Correct against the checker needs a note and is an
-    override."""
+    override. `kind`: why a claim marked wrong is wrong (review.models.ErrorKind); only a wrong claim has one."""
+    if problem := error_kind_problem(kind):
+        raise DecisionInvalid(problem)
+    if kind and state != ClaimReview.REJECTED:
+        raise DecisionInvalid(_("Only a claim marked wrong has a kind of error."))
     answer = Answer.objects.select_for_update().get(pk=claim.answer_id)
     answer_require_lease(answer, reviewer)
     claim = Claim.objects.get(pk=claim.pk, from_edit=False)
@@ -271,18 +285,22 @@ def claim_review(*, claim: Claim, reviewer, state: str, note: str = "") -> Claim
         raise DecisionInvalid(_("The checker found claim %(number)s %(verdict)s: say in the note why it is correct.")
                               % {"number": claim.ordinal + 1, "verdict": claim.get_verdict_display().lower()})
     reopened = state == ClaimReview.OPEN
-    if (claim.review_state, claim.review_note, claim.overrides_checker) == (state, "" if reopened else note, overrides):
+    if (claim.review_state, claim.review_note, claim.overrides_checker, claim.error_kind) == (
+            state, "" if reopened else note, overrides, kind):
         answer_lease_hold(answer, reviewer)  # the same mark again changes nothing: no audit row for it
         return claim
     before = {"review": audit_label(claim, "review_state"), "note": claim.review_note,
-              "overrides_checker": claim.overrides_checker}
+              "overrides_checker": claim.overrides_checker, "kind": claim.error_kind}
     claim.review_state = state
     claim.review_note = "" if reopened else note
     claim.overrides_checker = overrides
+    claim.error_kind = kind
     claim.reviewed_by = None if reopened else reviewer
     claim.reviewed_at = None if reopened else timezone.now()
-    claim.save(update_fields=["review_state", "review_note", "overrides_checker", "reviewed_by", "reviewed_at"])
-    after = {"review": audit_label(claim, "review_state"), "note": claim.review_note, "overrides_checker": overrides}
+    claim.save(update_fields=["review_state", "review_note", "overrides_checker", "error_kind", "reviewed_by",
+                              "reviewed_at"])
+    after = {"review": audit_label(claim, "review_state"), "note": claim.review_note, "overrides_checker": overrides,
+             "kind": kind}
     audit_record(verb=f"claim.{state}", obj=claim, actor=reviewer, note=claim.review_note,
                  before={field: value for field, value in before.items() if value != after[field]},
                  after={field: value for field, value in after.items() if value != before[field]})
@@ -312,6 +330,10 @@ def decision_blockers(*, answer: Answer, claims: list[Claim], action: str) -> st
         return ", ".join(str(c.ordinal + 1) for c in selected)
 
     open_flagged = [c for c in claims if c.is_flagged and c.review_state == ClaimReview.OPEN]
+    if action == Decision.Action.EDIT and not answer.first_approved_by_id and second_review_needed(answer):
+        # One person may not send what needs two: the edit is the second reviewer's, after a first approval.
+        return _("This answer needs two people: approve it (a second reviewer then approves or edits it) or "
+                 "reject it.")
     if action == Decision.Action.EDIT:
         return (_("Mark each flagged claim correct or wrong before editing (still open: claim %(numbers)s).")
                 % {"numbers": numbers(open_flagged)} if open_flagged else "")
@@ -396,9 +418,15 @@ def answer_decide(
     if action == Decision.Action.ESCALATE and not reason:
         raise DecisionInvalid(_("Say why you escalate, so the admin knows what to look at."))
 
+    if action == Decision.Action.APPROVE and not locked.first_approved_by_id and second_review_needed(locked):
+        return answer_first_approve(answer=locked, reviewer=reviewer, claims=claims, reason=reason,
+                                    overrides=overrides)
+
     decision = Decision.objects.create(answer=locked, reviewer=reviewer, action=action, reason=reason,
                                        overrides_checker=overrides,
                                        text=edited_text if action == Decision.Action.EDIT else "")
+    if action != Decision.Action.ESCALATE:
+        reviewer_marks_record(decision=decision, claims=claims)
     # Only what the decision changes: the status change is answer.release's row, an escalation flips the flag.
     decided: dict = {"overrides_checker": True} if overrides else {}
     if action == Decision.Action.EDIT:
@@ -422,6 +450,8 @@ def answer_decide(
         _edited_claims_store(locked, edited_check)
     locked.save(update_fields=["decided_by", "decided_at", "escalated", "edited_text", "lease_holder",
                                "lease_expires_at"])
+    if locked.gold_copy_of_id:
+        return gold_copy_decided(answer=locked, action=action)
     review_labels_record(answer=locked, reviewer=reviewer, action=action, edited_text=edited_text)
     reviewed_facts_record(answer=locked, decision=decision)
     vocabulary_learn(answer=locked)

@@ -17,6 +17,7 @@ urlpatterns = [
     path("answers/<int:answer_id>/lease/", views.lease_renew, name="lease_renew"),
     path("answers/<int:answer_id>/lease/release/", views.lease_release, name="lease_release"),
     path("answers/<int:answer_id>/decide/", views.answer_decide, name="answer_decide"),
+    path("answers/<int:answer_id>/gold/", views.answer_gold, name="answer_gold"),
     path("answers/<int:answer_id>/undo-reject/", views.answer_reject_undo, name="answer_reject_undo"),
     path("claims/<int:claim_id>/review/", views.claim_review, name="claim_review"),
     path("answers/<int:answer_id>/confirm-supported/", views.claims_confirm_supported,

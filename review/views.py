@@ -20,10 +20,14 @@ from console import roles
 from console.roles import role_required
 from console.input_text import text_problem
 from kb.selectors import get_version_for_user
-from review import citations, corrections, groups, leases, live, presence, reviewed_facts, selectors, services, undo
-from review.forms import DecisionForm, EditedTextForm, QueueFilterForm
-from review.models import Answer, AnswerStatus, Claim, ClaimReview, Decision, ReviewedFact, Risk
+from review import (
+    citations, corrections, gold, groups, leases, live, presence, reviewed_facts, selectors, services, undo,
+)
 from review.bulk import bulk_undo_toast
+from review.forms import DecisionForm, EditedTextForm, QueueFilterForm
+from review.models import (
+    Answer, AnswerStatus, Claim, ClaimReview, Decision, ErrorKind, GoldItem, ReviewedFact, Risk,
+)
 from review.queue_openers import queue_opened
 from review.signals import answer_viewed
 
@@ -165,6 +169,7 @@ def _decision_context(request: HttpRequest, answer: Answer, claims: list[Claim])
         "edit_blocker": services.decision_blockers(answer=answer, claims=claims, action=Decision.Action.EDIT),
         # The checker supports these: one key agrees with all of them, and attention goes to the flagged ones.
         "supported_open": sum(not c.is_flagged and c.review_state == ClaimReview.OPEN for c in claims),
+        "error_kinds": ErrorKind.choices,  # what a claim marked wrong asks: why
     }
 
 
@@ -179,7 +184,9 @@ def answer_page(request: HttpRequest, answer: Answer, *, form: DecisionForm | No
     return render(request, "review/answer_detail.html", {
         **context, "held_by_other": held_by_other, "for_admin": for_admin,
         "can_start": (answer.status == AnswerStatus.PENDING_REVIEW and not held_by_other and not for_admin
-                      and not context["can_decide"]),
+                      and not context["can_decide"] and answer.first_approved_by_id != request.user.pk
+                      and request.user.has_role(*REVIEWERS)),
+        **_gold_context(request, answer),
         "form": form or DecisionForm(initial={"edited_text": answer.text}),
         "decisions": answer.decisions.select_related("reviewer"),
         "marked_claims": [c for c in claims if c.review_state != ClaimReview.OPEN],
@@ -192,8 +199,16 @@ def answer_page(request: HttpRequest, answer: Answer, *, form: DecisionForm | No
     }, status=status)
 
 
+def _gold_context(request: HttpRequest, answer: Answer) -> dict:
+    """Leads (approvers, admins) see whether an answer is gold, or a gold item's copy; nobody else is told."""
+    if not request.user.has_role(roles.APPROVER):
+        return {"is_lead": False}
+    return {"is_lead": True, "gold_item": GoldItem.objects.filter(answer=answer, retired_at__isnull=True).first(),
+            "gold_verdict": gold.gold_verdict_of(answer)}
+
+
 @require_GET
-@role_required(*REVIEWERS)
+@role_required(*REVIEWERS, roles.APPROVER)  # approvers read it to make it a gold item; deciding is reviewers'
 def answer_detail(request: HttpRequest, answer_id: int) -> HttpResponse:
     """Read-only: looking at an answer takes no lease (Start review does)."""
     answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
@@ -289,14 +304,19 @@ def _claim_acted(request: HttpRequest, claim: Claim, act: Callable[[], object]) 
 @role_required(*REVIEWERS)
 def claim_review(request: HttpRequest, claim_id: int) -> HttpResponse:
     claim = _get_claim_for_user(user=request.user, claim_id=claim_id)
-    state = request.POST.get("state", "")
+    kind = request.POST.get("kind", "")
+    # A kind's button says the claim is wrong and why (the card's "Why is it wrong?" row).
+    state = request.POST.get("state", "") or (ClaimReview.REJECTED if kind else "")
     if state not in ClaimReview.values:
         return HttpResponse("state must be confirmed, rejected or open", status=400)
+    if problem := services.error_kind_problem(kind):
+        return HttpResponse(problem, status=400)
     note = request.POST.get("note", "").strip()[:2000]
     if problem := text_problem(note):
         return HttpResponse(_("The note %(problem)s.") % {"problem": problem}, status=400)
     return _claim_acted(request, claim, lambda: services.claim_review(
-        claim=claim, reviewer=request.user, state=state, note=note))
+        claim=claim, reviewer=request.user, state=state, note=note,
+        kind=kind if state == ClaimReview.REJECTED else ""))
 
 
 @require_POST
@@ -397,6 +417,9 @@ def answer_decide(request: HttpRequest, answer_id: int) -> HttpResponse:
     if action == Decision.Action.REJECT:
         answer.refresh_from_db()
         undo.undo_offer(request, answer)  # the toast says it, with its Undo button
+    elif action == Decision.Action.APPROVE and Answer.objects.get(pk=answer.pk).needs_second_reviewer:
+        messages.success(request, _("First approval given: answer %(number)s waits for a second reviewer and is "
+                                    "not sent yet.") % {"number": answer.pk})
     else:
         done = {"approve": _("Answer %(number)s approved and sent."), "edit": _("Answer %(number)s edited and sent."),
                 "escalate": _("Answer %(number)s escalated to an admin.")}
@@ -552,7 +575,7 @@ def answer_group(request: HttpRequest, key: str) -> HttpResponse:
     shown = max(members, key=lambda member: (member.scored_at is not None, member.scored_at, member.pk))
     claims = list(selectors.claims_with_evidence().filter(answer=shown, from_edit=False))
     return render(request, "review/answer_group.html", {
-        "group": group, "members": members, "claims": claims, "now": timezone.now()})
+        "group": group, "members": members, "claims": claims, "now": timezone.now(), "error_kinds": ErrorKind.choices})
 
 
 @require_POST
@@ -562,8 +585,13 @@ def answer_group_decide(request: HttpRequest, key: str) -> HttpResponse:
     marks = {}
     for fact_key in request.POST.getlist("fact_key"):
         state = request.POST.get(f"state-{fact_key}", "")
+        kind = request.POST.get(f"kind-{fact_key}", "") if state == ClaimReview.REJECTED else ""
+        if problem := services.error_kind_problem(kind):
+            messages.error(request, problem)
+            return redirect("review:answer_group", key=key)
         if state in (ClaimReview.CONFIRMED, ClaimReview.REJECTED):
-            marks[fact_key] = groups.ClaimMark(state=state, note=request.POST.get(f"note-{fact_key}", "").strip())
+            marks[fact_key] = groups.ClaimMark(state=state, note=request.POST.get(f"note-{fact_key}", "").strip(),
+                                               kind=kind)
     try:
         outcome = groups.answer_group_decide(group=group, reviewer=request.user, marks=marks,
                                              action=request.POST.get("action", ""),
@@ -578,3 +606,24 @@ def answer_group_decide(request: HttpRequest, key: str) -> HttpResponse:
     for answer, why in outcome.left:
         messages.warning(request, _("Answer %(number)s left as it was: %(why)s") % {"number": answer.pk, "why": why})
     return redirect("review:queue")
+
+
+@require_POST
+@role_required(roles.APPROVER)
+def answer_gold(request: HttpRequest, answer_id: int) -> HttpResponse:
+    """A lead makes a decided answer a gold item (`gold=1`) or retires it (`gold=0`)."""
+    answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
+    if request.POST.get("gold") == "0":
+        item = GoldItem.objects.filter(answer=answer).first()
+        if item is not None:
+            gold.gold_item_retire(item=item, lead=request.user)
+        messages.success(request, _("Answer %(number)s is no longer a gold item.") % {"number": answer.pk})
+        return redirect(answer)
+    try:
+        item = gold.gold_item_mark(answer=answer, lead=request.user)
+    except gold.GoldRefused as exc:
+        messages.error(request, str(exc))
+        return redirect(answer)
+    messages.success(request, _("Answer %(number)s is a gold item (%(verdict)s): reviewers get copies of it "
+                                "unannounced.") % {"number": answer.pk, "verdict": item.get_verdict_display()})
+    return redirect(answer)

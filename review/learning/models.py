@@ -30,6 +30,8 @@ class ReviewLabel(models.Model):
     supported = models.BooleanField()
     # Why: "confirmed", "kept in the sent answer", "marked wrong", "rejected with the answer", "edited out".
     basis = models.CharField(max_length=40)
+    # Why the claim is wrong, as its reviewer said (review.models.ErrorKind); empty when supported or not said.
+    error_kind = models.CharField(max_length=24, blank=True)
     source = models.CharField(max_length=16, choices=LabelSource.choices)
     weight = models.FloatField(default=1.0)
     held_by_rule = models.BooleanField(default=False)

@@ -62,7 +62,8 @@ def review_labels_record(*, answer: Answer, reviewer, action: str, edited_text: 
             claim=claim, answer=answer, claim_text=claim.text, question=answer.question,
             evidence_text=evidence[0].source_text()[:EVIDENCE_CHARS] if evidence else "",
             chunk_ids=[e.chunk_id for e in evidence if e.chunk_id], features=claim.features, supported=supported,
-            basis=basis, source=source, weight=weight, held_by_rule=answer.held_by_rule,
+            basis=basis, error_kind="" if supported else claim.error_kind, source=source,
+            weight=weight, held_by_rule=answer.held_by_rule,
             answer_digest=answer_digest, claim_digest=text_digest(claim.text), labelled_by=reviewer,
         ))
     return ReviewLabel.objects.bulk_create(labels, ignore_conflicts=True)
@@ -91,5 +92,6 @@ def labels_exported(labels: QuerySet[ReviewLabel]) -> Iterator[dict]:
             "id": f"review-label-{label.pk}", "source": f"console:{label.source}",
             "evidence": label.evidence_text[:EVIDENCE_CHARS], "question": label.question, "answer": label.claim_text,
             "label": "supported" if label.supported else "unsupported", "kind": label.basis,
+            "error_kind": label.error_kind or None,  # why it is wrong, as its reviewer said (unsupported only)
             "weight": label.weight, "labelled_at": label.created_at.isoformat(),
         }

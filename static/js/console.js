@@ -1,5 +1,5 @@
 // Keyboard shortcuts. Queue: n takes the next item. Review page: n starts the review (takes the lease), j/k move
-// between claims, c/x mark the selected claim correct/wrong, g agrees with every supported claim, u undoes the last
+// between claims, c/x mark the selected claim correct/wrong (1-6 then say why it is wrong), g agrees with every supported claim, u undoes the last
 // mark, e edits, a approves & sends, r rejects the answer (z undoes it while its toast shows), s skips, [ / ] open
 // the previous / next item, ? shows the help.
 (function () {
@@ -58,7 +58,7 @@
     if (!card) return;
     htmx.ajax("POST", last.url, {
       source: card, target: "#" + last.cardId, swap: "outerHTML",
-      values: { state: last.state, note: last.note },
+      values: { state: last.state, note: last.note, kind: last.state === "rejected" ? last.kind : "" },
     });
   }
 
@@ -112,6 +112,10 @@
       case "k": move(-1); break;
       case "c": if (card) { select(card); click("[data-shortcut='confirm']", card); } break;
       case "x": if (card) { select(card); click("[data-shortcut='reject-claim']", card); } break;
+      // A claim marked wrong asks why: 1-6 press its kinds (wrong number or date, ... other).
+      case "1": case "2": case "3": case "4": case "5": case "6":
+        if (card) click("[data-kind-key='" + event.key + "']", card);
+        break;
       case "u": undo(); break;
       case "e": editAnswer(); break;
       case "a": click("[data-shortcut='approve']"); break;
@@ -241,7 +245,7 @@
     var card = elt.closest("[data-claim-card]");
     pendingMark = {
       url: elt.getAttribute("hx-post"), cardId: card.id,
-      state: card.dataset.reviewState, note: card.dataset.reviewNote,
+      state: card.dataset.reviewState, note: card.dataset.reviewNote, kind: card.dataset.errorKind || "",
     };
   });
 
@@ -277,6 +281,11 @@
       select(card);
       var note = card.querySelector("[data-claim-note]");
       if (note) note.focus();
+      return;
+    }
+    // Marked wrong without saying why: stay on it, its "Why is it wrong?" keys (1-6) are next.
+    if (card.dataset.reviewState === "rejected" && !card.dataset.errorKind) {
+      select(card);
       return;
     }
     var all = cards();

@@ -93,7 +93,7 @@ def test_a_curator_following_a_review_link_sees_a_page_that_explains(page, login
 
     assert response.status == 403
     refused = page.locator("#refused")
-    assert "This page needs one of these roles: reviewer." in refused.inner_text()
+    assert "This page needs one of these roles: reviewer, approver." in refused.inner_text()  # approvers: gold items
     assert page.locator("[data-held-roles]").inner_text() == "curator"
     assert f"ask {admin_user.username}" in page.locator("[data-granted-by]").inner_text()
     assert page.get_by_role("link", name="Review queue").count() == 0  # the nav leads nowhere it refuses
