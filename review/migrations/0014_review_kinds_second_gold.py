@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('review', '0012_reviewed_facts'),
+        ('review', '0013_webhook_sending'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
