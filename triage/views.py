@@ -1,21 +1,22 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from console import roles
 from console.roles import role_required
 from review import selectors as review_selectors
 from review.forms import queue_query_clean
 from review.views import answer_page, queue_page
-from triage import selectors, services
-from triage.forms import CommentForm, QueueViewForm
+from triage import drafts, guidelines, selectors, services
+from triage.forms import CommentForm, GuidelineForm, QueueViewForm
 from triage.models import QueueView
 
 REVIEWERS = (roles.REVIEWER,)
@@ -39,10 +40,12 @@ def saved_view_open(request: HttpRequest) -> HttpResponse | None:
     review/queue_openers.py)."""
     view_id = request.GET.get("view", "")
     if not view_id:
+        request.session.pop(guidelines.WORKING_VIEW, None)  # the queue without a view: its guidelines no longer apply
         return None
     view = selectors.get_queue_view_for_user(user=request.user, view_id=int(view_id)) if view_id.isdigit() else None
     if view is None:
         raise Http404(_("No such saved view (or it is not shared with you)."))
+    request.session[guidelines.WORKING_VIEW] = view.pk  # its guidelines stay beside the answers opened from it
     if view.query and set(request.GET) <= {"view", "page"}:  # a view's link: open it with its whole query
         return redirect(f"{_queue_url(view.query)}&view={view.pk}")
     return None
@@ -134,3 +137,58 @@ def notification_list(request: HttpRequest) -> HttpResponse:
 def notifications_read(request: HttpRequest) -> HttpResponse:
     services.notifications_mark_read(user=request.user)
     return redirect("triage:notifications")
+
+
+GUIDELINE_READERS = (roles.REVIEWER, roles.APPROVER, roles.ADMIN)
+
+
+def _visible_view(request: HttpRequest, view_id: int) -> QueueView:
+    view = selectors.get_queue_view_for_user(user=request.user, view_id=view_id)
+    if view is None:
+        raise Http404(_("No such saved view (or it is not shared with you)."))
+    return view
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(*GUIDELINE_READERS)
+def view_guidelines(request: HttpRequest, view_id: int) -> HttpResponse:
+    """A saved view's guidelines: the version in force (or one asked for), their history, and for those who may
+    edit them (triage/guidelines.py) the form that saves a new version."""
+    view = _visible_view(request, view_id)
+    may_edit = guidelines.guideline_may_edit(user=request.user, view=view)
+    history = guidelines.guideline_history(view=view)
+    form = GuidelineForm(request.POST or None, initial={"text": history[0].text if history else ""})
+    if request.method == "POST":
+        if not may_edit:
+            raise PermissionDenied(_("Only the view's owner, or an approver or admin on a shared view, can edit its "
+                                     "guidelines."))
+        if form.is_valid():
+            try:
+                guideline = guidelines.guideline_save(view=view, author=request.user, text=form.cleaned_data["text"])
+            except guidelines.GuidelineInvalid as exc:
+                form.add_error("text", str(exc))
+            else:
+                messages.success(request, _("Saved version %(number)s of the guidelines.") % {
+                    "number": guideline.number})
+                return redirect("triage:view_guidelines", view_id=view.pk)
+    number = request.GET.get("version", "")
+    shown = next((g for g in history if str(g.number) == number), None) if number else (history[0] if history
+                                                                                          else None)
+    return render(request, "triage/view_guidelines.html", {
+        "view": view, "history": history, "shown": shown, "current": history[0] if history else None,
+        "shown_html": guidelines.guideline_html(shown) if shown else "", "may_edit": may_edit, "form": form,
+    }, status=400 if form.errors else 200)
+
+
+@require_POST
+@role_required(*REVIEWERS)
+def draft_save(request: HttpRequest, answer_id: int) -> HttpResponse:
+    """Keep what the reviewer is typing (sent as they type, debounced, and on leaving the box): 204, or 400 naming
+    what is wrong."""
+    answer = review_selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
+    try:
+        drafts.draft_save(answer=answer, author=request.user, field=request.POST.get("field", ""),
+                          text=request.POST.get("text", ""))
+    except drafts.DraftInvalid as exc:
+        return HttpResponse(str(exc), status=400)
+    return HttpResponse(status=204)
