@@ -34,3 +34,19 @@ def test_chinese_dashboard_shows_no_english(page, login, approver, curator, tmp_
     assert "导入自 travel-policy.md" in text
     assert "控制台首次启动" in text
     assert english_words(text, names={approver.username, curator.username}) == []
+
+
+def test_chinese_version_page_shows_the_import_notes_in_chinese(page, login, approver, curator, tmp_path,
+                                                                 celery_worker):
+    curator.language = "zh-hans"
+    curator.save(update_fields=["language"])
+    source = tmp_path / "travel-policy.md"
+    source.write_text("# Travel policy\n\nHotels are paid up to 180 euros a night.\n")
+    call_command("kb_import", str(source), "--owner", curator.username, "--approve-as", approver.username)
+    login(curator)
+
+    page.goto("/kb/travel-policy/v1/")
+    text = page.inner_text("main")
+
+    assert "导入时批准" in text and "导入自 travel-policy.md" in text
+    assert "approved at import" not in text and "imported from" not in text
