@@ -23,7 +23,8 @@ def test_drafts_are_kept_per_reviewer_and_shown_on_the_answer_page(client, revie
     assert _save(client, answer, "reason", "Wrong window").status_code == 204
     assert _save(client, answer, f"note-{claim.pk}", "Policy says 30").status_code == 204
 
-    assert drafts_for(answer=answer, author=reviewer) == {"reason": "Wrong window", f"note-{claim.pk}": "Policy says 30"}
+    assert drafts_for(answer=answer, author=reviewer) == {"reason": "Wrong window",
+                                                          f"note-{claim.pk}": "Policy says 30"}
     assert drafts_for(answer=answer, author=second_reviewer) == {}
 
 
