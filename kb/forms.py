@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 from django import forms
-from django.urls import reverse_lazy
 from django.conf import settings
+from django.urls import reverse_lazy
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
