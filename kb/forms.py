@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
+from django.urls import reverse_lazy
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -81,7 +82,8 @@ class DocumentCreateForm(VersionUploadForm):
         max_length=100,
         label=gettext_lazy("Key"),
         help_text=gettext_lazy("Stable identifier, suggested from the title, e.g. travel-policy. Cannot change later."),
-        widget=forms.TextInput(attrs={"data-key-from-title": "id_title", "autocomplete": "off"}),
+        widget=forms.TextInput(attrs={"data-key-from-title": "id_title", "autocomplete": "off",
+                                         "data-key-suggestion-url": reverse_lazy("kb:document_key_suggestion")}),
     )
     security_level = forms.ChoiceField(choices=SecurityLevel.choices, initial=SecurityLevel.INTERNAL,
                                        label=gettext_lazy("Security level"))

@@ -6,6 +6,7 @@ app_name = "kb"
 urlpatterns = [
     path("", views.document_list, name="document_list"),
     path("new/", views.document_create, name="document_create"),
+    path("key-suggestion/", views.document_key_suggestion, name="document_key_suggestion"),
     path("search/", views.search_playground, name="search"),
     path("chunks/<int:chunk_id>/", views.chunk_detail, name="chunk_detail"),
     path("sources/", source_views.source_list, name="source_list"),

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -17,6 +17,7 @@ from console.input_text import text_without_controls
 from checking.languages import LANGUAGE_CHOICES, LANGUAGE_CODES
 from kb import reverification, selectors, services, vocabulary
 from kb.diff import version_text_diff
+from kb.keys import document_key_suggest
 from kb.forms import (
     DecisionForm,
     DocumentCreateForm,
@@ -77,6 +78,13 @@ def document_create(request: HttpRequest) -> HttpResponse:
             return redirect(version)
     form.ask_for_file_again(request.FILES)
     return render(request, "kb/upload.html", {"form": form, "document": None}, status=400 if form.errors else 200)
+
+
+@require_GET
+@role_required(roles.CURATOR)
+def document_key_suggestion(request: HttpRequest) -> JsonResponse:
+    """The key the new-document form suggests for a title the browser cannot slug itself (Chinese: pinyin)."""
+    return JsonResponse({"key": document_key_suggest(title=request.GET.get("title", "")[:1000])})
 
 
 @require_http_methods(["GET", "POST"])

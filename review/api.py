@@ -96,7 +96,9 @@ def answer_submit(request: HttpRequest, body: AnswerIn,
             client=client, question=body.question, text=body.answer, external_id=body.external_id,
             contexts=body.contexts, citations=_cited_chunk_ids(body, client.clearance),
             callback_url=str(body.callback_url) if body.callback_url else "", idempotency_key=idempotency_key,
-            language=body.language,
+            language=body.language, assistant_model=body.model,
+            trace_url=str(body.trace_url) if body.trace_url else "",
+            retrieved=[passage.dict() for passage in body.retrieved],
         )
     except services.IdempotencyConflict as exc:
         raise HttpError(409, str(exc)) from None

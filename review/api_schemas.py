@@ -18,6 +18,7 @@ from review.models import Answer
 from review.pipeline import CheckReport
 
 CALLBACK_URL_MAX_CHARS = Answer._meta.get_field("callback_url").max_length
+TRACE_URL_MAX_CHARS = Answer._meta.get_field("trace_url").max_length
 
 
 def _within_answer_length(answer: str) -> str:
@@ -64,6 +65,29 @@ class CitationIn(Schema):
     chunk_id: int
 
 
+RETRIEVED_MAX_PASSAGES = 50  # as many as `contexts`
+RETRIEVED_MAX_CHARS = 20_000  # per passage
+
+
+class RetrievedIn(Schema):
+    """A passage the assistant retrieved for the answer, as its retriever returned it (shown to the reviewer, not
+    used as evidence: that is what `contexts` and `citations` are for)."""
+
+    text: Text = Field(min_length=1, max_length=RETRIEVED_MAX_CHARS)
+    source: Text = Field("", max_length=500)  # a document name, URL or id in the assistant's own terms
+    score: float | None = Field(None, allow_inf_nan=False)
+
+
+def _trace_url_allowed(url: HttpUrl) -> HttpUrl:
+    if len(str(url)) > TRACE_URL_MAX_CHARS:
+        raise ValueError(f"is longer than {TRACE_URL_MAX_CHARS} characters")
+    return url
+
+
+# HttpUrl admits http and https only: a javascript: or data: link is refused (400) before anything is stored.
+TraceUrl = Annotated[HttpUrl, AfterValidator(_trace_url_allowed)]
+
+
 class AnswerIn(Schema):
     question: Text = Field(min_length=1, max_length=20_000)
     answer: AnswerBody = Field(min_length=1, json_schema_extra=_answer_length_schema)
@@ -73,6 +97,11 @@ class AnswerIn(Schema):
     callback_url: CallbackUrl | None = None
     # The answer's language ("en", "zh"); detected from the question and answer when not given.
     language: Literal["en", "zh"] | None = None
+    # The assistant's own context, shown beside the answer on its review page: the model that wrote it, a link to
+    # its trace (Langfuse, LangSmith, ...), and the passages it retrieved.
+    model: Text = Field("", max_length=200)
+    trace_url: TraceUrl | None = None
+    retrieved: list[RetrievedIn] = Field(default_factory=list, max_length=RETRIEVED_MAX_PASSAGES)
 
 
 class CheckIn(Schema):
@@ -173,6 +202,12 @@ class DecisionOut(Schema):
     at: datetime
 
 
+class RetrievedOut(Schema):
+    text: str
+    source: str
+    score: float | None
+
+
 class AnswerOut(Schema):
     id: int
     external_id: str
@@ -190,6 +225,10 @@ class AnswerOut(Schema):
     overrides_checker: bool = False
     claims: list[ClaimOut]
     sent_claims: list[ClaimOut] = []
+    # What the client sent of the assistant's own run (empty when it sent nothing).
+    model: str = ""
+    trace_url: str | None = None
+    retrieved: list[RetrievedOut] = []
 
 
 class CheckOut(Schema):
@@ -263,4 +302,5 @@ def answer_to_dict(answer: Answer) -> dict:
         "decision": {"action": last.action, "reviewer": last.reviewer.username, "reason": last.reason,
                      "overrides_checker": last.overrides_checker, "at": last.created_at} if last else None,
         "overrides_checker": any(d.overrides_checker for d in decisions),
+        "model": answer.assistant_model, "trace_url": answer.trace_url or None, "retrieved": answer.retrieved,
     }

@@ -79,6 +79,12 @@ class Answer(work_claim_fields("scoring_"), work_claim_fields("webhook_")):
     contexts = models.JSONField(default=list, blank=True)
     citations = models.JSONField(default=list, blank=True)
     callback_url = models.URLField(max_length=1000, blank=True)
+    # What the assistant said of its own run, shown beside the answer (never used as evidence): the model that wrote
+    # it, a link to its trace in the assistant's tracing tool (Langfuse, LangSmith: http or https only), and the
+    # passages it retrieved ([{"text", "source", "score"}]).
+    assistant_model = models.CharField(max_length=200, blank=True)
+    trace_url = models.URLField(max_length=2000, blank=True)
+    retrieved = models.JSONField(default=list, blank=True)
 
     status = models.CharField(max_length=20, choices=AnswerStatus.choices, default=AnswerStatus.SCORING)
     risk = models.CharField(max_length=8, choices=Risk.choices, blank=True)

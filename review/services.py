@@ -99,6 +99,7 @@ def answer_create(
     *, client: ApiClient, question: str, text: str, external_id: str = "", contexts: list[str] | None = None,
     citations: list[int] | None = None, callback_url: str = "", idempotency_key: str | None = None,
     language: str | None = None, sandbox: bool = False, report: CheckReport | None = None,
+    assistant_model: str = "", trace_url: str = "", retrieved: list[dict] | None = None,
 ) -> tuple[Answer, bool]:
     """Store an answer for scoring; returns (answer, created). A repeated Idempotency-Key returns the first answer.
     `language`: the client's word for it; without one it is detected from the question and the answer.
@@ -109,6 +110,9 @@ def answer_create(
                "citations": citations or [], "callback_url": callback_url}
     if language:  # only when given: the hash of a request without it stays what it was
         payload["language"] = language
+    for name, value in (("model", assistant_model), ("trace_url", trace_url), ("retrieved", retrieved)):
+        if value:  # the same: a request without the assistant's context hashes as before
+            payload[name] = value
     request_hash = _request_hash(payload)
     if idempotency_key:
         existing = Answer.objects.filter(client=client, idempotency_key=idempotency_key).first()
@@ -123,6 +127,7 @@ def answer_create(
                 citations=citations or [], callback_url=callback_url, idempotency_key=idempotency_key or None,
                 language=language or detect_language(f"{question}\n{text}"),
                 request_hash=request_hash, scoring_requested_at=timezone.now(), sandbox=sandbox,
+                assistant_model=assistant_model, trace_url=trace_url, retrieved=retrieved or [],
                 # Until scoring knows its evidence, only those cleared like the client may read the answer.
                 evidence_level=client.clearance,
             )

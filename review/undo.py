@@ -89,3 +89,25 @@ def undo_toast_context(request: HttpRequest) -> dict[str, object]:
         return {}
     return {"undo_toast": {"answer_id": offer["answer"], "until_ms": int(offer["until"] * 1000),
                            "seconds": max(1, round(offer["until"] - time.time()))}}
+
+
+RECENT_DECISIONS_SHOWN = 5
+RECENT_DECISIONS_HOURS = 8  # a working day's recent decisions; Undo is offered only within its window
+
+
+def recently_decided(*, reviewer) -> list[dict]:
+    """The reviewer's last decisions, newest first, each with whether its reject may still be undone: the toast
+    leaves with its answer, and this list keeps the Undo reachable for the rest of the window."""
+    since = timezone.now() - timedelta(hours=RECENT_DECISIONS_HOURS)
+    decisions = (Decision.objects.filter(reviewer=reviewer, created_at__gte=since)
+                 .select_related("answer").order_by("-created_at", "-pk")[:RECENT_DECISIONS_SHOWN])
+    now = timezone.now()
+    recent = []
+    for decision in decisions:
+        answer = decision.answer
+        undoable = (decision.action == Decision.Action.REJECT and answer.status == AnswerStatus.REJECTED
+                    and answer.decided_by_id == reviewer.pk and not answer.webhook_attempts
+                    and answer.decided_at is not None and now < undo_window_ends(answer))
+        recent.append({"decision": decision, "answer": answer, "undoable": undoable,
+                       "until_ms": int(undo_window_ends(answer).timestamp() * 1000) if undoable else None})
+    return recent

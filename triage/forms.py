@@ -11,3 +11,8 @@ class QueueViewForm(forms.Form):
 class CommentForm(forms.Form):
     text = forms.CharField(max_length=4000, label=gettext_lazy("Comment"),
                            widget=forms.Textarea(attrs={"rows": 3, "data-mention-box": ""}))
+
+
+class GuidelineForm(forms.Form):
+    text = forms.CharField(max_length=20_000, label=gettext_lazy("Guidelines (Markdown)"),
+                           widget=forms.Textarea(attrs={"rows": 14}))

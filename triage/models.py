@@ -108,3 +108,40 @@ class Notification(models.Model):
     def __str__(self) -> str:
         about = f"answer {self.answer_id}" if self.answer_id else f"version {self.version_id}"
         return f"{self.get_kind_display()}: {about} for {self.recipient}"
+
+
+class ViewGuideline(models.Model):
+    """One version of a saved view's guidelines: Markdown telling reviewers how to judge what the view lists. Never
+    changed: each edit is a new version (number 1, 2, ...) with its author and time; the newest is in force."""
+
+    view = models.ForeignKey(QueueView, on_delete=models.CASCADE, related_name="guidelines")
+    number = models.PositiveIntegerField()
+    text = models.TextField()
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-number"]
+        constraints = [models.UniqueConstraint(fields=["view", "number"], name="unique_guideline_version_per_view")]
+
+    def __str__(self) -> str:
+        return f"{self.view} guidelines v{self.number}"
+
+
+class Draft(models.Model):
+    """Text a reviewer typed on an answer's page and has not sent yet (a claim's note, the decision's reason, an
+    edit), kept on the server so it comes back on another tab or device. `field` names the box: "reason", "edit",
+    or "note-<claim id>". Settled by what it was for: a draft older than the answer's decision, or than its claim's
+    mark, is no longer shown and is removed on the reviewer's next save (triage/services.py)."""
+
+    answer = models.ForeignKey(Answer, on_delete=models.CASCADE, related_name="+")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    field = models.CharField(max_length=40)
+    text = models.TextField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["answer", "author", "field"], name="unique_draft_per_box")]
+
+    def __str__(self) -> str:
+        return f"draft {self.field} of {self.author} on answer {self.answer_id}"

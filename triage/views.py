@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
@@ -8,7 +9,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from console import roles
 from console.roles import role_required
@@ -17,8 +18,8 @@ from review import selectors as review_selectors
 from review.bulk_views import queue_back, skipped_report, ticked_ids
 from review.forms import queue_query_clean
 from review.views import answer_page, queue_page
-from triage import selectors, services
-from triage.forms import CommentForm, QueueViewForm
+from triage import drafts, guidelines, selectors, services
+from triage.forms import CommentForm, GuidelineForm, QueueViewForm
 from triage.models import QueueView
 
 REVIEWERS = (roles.REVIEWER,)
@@ -42,10 +43,12 @@ def saved_view_open(request: HttpRequest) -> HttpResponse | None:
     review/queue_openers.py)."""
     view_id = request.GET.get("view", "")
     if not view_id:
+        request.session.pop(guidelines.WORKING_VIEW, None)  # the queue without a view: its guidelines no longer apply
         return None
     view = selectors.get_queue_view_for_user(user=request.user, view_id=int(view_id)) if view_id.isdigit() else None
     if view is None:
         raise Http404(_("No such saved view (or it is not shared with you)."))
+    request.session[guidelines.WORKING_VIEW] = view.pk  # its guidelines stay beside the answers opened from it
     if view.query and set(request.GET) <= {"view", "page"}:  # a view's link: open it with its whole query
         return redirect(f"{_queue_url(view.query)}&view={view.pk}")
     return None
@@ -139,49 +142,5 @@ def notifications_read(request: HttpRequest) -> HttpResponse:
     return redirect("triage:notifications")
 
 
-@require_POST
-@role_required(*REVIEWERS)
-def answers_assign_bulk(request: HttpRequest) -> HttpResponse:
-    """Assign every ticked row of the queue to one reviewer (or to nobody), with an undo window."""
-    ids = ticked_ids(request)
-    if not ids:
-        messages.error(request, _("Tick the answers to assign first."))
-        return queue_page(request, status=400)
-    choice = request.POST.get("assignee", "")
-    if choice == "me":
-        assignee = request.user
-    elif choice == "":
-        assignee = None
-    else:
-        assignee = (selectors.reviewers_for_queue(viewer=request.user).filter(pk=int(choice)).first()
-                    if choice.isdigit() else None)
-        if assignee is None:
-            messages.error(request, _("Choose a reviewer to assign the ticked answers to."))
-            return queue_page(request, status=400)
-    answers = bulk.bulk_answers(queryset=review_selectors.answers_visible_to(request.user), answer_ids=ids)
-    previous = selectors.assignees_of(answer_ids=[answer.pk for answer in answers])
-    outcome = services.answers_assign_bulk(answers=answers, assignee=assignee, assigned_by=request.user)
-    if outcome.done:
-        count = len(outcome.done)
-        message = (ngettext("Assigned %(count)d answer to %(who)s.", "Assigned %(count)d answers to %(who)s.", count)
-                   % {"count": count, "who": assignee.username} if assignee else
-                   ngettext("Unassigned %(count)d answer.", "Unassigned %(count)d answers.", count) % {"count": count})
-        bulk.bulk_undo_offer(request, kind="assign", answer_ids=[answer.pk for answer in outcome.done],
-                             undo_url=reverse("triage:answers_assign_bulk_undo"), message=message,
-                             previous={answer.pk: previous.get(answer.pk) for answer in outcome.done})
-    skipped_report(request, outcome.skipped)
-    return queue_back(request)
-
-
-@require_POST
-@role_required(*REVIEWERS)
-def answers_assign_bulk_undo(request: HttpRequest) -> HttpResponse:
-    offer = bulk.bulk_undo_taken(request, kind="assign")
-    if offer is None:
-        messages.error(request, _("Too late to undo that assignment: assign the answers again instead."))
-        return queue_back(request)
-    restored = services.answers_assign_restore(
-        previous={int(pk): assignee for pk, assignee in offer["previous"].items()}, assigned_by=request.user)
-    messages.success(request, ngettext("Assignment undone for %(count)d answer.",
-                                       "Assignment undone for %(count)d answers.", restored) % {"count": restored})
-    return queue_back(request)
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST

@@ -1,5 +1,6 @@
 """Review's panels on pages of the apps below it (the knowledge base's version page): its self-test record and the
-reverse trace of which sent answers cite the version. kb's views know neither; its templates load these tags."""
+reverse trace of which sent answers cite the version. kb's views know neither; its templates load these tags. And
+the reviewer's recently decided answers, on review's own pages."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.utils.translation import ngettext
 from kb.models import DocumentVersion
 from kb.rendering import paragraph_notes_insert
 from console import roles
-from review import citations, selectors
+from review import citations, selectors, undo
 
 register = template.Library()
 
@@ -72,3 +73,10 @@ def version_text_cited(context, version: DocumentVersion, rendered: str) -> Safe
         '<a class="cited-by small" href="{}?line={}" data-cited-by="{}">{}</a>', url, line, count,
         ngettext("cited by %(count)d answer", "cited by %(count)d answers", count) % {"count": count},
     ) for line, count in counts.items()}))
+
+
+@register.inclusion_tag("review/_recently_decided.html", takes_context=True)
+def recently_decided_panel(context) -> dict:
+    """The reviewer's last decisions, with Undo on a reject while its window is open (review/undo.py)."""
+    request = context["request"]
+    return {"recent": undo.recently_decided(reviewer=request.user), "csrf_token": context.get("csrf_token")}

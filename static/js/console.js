@@ -185,7 +185,16 @@
     var key = document.querySelector("[data-key-from-title]");
     if (!key) return;
     if (event.target === key) { key.dataset.edited = key.value ? "true" : ""; return; }
-    if (event.target.id === key.dataset.keyFromTitle && !key.dataset.edited) key.value = slug(event.target.value);
+    if (event.target.id !== key.dataset.keyFromTitle || key.dataset.edited) return;
+    var title = event.target.value;
+    // Letters the browser cannot spell in ASCII (Chinese) are spelled by the server (pinyin); the last answer for
+    // the title as it stands wins.
+    if (!/[^\u0000-\u024f\u2000-\u206f]/.test(title) || !key.dataset.keySuggestionUrl) { key.value = slug(title); return; }
+    fetch(key.dataset.keySuggestionUrl + "?title=" + encodeURIComponent(title), {credentials: "same-origin"})
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (body) {
+        if (body && event.target.value === title && !key.dataset.edited) key.value = body.key;
+      });
   });
 
   // Mentions: typing "@ro" in a comment box narrows its Mention buttons to the names that start so; a button

@@ -16,3 +16,13 @@ def test_key_follows_the_title_until_the_curator_types_one(page, login, curator)
 
     assert suggested == "travel-policy-2026-uberblick"
     assert page.input_value("#id_key") == "travel"
+
+
+def test_chinese_title_suggests_a_pinyin_key(page, login, curator):
+    login(curator)
+    page.goto("/kb/new/")
+
+    page.fill("#id_title", "差旅政策（2026版）")
+
+    page.wait_for_function("document.querySelector('#id_key').value !== ''")
+    assert page.input_value("#id_key") == "cha-lv-zheng-ce-2026-ban"

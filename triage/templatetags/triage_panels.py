@@ -9,7 +9,7 @@ from django import template
 
 from review.forms import queue_query_clean
 from review.models import Answer
-from triage import selectors
+from triage import drafts, guidelines, selectors
 from triage.forms import CommentForm, QueueViewForm
 from triage.models import QueueView
 
@@ -78,3 +78,36 @@ def trace_comments(answer: Answer) -> dict:
 def queue_reviewers(context) -> list:
     """Whom the queue's bulk assign offers: `{% queue_reviewers as reviewers %}`."""
     return list(selectors.reviewers_for_queue(viewer=context["request"].user))
+
+
+@register.inclusion_tag("triage/_view_guidelines.html", takes_context=True)
+def view_guidelines_panel(context, view: QueueView | None) -> dict:
+    """The open view's guidelines beside the queue (or, for who may write them, a link to do so)."""
+    current = guidelines.guideline_current(view=view) if view is not None else None
+    user = context["request"].user
+    return {"view": view, "guideline": current, "html": guidelines.guideline_html(current) if current else "",
+            "may_edit": view is not None and guidelines.guideline_may_edit(user=user, view=view), "on_answer": False}
+
+
+@register.inclusion_tag("triage/_view_guidelines.html", takes_context=True)
+def answer_guidelines_panel(context) -> dict:
+    """Beside an answer: the guidelines of the saved view the reviewer works in (?view=ID on the answer's link, or
+    the view they last opened the queue in); nothing when that view has none."""
+    request = context["request"]
+    asked = request.GET.get("view", "")
+    view_id = int(asked) if asked.isdigit() else request.session.get(guidelines.WORKING_VIEW)
+    view = selectors.get_queue_view_for_user(user=request.user, view_id=view_id) if view_id else None
+    current = guidelines.guideline_current(view=view) if view is not None else None
+    if current is None:
+        return {"view": None}
+    return {"view": view, "guideline": current, "html": guidelines.guideline_html(current), "may_edit": False,
+            "on_answer": True}
+
+
+@register.inclusion_tag("triage/_answer_drafts.html", takes_context=True)
+def answer_drafts(context, answer: Answer) -> dict:
+    """The reviewer's unsent text on this answer, for the page to put back in its boxes (static/js/console.js)."""
+    request = context["request"]
+    if answer.status != "pending_review":
+        return {"answer": None}
+    return {"answer": answer, "drafts": drafts.drafts_for(answer=answer, author=request.user)}
