@@ -142,5 +142,105 @@ def notifications_read(request: HttpRequest) -> HttpResponse:
     return redirect("triage:notifications")
 
 
-from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+@require_POST
+@role_required(*REVIEWERS)
+def answers_assign_bulk(request: HttpRequest) -> HttpResponse:
+    """Assign every ticked row of the queue to one reviewer (or to nobody), with an undo window."""
+    ids = ticked_ids(request)
+    if not ids:
+        messages.error(request, _("Tick the answers to assign first."))
+        return queue_page(request, status=400)
+    choice = request.POST.get("assignee", "")
+    if choice == "me":
+        assignee = request.user
+    elif choice == "":
+        assignee = None
+    else:
+        assignee = (selectors.reviewers_for_queue(viewer=request.user).filter(pk=int(choice)).first()
+                    if choice.isdigit() else None)
+        if assignee is None:
+            messages.error(request, _("Choose a reviewer to assign the ticked answers to."))
+            return queue_page(request, status=400)
+    answers = bulk.bulk_answers(queryset=review_selectors.answers_visible_to(request.user), answer_ids=ids)
+    previous = selectors.assignees_of(answer_ids=[answer.pk for answer in answers])
+    outcome = services.answers_assign_bulk(answers=answers, assignee=assignee, assigned_by=request.user)
+    if outcome.done:
+        count = len(outcome.done)
+        message = (ngettext("Assigned %(count)d answer to %(who)s.", "Assigned %(count)d answers to %(who)s.", count)
+                   % {"count": count, "who": assignee.username} if assignee else
+                   ngettext("Unassigned %(count)d answer.", "Unassigned %(count)d answers.", count) % {"count": count})
+        bulk.bulk_undo_offer(request, kind="assign", answer_ids=[answer.pk for answer in outcome.done],
+                             undo_url=reverse("triage:answers_assign_bulk_undo"), message=message,
+                             previous={answer.pk: previous.get(answer.pk) for answer in outcome.done})
+    skipped_report(request, outcome.skipped)
+    return queue_back(request)
+
+
+@require_POST
+@role_required(*REVIEWERS)
+def answers_assign_bulk_undo(request: HttpRequest) -> HttpResponse:
+    offer = bulk.bulk_undo_taken(request, kind="assign")
+    if offer is None:
+        messages.error(request, _("Too late to undo that assignment: assign the answers again instead."))
+        return queue_back(request)
+    restored = services.answers_assign_restore(
+        previous={int(pk): assignee for pk, assignee in offer["previous"].items()}, assigned_by=request.user)
+    messages.success(request, ngettext("Assignment undone for %(count)d answer.",
+                                       "Assignment undone for %(count)d answers.", restored) % {"count": restored})
+    return queue_back(request)
+
+
+# Who may read a view's guidelines: reviewers, and the leads who write them for shared views.
+GUIDELINE_READERS = (roles.REVIEWER, roles.APPROVER, roles.ADMIN)
+
+
+def _visible_view(request: HttpRequest, view_id: int) -> QueueView:
+    view = selectors.get_queue_view_for_user(user=request.user, view_id=view_id)
+    if view is None:
+        raise Http404(_("No such saved view (or it is not shared with you)."))
+    return view
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(*GUIDELINE_READERS)
+def view_guidelines(request: HttpRequest, view_id: int) -> HttpResponse:
+    """A saved view's guidelines: the version in force (or one asked for), their history, and for those who may
+    edit them (triage/guidelines.py) the form that saves a new version."""
+    view = _visible_view(request, view_id)
+    may_edit = guidelines.guideline_may_edit(user=request.user, view=view)
+    history = guidelines.guideline_history(view=view)
+    form = GuidelineForm(request.POST or None, initial={"text": history[0].text if history else ""})
+    if request.method == "POST":
+        if not may_edit:
+            raise PermissionDenied(_("Only the view's owner, or an approver or admin on a shared view, can edit its "
+                                     "guidelines."))
+        if form.is_valid():
+            try:
+                guideline = guidelines.guideline_save(view=view, author=request.user, text=form.cleaned_data["text"])
+            except guidelines.GuidelineInvalid as exc:
+                form.add_error("text", str(exc))
+            else:
+                messages.success(request, _("Saved version %(number)s of the guidelines.") % {
+                    "number": guideline.number})
+                return redirect("triage:view_guidelines", view_id=view.pk)
+    number = request.GET.get("version", "")
+    shown = next((g for g in history if str(g.number) == number), None) if number else (history[0] if history
+                                                                                          else None)
+    return render(request, "triage/view_guidelines.html", {
+        "view": view, "history": history, "shown": shown, "current": history[0] if history else None,
+        "shown_html": guidelines.guideline_html(shown) if shown else "", "may_edit": may_edit, "form": form,
+    }, status=400 if form.errors else 200)
+
+
+@require_POST
+@role_required(*REVIEWERS)
+def draft_save(request: HttpRequest, answer_id: int) -> HttpResponse:
+    """Keep what the reviewer is typing (sent as they type, debounced, and on leaving the box): 204, or 400 naming
+    what is wrong."""
+    answer = review_selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
+    try:
+        drafts.draft_save(answer=answer, author=request.user, field=request.POST.get("field", ""),
+                          text=request.POST.get("text", ""))
+    except drafts.DraftInvalid as exc:
+        return HttpResponse(str(exc), status=400)
+    return HttpResponse(status=204)

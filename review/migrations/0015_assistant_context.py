@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('review', '0012_reviewed_facts'),
+        ('review', '0014_review_kinds_second_gold'),
     ]
 
     operations = [

@@ -8,8 +8,8 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('review', '0013_assistant_context'),
-        ('triage', '0001_initial'),
+        ('review', '0015_assistant_context'),
+        ('triage', '0002_expiry_reminders'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
