@@ -24,7 +24,7 @@ from review.learning.selectors import leak_overview
 from review.agreement import reviewer_agreement
 from review.gold import gold_accuracy
 from review.models import (
-    AnswerStatus, Claim, ClaimReview, Decision, ErrorKind, Evidence, GoldItem, Risk, Verdict, WebhookState,
+    AnswerStatus, Claim, ClaimReview, Decision, ErrorKind, Evidence, GoldItem, Verdict, WebhookState,
 )
 from review.selectors import answers_visible_to, review_queue, review_queue_depth, sources_to_fix_count
 

@@ -11,7 +11,6 @@ from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
-from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
