@@ -15,8 +15,8 @@ def test_a_curator_following_a_review_link_is_told_which_role_and_who_grants_it(
 
     page = response.content.decode()
     assert response.status_code == 403
-    assert "This page needs one of these roles: reviewer." in page
-    assert '<dd data-needed-roles><strong>reviewer</strong></dd>' in page
+    assert "This page needs one of these roles: reviewer, approver." in page  # approvers read it for gold items
+    assert '<dd data-needed-roles><strong>reviewer</strong> or <strong>approver</strong></dd>' in page
     assert "<dd data-held-roles>curator</dd>" in page
     assert f"An admin grants roles on the Users page: ask {admin_user.username}." in page
     assert 'href="/review/' not in page  # the nav offers no link into review either
