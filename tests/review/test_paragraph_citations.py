@@ -138,7 +138,8 @@ def test_the_api_shows_the_override_and_note(api, reviewer, citing):
     assert body["decision"]["reason"] == "claim 1 is correct: HR confirmed the 30 days"
     assert body["claims"][0]["review"] == {"state": "confirmed", "note": "HR confirmed the 30 days",
                                            "overrides_checker": True, "reviewed_by": reviewer.username,
-                                           "reviewed_at": body["claims"][0]["review"]["reviewed_at"]}
+                                           "reviewed_at": body["claims"][0]["review"]["reviewed_at"],
+                                           "kind": None}  # a confirmed claim has no kind of error
     assert [claim["text"] for claim in edited["sent_claims"]] == [SUBMISSION]
     assert [claim["text"] for claim in edited["claims"]] == [MEALS]
 
