@@ -176,8 +176,11 @@ def test_the_worker_records_its_tasks_checks_and_webhooks_for_the_web_to_serve(
     deadline = time.monotonic() + 15  # the attempt is counted once the worker has the receiver's answer
     while True:
         after = samples(client.get("/metrics"))
-        if (value(after, "console_webhook_attempts_total", **delivered) > value(
-                before, "console_webhook_attempts_total", **delivered) or time.monotonic() > deadline):
+        # The task's duration is counted when the worker has finished it (after the answer is stored): wait for both.
+        if ((value(after, "console_webhook_attempts_total", **delivered) > value(
+                before, "console_webhook_attempts_total", **delivered)
+             and value(after, "console_celery_task_duration_seconds_count", **scored) > value(
+                before, "console_celery_task_duration_seconds_count", **scored)) or time.monotonic() > deadline):
             break
         time.sleep(0.1)
 
