@@ -1,6 +1,6 @@
 from django.urls import path
 
-from review import bulk_views, views
+from review import bulk_views, group_views, views
 
 app_name = "review"
 urlpatterns = [
@@ -29,6 +29,6 @@ urlpatterns = [
     path("claims/<int:claim_id>/trace/", views.claim_trace, name="claim_trace"),
     path("sources/<slug:key>/v<int:number>/", views.version_citations, name="version_citations"),
     path("facts/<int:fact_id>/revoke/", views.reviewed_fact_revoke, name="reviewed_fact_revoke"),
-    path("groups/<str:key>/", views.answer_group, name="answer_group"),
-    path("groups/<str:key>/decide/", views.answer_group_decide, name="answer_group_decide"),
+    path("groups/<str:key>/", group_views.answer_group, name="answer_group"),
+    path("groups/<str:key>/decide/", group_views.answer_group_decide, name="answer_group_decide"),
 ]
