@@ -10,7 +10,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import ngettext
 
-from kb.models import DocumentVersion
+from kb.models import DocumentVersion, VersionStatus
 from kb.rendering import paragraph_notes_insert
 from console import roles
 from review import citations, selectors, undo
@@ -41,7 +41,7 @@ EXPIRY_IMPACT_DAYS = 30  # how far back the cost of an expiry is counted
 def version_expiry_impact(context, version: DocumentVersion) -> dict:
     """Before an approved version expires: how many sent answers cited it lately (they would go to review)."""
     if (not _may_read_citations(context) or version.expires_at is None or version.is_expired
-            or version.status != "approved"):
+            or version.status != VersionStatus.APPROVED):
         return {"shown": False}
     count = citations.recent_sent_answers_citing(viewer=context["request"].user, version=version,
                                                  days=EXPIRY_IMPACT_DAYS)
