@@ -7,10 +7,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -19,19 +17,15 @@ from console.dispatch import enqueue_on_commit
 from console.models import SecurityLevel
 from kb.models import DocumentVersion, VersionStatus
 from triage.models import Notification
-from triage.selectors import cleared_for
+from triage.selectors import cleared_for, people_with_role
 
 LONGEST_REMINDER_DAYS = 366  # a document's reminder_days beyond a year would remind of nothing sooner
 
 
-def _approvers_cleared_for(level: str) -> QuerySet:
-    approving = Q(groups__name__in=[roles.APPROVER, roles.ADMIN]) | Q(is_superuser=True)
-    return get_user_model().objects.filter(approving, is_active=True, clearance__in=cleared_for(level)).distinct()
-
-
 def reminded_people(*, version: DocumentVersion) -> list:
     """The owner (when still active) and every approver cleared for the document."""
-    people = {person.pk: person for person in _approvers_cleared_for(version.document.security_level)}
+    people = {person.pk: person for person in people_with_role(roles.APPROVER).filter(
+        clearance__in=cleared_for(version.document.security_level))}
     owner = version.document.owner
     if owner.is_active:
         people[owner.pk] = owner

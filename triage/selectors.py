@@ -38,9 +38,14 @@ def queue_view_query(*, user, view_id: int) -> str | None:
     return view.query if view is not None else None
 
 
+def people_with_role(role: str) -> QuerySet:
+    """Active people holding `role` (admins and superusers hold every role)."""
+    holding = Q(groups__name__in=[role, roles.ADMIN]) | Q(is_superuser=True)
+    return get_user_model().objects.filter(holding, is_active=True).distinct()
+
+
 def _reviewers() -> QuerySet:
-    reviewing = Q(groups__name__in=[roles.REVIEWER, roles.ADMIN]) | Q(is_superuser=True)
-    return get_user_model().objects.filter(reviewing, is_active=True).distinct()
+    return people_with_role(roles.REVIEWER)
 
 
 def cleared_for(level: str) -> list[str]:
