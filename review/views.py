@@ -7,7 +7,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -21,7 +21,8 @@ from console.roles import role_required
 from console.input_text import text_problem
 from kb.selectors import get_version_for_user
 from review import (
-    citations, corrections, gold, groups, leases, live, presence, reviewed_facts, selectors, services, undo,
+    citations, corrections, gold, groups, leases, live, presence, refusals, reviewed_facts, selectors, services,
+    undo,
 )
 from review.bulk import bulk_undo_toast
 from review.forms import DecisionForm, EditedTextForm, QueueFilterForm
@@ -210,10 +211,16 @@ def _gold_context(request: HttpRequest, answer: Answer) -> dict:
 @require_GET
 @role_required(*REVIEWERS, roles.APPROVER)  # approvers read it to make it a gold item; deciding is reviewers'
 def answer_detail(request: HttpRequest, answer_id: int) -> HttpResponse:
-    """Read-only: looking at an answer takes no lease (Start review does)."""
+    """Read-only: looking at an answer takes no lease (Start review does). A refused decision redirected here is
+    shown once, what the reviewer typed back in its boxes."""
     answer = selectors.get_answer_for_user(user=request.user, answer_id=answer_id)
     answer_viewed.send(sender=Answer, answer=answer, viewer=request.user)
-    return answer_page(request, answer)
+    refusal = refusals.refusal_pop(request, answer_id=answer.pk)
+    if refusal is None:
+        return answer_page(request, answer)
+    # Bound to what was posted: its own field errors come back as they were, beside their fields.
+    form = DecisionForm(refusal.typed) if refusal.typed else None
+    return answer_page(request, answer, form=form, extra_context={"refused": refusal.messages})
 
 
 @require_POST
@@ -382,18 +389,18 @@ def answer_decide(request: HttpRequest, answer_id: int) -> HttpResponse:
         raise PermissionDenied(_("This answer was escalated to an admin: only an admin can decide it."))
     form = DecisionForm(request.POST)
     if not form.is_valid():
-        return answer_page(request, answer, form=form, status=400)
+        return _decision_refused(request, answer, form, status=400)
     action = form.cleaned_data["action"]
     edited_check = None
     if action == Decision.Action.EDIT and form.cleaned_data["edited_text"].strip():
         if blocker := services.decision_blockers(answer=answer, claims=list(answer.claims.all()), action=action):
             form.add_error(None, blocker)  # before spending a re-check on it
-            return answer_page(request, answer, form=form, status=400)
+            return _decision_refused(request, answer, form, status=400)
         try:
             edited_check = _recheck(answer, form.cleaned_data["edited_text"])
         except services.CheckUnavailable:  # refuse rather than send unchecked text
             form.add_error(None, _("The edited answer could not be re-checked (no worker answered). Try again."))
-            return answer_page(request, answer, form=form, status=503)
+            return _decision_refused(request, answer, form, status=503)
         if edited_check["risk"] == Risk.HIGH and not form.cleaned_data["reason"]:
             rows = selectors.recheck_rows(check=edited_check)
             flagged = [f"{row.text} ({row.verdict_label}{'; ' + row.source if row.source else ''})"
@@ -404,16 +411,19 @@ def answer_decide(request: HttpRequest, answer_id: int) -> HttpResponse:
                   "to send it anyway.") if flagged else
                 _("The edited answer is still high risk: %(reasons)s. Fix it, or give a reason to send it anyway.")
             ) % {"reasons": reasons, "flagged": " | ".join(flagged)})
-            return answer_page(request, answer, form=form, status=400)
+            return _decision_refused(request, answer, form, status=400)
     try:
         services.answer_decide(answer=answer, reviewer=request.user, action=action,
                                reason=form.cleaned_data["reason"], edited_text=form.cleaned_data["edited_text"],
                                edited_check=edited_check)
     except leases.DecisionConflict as exc:
-        return _conflict(request, answer, str(exc))
+        if request.htmx:
+            return _conflict(request, answer, str(exc))
+        form.add_error(None, _("Your decision was not recorded: %(reason)s") % {"reason": exc})
+        return _decision_refused(request, answer, form, status=409)
     except services.DecisionInvalid as exc:
         form.add_error(None, str(exc))
-        return answer_page(request, answer, form=form, status=400)
+        return _decision_refused(request, answer, form, status=400)
     if action == Decision.Action.REJECT:
         answer.refresh_from_db()
         undo.undo_offer(request, answer)  # the toast says it, with its Undo button
@@ -439,7 +449,11 @@ def answer_reject_undo(request: HttpRequest, answer_id: int) -> HttpResponse:
         undo.answer_reject_undo(answer=answer, reviewer=request.user)
     except undo.UndoTooLate as exc:
         request.session.pop(undo.UNDO_SESSION_KEY, None)
-        return _conflict(request, answer, str(exc), title=_("The reject was not undone"))
+        if request.htmx:
+            return _conflict(request, answer, str(exc), title=_("The reject was not undone"))
+        refusals.refusal_store(request, answer_id=answer.pk,
+                               messages=[_("The reject was not undone: %(reason)s") % {"reason": exc}])
+        return _SeeOther(answer.get_absolute_url())
     request.session.pop(undo.UNDO_SESSION_KEY, None)
     leaving = request.POST.get("leaving", "")
     if leaving.isdigit() and int(leaving) != answer.pk:
@@ -464,6 +478,22 @@ def audit_samples_approve(request: HttpRequest) -> HttpResponse:
                         "holds it).") % {"count": left}
     messages.success(request, sent)
     return redirect(f"{reverse('review:queue')}?{request.POST.get('query', '')}")
+
+
+class _SeeOther(HttpResponseRedirect):
+    """303: the browser reads the page with a GET, and no POST is left in its history to send again."""
+
+    status_code = 303
+
+
+def _decision_refused(request: HttpRequest, answer: Answer, form: DecisionForm, *, status: int) -> HttpResponse:
+    """A plain form goes to the answer's own page (post/redirect/get), the refusal and what was typed with it, so
+    a reload there sends nothing; htmx does not navigate, so it gets the page with the refusal at once."""
+    if request.htmx:
+        return answer_page(request, answer, form=form, status=status)
+    refusals.refusal_store(request, answer_id=answer.pk, messages=form.non_field_errors(),
+                           typed={name: request.POST[name] for name in form.fields if name in request.POST})
+    return _SeeOther(answer.get_absolute_url())
 
 
 def _conflict(request: HttpRequest, answer: Answer, detail: str, *, title: str = "") -> HttpResponse:

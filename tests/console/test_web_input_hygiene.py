@@ -84,14 +84,15 @@ def test_nul_in_version_reject_reason_is_refused_with_a_message(client, approver
 
 
 @pytest.mark.parametrize("field", ["reason", "edited_text"])
-def test_nul_in_answer_decision_is_400(client, reviewer, make_answer, field):
+def test_nul_in_answer_decision_is_refused(client, reviewer, make_answer, field):
     answer = make_answer(claims=[("Refunds are paid within 14 days.", "supported", 0.9)])
     client.force_login(reviewer)
     client.get(answer.get_absolute_url())  # take the lease
 
-    response = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "edit", field: "Fourteen\x00 days."})
+    response = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "edit", field: "Fourteen\x00 days."},
+                           follow=True)
 
-    assert response.status_code == 400
+    assert response.redirect_chain == [(answer.get_absolute_url(), 303)]
     assert "Null characters are not allowed." in response.content.decode()
     answer.refresh_from_db()
     assert answer.status == "pending_review"
@@ -128,9 +129,10 @@ def test_edited_answer_over_the_claim_cap_is_refused_before_the_worker(client, r
     client.get(answer.get_absolute_url())
     edited = " ".join(f"Rule {n} allows refunds after {n} days." for n in range(4))
 
-    response = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "edit", "edited_text": edited})
+    response = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "edit", "edited_text": edited},
+                           follow=True)
 
-    assert response.status_code == 400
+    assert response.redirect_chain == [(answer.get_absolute_url(), 303)]
     assert "The edited answer has 4 claims; the limit is 3." in response.content.decode()
     answer.refresh_from_db()
     assert answer.status == "pending_review"

@@ -5,7 +5,8 @@ import pytest
 from django.test import Client
 
 from console.models import AuditEvent
-from review.models import Decision
+from review import refusals
+from review.models import Answer, Decision
 
 pytestmark = pytest.mark.django_db
 
@@ -34,11 +35,12 @@ def test_a_flagged_claim_must_be_marked_before_approving(client, reviewer, make_
     answer = make_answer(risk="medium", claims=[("Refunds take 30 days.", "uncertain", 0.5)])
     _lease(client, reviewer, answer)
 
-    refused = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve", "reason": "looks fine"})
+    refused = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve", "reason": "looks fine"},
+                          follow=True)
     client.post(f"/review/claims/{answer.claims.get().pk}/review/", {"state": "confirmed"})
     accepted = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve"})
 
-    assert refused.status_code == 400
+    assert refused.redirect_chain == [(answer.get_absolute_url(), 303)]
     assert "Mark each flagged claim correct or wrong before approving (still open: claim 1)" in refused.content.decode()
     assert accepted.status_code == 302
     # Settling an uncertain claim is the reviewer's job, not an override.
@@ -50,9 +52,10 @@ def test_a_claim_marked_wrong_blocks_approval(client, reviewer, make_answer):
     _lease(client, reviewer, answer)
     client.post(f"/review/claims/{answer.claims.get().pk}/review/", {"state": "rejected"})
 
-    refused = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve", "reason": "send anyway"})
+    refused = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve", "reason": "send anyway"},
+                          follow=True)
 
-    assert refused.status_code == 400
+    assert refused.redirect_chain == [(answer.get_absolute_url(), 303)]
     assert "Claim 1 is marked wrong: edit the answer or reject it." in refused.content.decode()
     assert not Decision.objects.filter(answer=answer).exists()
 
@@ -94,8 +97,8 @@ def test_high_risk_answer_needs_every_claim_confirmed(client, reviewer, make_ans
 
     page = client.get(answer.get_absolute_url()).content.decode()
     assert 'id="approve-button" data-shortcut="approve" disabled' in page
-    refused = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve", "reason": "ok"})
-    assert refused.status_code == 400
+    refused = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve", "reason": "ok"}, follow=True)
+    assert refused.redirect_chain == [(answer.get_absolute_url(), 303)]
     assert "High risk: mark every claim correct before approving (still open: claim 1, 2)" in refused.content.decode()
 
     client.post(f"/review/claims/{first.pk}/review/", {"state": "confirmed"})
@@ -125,7 +128,8 @@ def test_escalate_needs_a_reason_and_keeps_the_answer_waiting(client, reviewer, 
     answer = make_answer()
     _lease(client, reviewer, answer)
 
-    assert client.post(f"/review/answers/{answer.pk}/decide/", {"action": "escalate"}).status_code == 400
+    refused = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "escalate"}, follow=True)
+    assert "Say why you escalate, so the admin knows what to look at." in refused.content.decode()
     client.post(f"/review/answers/{answer.pk}/decide/", {"action": "escalate", "reason": "legal should look"})
 
     answer.refresh_from_db()
@@ -139,10 +143,12 @@ def test_deciding_twice_reports_a_conflict(client, reviewer, make_answer):
     _lease(client, reviewer, answer)
     client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve"})
 
-    second = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "reject", "reason": "changed my mind"})
+    second = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "reject", "reason": "changed my mind"},
+                         follow=True)
 
-    assert second.status_code == 409
-    assert "already approved" in second.content.decode()
+    assert second.redirect_chain == [(answer.get_absolute_url(), 303)]
+    assert "Your decision was not recorded: This answer was already approved by rita." in second.content.decode()
+    assert Decision.objects.get(answer=answer).action == "approve"
 
 
 def test_unknown_answer_is_404(client, reviewer):
@@ -184,7 +190,7 @@ def test_concurrent_approve_and_reject_one_wins(reviewer, make_answer, celery_wo
     for t in threads:
         t.join()
 
-    assert sorted(statuses.values()) == [302, 409]
+    assert sorted(statuses.values()) == [302, 303]  # the loser is sent to the answer, to read why
     assert Decision.objects.filter(answer=answer).count() == 1
     assert AuditEvent.objects.filter(object_id=str(answer.pk), verb__in=["answer.approve", "answer.reject"]).count() == 1
     receiver.wait_for(1)
@@ -193,3 +199,81 @@ def test_concurrent_approve_and_reject_one_wins(reviewer, make_answer, celery_wo
     answer.refresh_from_db()
     winner = "approve" if statuses["approve"] == 302 else "reject"
     assert answer.status == {"approve": "approved", "reject": "rejected"}[winner]
+
+
+def _refused_approve(client, reviewer, make_answer):
+    """A reviewer who typed a reason and an edit presses approve while a flagged claim is open."""
+    answer = make_answer(risk="medium", claims=[("Refunds take 30 days.", "uncertain", 0.5)])
+    _lease(client, reviewer, answer)
+    response = client.post(f"/review/answers/{answer.pk}/decide/", {
+        "action": "approve", "reason": "checked with finance", "edited_text": "Refunds take 14 days."})
+    return answer, response
+
+
+def test_a_refused_approve_is_sent_to_the_answer_with_what_was_typed(client, reviewer, make_answer):
+    answer, response = _refused_approve(client, reviewer, make_answer)
+
+    assert (response.status_code, response["Location"]) == (303, answer.get_absolute_url())
+    page = client.get(response["Location"]).content.decode()
+    assert "Mark each flagged claim correct or wrong before approving (still open: claim 1)" in page
+    assert 'id="decision-error"' in page
+    assert 'id="id_reason">\nchecked with finance</textarea>' in page
+    assert 'id="id_edited_text">\nRefunds take 14 days.</textarea>' in page
+    assert not Decision.objects.filter(answer=answer).exists()
+    assert Answer.objects.get(pk=answer.pk).status == "pending_review"
+
+
+def test_a_refusal_is_shown_once(client, reviewer, make_answer):
+    answer, response = _refused_approve(client, reviewer, make_answer)
+    client.get(response["Location"])
+
+    again = client.get(answer.get_absolute_url()).content.decode()
+
+    assert 'id="decision-error"' not in again  # the approve hint still says why; the refusal itself is gone
+    assert "checked with finance" not in again
+
+
+def test_a_refusal_older_than_five_minutes_is_not_shown(client, reviewer, make_answer):
+    answer, response = _refused_approve(client, reviewer, make_answer)
+    session = client.session
+    session[refusals.REFUSALS_SESSION_KEY][str(answer.pk)]["until"] = time.time() - 1  # stored over 5 minutes ago
+    session.save()
+
+    page = client.get(answer.get_absolute_url()).content.decode()
+
+    assert 'id="decision-error"' not in page
+    assert "checked with finance" not in page
+    assert refusals.REFUSALS_SESSION_KEY not in client.session
+
+
+def test_a_refusal_belongs_to_its_answer(client, reviewer, make_answer):
+    answer, response = _refused_approve(client, reviewer, make_answer)
+    other = make_answer(question="Another one?")
+
+    assert 'id="decision-error"' not in client.get(other.get_absolute_url()).content.decode()
+    assert 'id="decision-error"' in client.get(answer.get_absolute_url()).content.decode()
+
+
+def test_an_htmx_refusal_is_answered_in_place(client, reviewer, make_answer):
+    answer = make_answer(risk="medium", claims=[("Refunds take 30 days.", "uncertain", 0.5)])
+    _lease(client, reviewer, answer)
+
+    refused = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve", "reason": "looks fine"},
+                          headers={"HX-Request": "true"})
+
+    assert refused.status_code == 400  # htmx does not navigate: nothing to redirect
+    assert "still open: claim 1)" in refused.content.decode()
+    assert refusals.REFUSALS_SESSION_KEY not in client.session
+    assert not Decision.objects.filter(answer=answer).exists()
+
+
+def test_an_htmx_decision_that_lost_is_a_conflict_in_place(client, reviewer, make_answer):
+    answer = make_answer(claims=[("A is true.", "supported", 0.9)])
+    _lease(client, reviewer, answer)
+    client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve"})
+
+    second = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "reject", "reason": "changed my mind"},
+                         headers={"HX-Request": "true"})
+
+    assert second.status_code == 409
+    assert "already approved" in second.content.decode()

@@ -23,8 +23,8 @@ def _reject(client, reviewer, answer, **extra):
     return client.post(f"/review/answers/{answer.pk}/decide/", {"action": "reject", **extra})
 
 
-def _undo(client, answer, **data):
-    return client.post(f"/review/answers/{answer.pk}/undo-reject/", data)
+def _undo(client, answer, follow=False, **data):
+    return client.post(f"/review/answers/{answer.pk}/undo-reject/", data, follow=follow)
 
 
 def test_reject_offers_an_undo_toast_and_undo_puts_the_answer_back_with_the_reviewer(
@@ -68,7 +68,10 @@ def test_undo_after_the_window_is_refused_and_the_reject_stands(client, reviewer
 
     refused = _undo(client, answer)
 
-    assert refused.status_code == 409 and "Too late to undo" in refused.content.decode()
+    assert (refused.status_code, refused["Location"]) == (303, answer.get_absolute_url())  # a reload sends nothing
+    page = client.get(refused["Location"]).content.decode()
+    assert f"The reject was not undone: Too late to undo: the rejection of answer {answer.pk} is final." in page
+    assert "The reject was not undone" not in client.get(answer.get_absolute_url()).content.decode()  # shown once
     assert Answer.objects.get(pk=answer.pk).status == "rejected"
     assert webhooks.webhook_attempt_take(answer_id=answer.pk) == 1  # due now: it goes out once
 
@@ -78,7 +81,7 @@ def test_undo_once_a_webhook_attempt_was_claimed_is_refused(client, reviewer, ma
     _reject(client, reviewer, answer)
     Answer.objects.filter(pk=answer.pk).update(webhook_attempts=1)  # a worker took it (the clock disagreed)
 
-    assert _undo(client, answer).status_code == 409
+    assert _undo(client, answer, follow=True).redirect_chain == [(answer.get_absolute_url(), 303)]
     assert Answer.objects.get(pk=answer.pk).status == "rejected"
 
 
@@ -87,7 +90,9 @@ def test_a_colleague_cannot_undo_someone_elses_reject(client, reviewer, second_r
     _reject(client, reviewer, answer)
     client.force_login(second_reviewer)
 
-    assert _undo(client, answer).status_code == 409
+    refused = _undo(client, answer, follow=True)
+
+    assert "Only the reviewer who rejected an answer can undo it" in refused.content.decode()
     assert Answer.objects.get(pk=answer.pk).status == "rejected"
 
 
@@ -97,8 +102,20 @@ def test_an_approval_cannot_be_undone_here(client, reviewer, make_answer):
     client.post(f"/review/answers/{answer.pk}/start/")
     client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve"})
 
-    assert _undo(client, answer).status_code == 409
+    assert _undo(client, answer, follow=True).redirect_chain == [(answer.get_absolute_url(), 303)]
     assert Answer.objects.get(pk=answer.pk).status == "approved"
+
+
+def test_an_htmx_undo_refused_is_answered_in_place(client, reviewer, make_answer):
+    answer = make_answer(risk="medium", claims=[("Refunds are paid within 14 days.", "supported", 0.9)])
+    client.force_login(reviewer)
+    client.post(f"/review/answers/{answer.pk}/start/")
+    client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve"})
+
+    refused = client.post(f"/review/answers/{answer.pk}/undo-reject/", headers={"HX-Request": "true"})
+
+    assert refused.status_code == 409
+    assert "The reject was not undone" in refused.content.decode()
 
 
 def test_undo_after_then_next_gives_the_next_answer_back_to_the_queue(client, reviewer, make_answer):

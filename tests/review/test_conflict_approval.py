@@ -20,12 +20,12 @@ def test_a_conflict_cannot_be_approved_before_the_source_choice(client, reviewer
     _start_and_confirm(client, reviewer, conflicting_answer)
 
     page = client.get(conflicting_answer.get_absolute_url()).content.decode()
-    refused = client.post(f"/review/answers/{conflicting_answer.pk}/decide/", {"action": "approve"})
+    refused = client.post(f"/review/answers/{conflicting_answer.pk}/decide/", {"action": "approve"}, follow=True)
 
     assert BLOCKER in page
     assert 'id="approve-button" data-shortcut="approve" disabled' in page
-    assert refused.status_code == 400
-    assert BLOCKER in refused.content.decode()
+    assert refused.redirect_chain == [(conflicting_answer.get_absolute_url(), 303)]
+    assert f'id="decision-error">{BLOCKER}' in refused.content.decode()
     assert Answer.objects.get(pk=conflicting_answer.pk).status == "pending_review"
 
 

@@ -107,12 +107,14 @@ def test_leased_item_cannot_be_decided_by_another_reviewer(client, reviewer, sec
     client.force_login(second_reviewer)
 
     page = client.get(answer.get_absolute_url()).content.decode()
-    response = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve", "reason": "fine"})
+    response = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve", "reason": "fine"},
+                           follow=True)
 
     assert f"{reviewer.username} is reviewing this answer until" in page
     assert "Approve &amp; send" not in page
-    assert response.status_code == 409
-    assert "holds the lease" in response.content.decode()
+    assert response.redirect_chain == [(answer.get_absolute_url(), 303)]
+    assert f"Your decision was not recorded: {reviewer.username} holds the lease" in response.content.decode()
+    assert 'id="decision-panel" class="card decision" data-live>' in response.content.decode()  # not hidden
     assert Answer.objects.get(pk=answer.pk).status == "pending_review"
 
 

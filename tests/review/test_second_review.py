@@ -76,12 +76,13 @@ def test_the_first_approver_cannot_give_the_second_on_the_page(settings, client,
     client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve"})
 
     start = client.post(f"/review/answers/{answer.pk}/start/", follow=True).content.decode()
-    decide = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve"})
+    decide = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve"}, follow=True)
     queue = client.get("/review/").content.decode()
 
     assert "You gave this answer its first approval" in start
     assert 'id="start-review"' not in start
-    assert decide.status_code == 409
+    assert decide.redirect_chain == [(answer.get_absolute_url(), 303)]
+    assert "Your decision was not recorded: You gave this answer its first approval" in decide.content.decode()
     assert Answer.objects.get(pk=answer.pk).status == "pending_review"
     assert "needs a second reviewer" in queue
 

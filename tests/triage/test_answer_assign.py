@@ -125,9 +125,10 @@ def test_assignment_does_not_let_the_assignee_act_while_someone_else_holds_the_l
     client.force_login(reviewer)
     _assign(client, answer, "me")
 
-    response = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve"})
+    response = client.post(f"/review/answers/{answer.pk}/decide/", {"action": "approve"}, follow=True)
 
-    assert response.status_code == 409
+    assert response.redirect_chain == [(answer.get_absolute_url(), 303)]
+    assert "holds the lease on this answer" in response.content.decode()
     assert Answer.objects.get(pk=answer.pk).status == "pending_review"
 
 
