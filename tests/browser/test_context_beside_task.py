@@ -104,10 +104,18 @@ def test_a_reload_after_a_refused_approve_sends_nothing(page, login, reviewer, m
     page.goto(f"/review/answers/{answer.pk}/")
     page.click("#start-review")
     page.wait_for_selector("#decision-form")
+    page.fill("#id_reason", "Checked with finance")
     # The button is disabled while a claim is open; a stale page (or a script) may still send the approve.
     page.evaluate("document.getElementById('approve-button').disabled = false")
-    page.click("#approve-button")
+    with page.expect_response(lambda response: response.url.endswith("/decide/")) as refused:
+        page.click("#approve-button")
     page.wait_for_selector("#decision-error")
+
+    assert refused.value.status == 303  # post/redirect/get: the refusal is read at the answer's own address
+    assert page.url.endswith(f"/review/answers/{answer.pk}/")
+    assert "before approving (still open: claim 1)" in page.inner_text("#decision-error")
+    # Put back by the page itself (its default value), not only by the drafts script.
+    assert page.eval_on_selector("#id_reason", "box => box.defaultValue") == "Checked with finance"
     events = AuditEvent.objects.count()
     posts = []
     page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
@@ -117,6 +125,7 @@ def test_a_reload_after_a_refused_approve_sends_nothing(page, login, reviewer, m
 
     assert page.url.endswith(f"/review/answers/{answer.pk}/")
     assert [url for url in posts if "/decide/" in url] == []
+    assert page.locator("#decision-error").count() == 0  # shown once
     assert Decision.objects.filter(answer=answer).count() == 0
     assert AuditEvent.objects.count() == events
     assert Answer.objects.get(pk=answer.pk).status == "pending_review"
