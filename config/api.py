@@ -16,7 +16,7 @@ from review.api import bearer
 from review.api import router as answers_router
 from review.review_api import router as review_router
 from review.services import CheckUnavailable
-from review.token_throttle import TooManyBadTokens
+from review.token_throttle import Throttled
 from triage.api import router as triage_router
 
 api = NinjaAPI(title="Grounded-answer review console", version="1", urls_namespace="api",
@@ -45,8 +45,8 @@ def _auth_error(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
     return _error(request, 401, "missing or invalid bearer token")
 
 
-@api.exception_handler(TooManyBadTokens)
-def _too_many_bad_tokens(request: HttpRequest, exc: TooManyBadTokens) -> HttpResponse:
+@api.exception_handler(Throttled)
+def _throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
     response = _error(request, 429, str(exc))
     response["Retry-After"] = str(exc.retry_after)
     return response
