@@ -190,3 +190,10 @@ def test_with_redis_down_a_refused_token_is_neither_counted_nor_refused(client, 
     assert counters.get(f"{TOKEN_FAILURES_KEY_PREFIX}client:{api_client.pk}") is None
     assert _submit(client, token).status_code == 202
 
+
+def test_the_openapi_document_says_why_a_token_route_answers_429(client):
+    paths = client.get("/api/openapi.json").json()["paths"]
+
+    for path, method in (("/api/v1/answers", "post"), ("/api/v1/search", "get"), ("/api/v1/review/queue", "get")):
+        description = paths[path][method]["responses"]["429"]["description"]
+        assert "unknown bearer tokens" in description and "this token was refused" in description, path
