@@ -4,10 +4,13 @@ take a person's token (review.people_bearer); every error is `{"error": code, "d
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.openapi.schema import OpenAPISchema
 
 from ask.api import router as ask_router
 from console.api import ERROR_CODES
@@ -16,11 +19,28 @@ from review.api import bearer
 from review.api import router as answers_router
 from review.review_api import router as review_router
 from review.services import CheckUnavailable
-from review.token_throttle import TooManyBadTokens
+from review.token_throttle import Throttled
 from triage.api import router as triage_router
 
-api = NinjaAPI(title="Grounded-answer review console", version="1", urls_namespace="api",
-               docs_url="/docs", openapi_url="/openapi.json", auth=bearer)
+# Every route takes a bearer token, and a 429 on the API is only ever review/token_throttle.py's refusal.
+THROTTLED_DESCRIPTION = ("Too Many Requests: this address sent too many unknown bearer tokens (API_BAD_TOKEN_LIMIT), "
+                         "or this token was refused (401, 403) too many times itself (API_TOKEN_FAILURE_LIMIT); "
+                         "Retry-After gives the seconds left in the window")
+
+
+class ConsoleApi(NinjaAPI):
+    def get_openapi_schema(self, **kwargs: Any) -> OpenAPISchema:
+        """ninja describes a status by its name only; a client seeing a 429 should learn why from the document."""
+        schema = super().get_openapi_schema(**kwargs)
+        for path in schema["paths"].values():
+            for operation in path.values():
+                if 429 in operation["responses"]:
+                    operation["responses"][429]["description"] = THROTTLED_DESCRIPTION
+        return schema
+
+
+api = ConsoleApi(title="Grounded-answer review console", version="1", urls_namespace="api",
+                 docs_url="/docs", openapi_url="/openapi.json", auth=bearer)
 api.add_router("/v1", answers_router)
 api.add_router("/v1", search_router)
 api.add_router("/v1", ask_router)
@@ -45,8 +65,8 @@ def _auth_error(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
     return _error(request, 401, "missing or invalid bearer token")
 
 
-@api.exception_handler(TooManyBadTokens)
-def _too_many_bad_tokens(request: HttpRequest, exc: TooManyBadTokens) -> HttpResponse:
+@api.exception_handler(Throttled)
+def _throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
     response = _error(request, 429, str(exc))
     response["Retry-After"] = str(exc.retry_after)
     return response

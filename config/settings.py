@@ -65,6 +65,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Counts each 401 and 403 answered to a valid API token, whichever view gave it (review/token_throttle.py).
+    "review.token_throttle.token_failures_middleware",
     # Before any view reads a body (CSRF's process_view reads request.POST): refuses oversized/chunked bodies.
     "console.middleware.RequestBodyLimitMiddleware",
     # Last, as django-axes asks: turns a login refused for lockout into the login page with the lockout message.
@@ -428,6 +430,10 @@ API_RETRY_AFTER_SECONDS = env_int("API_RETRY_AFTER_SECONDS", 30, minimum=1)
 # (review/token_throttle.py).
 API_BAD_TOKEN_LIMIT = env_int("API_BAD_TOKEN_LIMIT", 20, minimum=1)
 API_BAD_TOKEN_WINDOW_SECONDS = env_int("API_BAD_TOKEN_WINDOW_SECONDS", 300, minimum=1)
+# A valid token answered 401 or 403 this many times within the window gets 429 for all its requests until the window
+# ends (review/token_throttle.py); other tokens from its address are untouched.
+API_TOKEN_FAILURE_LIMIT = env_int("API_TOKEN_FAILURE_LIMIT", 30, minimum=1)
+API_TOKEN_FAILURE_WINDOW_SECONDS = env_int("API_TOKEN_FAILURE_WINDOW_SECONDS", 60, minimum=1)
 # A deactivated API client (or a changed clearance) takes effect within this many seconds; 0 looks up every request.
 API_TOKEN_CACHE_SECONDS = env_int("API_TOKEN_CACHE_SECONDS", 5, minimum=0)
 WEBHOOK_TIMEOUT = env_float("WEBHOOK_TIMEOUT", 10.0)

@@ -26,7 +26,7 @@ from review import services
 from review.api_schemas import AcceptedOut, AlignScoreIn, AnswerIn, AnswerOut, CheckIn, CheckOut, answer_to_dict
 from review.models import Answer, ApiClient, Claim, Decision, Evidence
 from review.people_bearer import TokenKindForbidden, personal_token_refuse
-from review.token_throttle import TooManyBadTokens, bad_token_record, bad_tokens_refusal_check
+from review.token_throttle import Throttled, bad_token_record, bad_tokens_refusal_check, valid_token_admit
 
 logger = logging.getLogger(__name__)
 
@@ -46,8 +46,9 @@ class BearerToken(HttpBearer):
         self._clients: dict[str, tuple[float, ApiClient]] = {}  # token hash -> (expires at, client)
 
     def authenticate(self, request: HttpRequest, token: str) -> ApiClient | None:
-        """Raises TooManyBadTokens for an unknown token from an address that sent too many of them. A valid token
-        is always served: refusing it would lock out whoever shares the guesser's address (a NAT, a proxy)."""
+        """Raises Throttled for an unknown token from an address that sent too many of them, or for a valid token
+        refused too often itself. A valid token is never refused for its address: that would lock out whoever shares
+        the guesser's address (a NAT, a proxy)."""
         token_hash = ApiClient.hash_token(token)
         now = time.monotonic()
         cached = self._clients.get(token_hash)
@@ -57,7 +58,7 @@ class BearerToken(HttpBearer):
             client = ApiClient.objects.filter(token_hash=token_hash, is_active=True).first()
             if client is None:
                 self._clients.pop(token_hash, None)
-                personal_token_refuse(token)  # a person's token on a client route: 403, not a bad token
+                personal_token_refuse(request=request, token=token)  # a person's token here: 403, not a bad token
                 address = client_address(request)
                 bad_tokens_refusal_check(address=address)
                 bad_token_record(address=address)
@@ -66,6 +67,7 @@ class BearerToken(HttpBearer):
                     self._clients.clear()
                 self._clients[token_hash] = (now + settings.API_TOKEN_CACHE_SECONDS, client)
         if client is not None:
+            valid_token_admit(request=request, token_id=f"client:{client.pk}")
             request.api_client = client
         return client
 
@@ -146,7 +148,7 @@ def _alignscore_refusal(request: HttpRequest) -> JsonResponse | None:
     if token.strip() and scheme.lower() == "bearer":
         try:
             client = bearer.authenticate(request, token.strip())
-        except TooManyBadTokens as exc:
+        except Throttled as exc:
             response = JsonResponse({"error": "too_many_requests", "detail": str(exc)}, status=429)
             response["Retry-After"] = str(exc.retry_after)
             return response

@@ -17,7 +17,7 @@ from console.client_address import client_address
 from console.models import User
 from console.personal_tokens import personal_token_find, personal_token_use
 from review.models import ApiClient
-from review.token_throttle import bad_token_record, bad_tokens_refusal_check
+from review.token_throttle import bad_token_record, bad_tokens_refusal_check, valid_token_admit
 
 
 class TokenKindForbidden(HttpError):
@@ -27,9 +27,11 @@ class TokenKindForbidden(HttpError):
         super().__init__(403, message)
 
 
-def personal_token_refuse(token: str) -> None:
+def personal_token_refuse(*, request: HttpRequest, token: str) -> None:
     """On a client route: a live personal token is refused with 403 (nothing else is said about other tokens)."""
-    if personal_token_find(token=token) is not None:
+    personal_token = personal_token_find(token=token)
+    if personal_token is not None:
+        valid_token_admit(request=request, token_id=f"personal:{personal_token.pk}")
         raise TokenKindForbidden("this route takes an API client's token; a personal token is for the review "
                                  "routes (/api/v1/review/...)")
 
@@ -44,14 +46,18 @@ class PersonalTokenBearer(HttpBearer):
 
     def authenticate(self, request: HttpRequest, token: str) -> User | None:
         personal_token = personal_token_find(token=token)
-        if personal_token is None:  # only an unknown token is throttled: a valid one is served whatever its address
-            if ApiClient.objects.filter(token_hash=ApiClient.hash_token(token), is_active=True).exists():
+        if personal_token is None:  # an unknown token counts against its address; a valid one never does
+            client_id = (ApiClient.objects.filter(token_hash=ApiClient.hash_token(token), is_active=True)
+                         .values_list("pk", flat=True).first())
+            if client_id is not None:
+                valid_token_admit(request=request, token_id=f"client:{client_id}")
                 raise TokenKindForbidden("this route takes a person's token (manage.py create_user_token, or "
                                          "/account/tokens/); an API client's token is for the answers API")
             address = client_address(request)
             bad_tokens_refusal_check(address=address)
             bad_token_record(address=address)
             return None
+        valid_token_admit(request=request, token_id=f"personal:{personal_token.pk}")
         user = personal_token.user
         if not user.has_role(self.role):
             raise HttpError(403, f"this route needs the {self.role} role; {user.username} does not hold it")
