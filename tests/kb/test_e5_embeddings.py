@@ -136,7 +136,7 @@ def test_the_sweep_embeds_again_only_the_versions_another_model_embedded(zh_mode
     expected = e5.embed([f"{c.heading_path}\n\n{c.text}" for c in Chunk.objects.filter(
         version=older).order_by("pk")], role=Role.PASSAGE)
     for (pk, vector), wanted in zip(sorted(e5_chunks.items()), expected, strict=True):
-        assert float(vector @ np.array(wanted)) > 0.995  # int8: activations scaled per batch, and batches differ
+        assert float(vector @ np.array(wanted)) > 0.995  # the configured runtime (int8 moves a little with its batch)
         assert float(vector @ minilm_chunks[pk]) < 0.99
     assert ChunkUnit.objects.filter(chunk__version=older).exists()
 

