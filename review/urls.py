@@ -1,6 +1,6 @@
 from django.urls import path
 
-from review import bulk_views, group_views, views
+from review import bulk_views, group_views, source_views, views
 
 app_name = "review"
 urlpatterns = [
@@ -23,8 +23,8 @@ urlpatterns = [
     path("answers/<int:answer_id>/confirm-supported/", views.claims_confirm_supported,
          name="claims_confirm_supported"),
     path("claims/<int:claim_id>/conflict/", views.claim_conflict_settle, name="claim_conflict_settle"),
-    path("sources-to-fix/", views.sources_to_fix, name="sources_to_fix"),
-    path("sources-to-fix/<int:correction_id>/resolve/", views.source_correction_resolve,
+    path("sources-to-fix/", source_views.sources_to_fix, name="sources_to_fix"),
+    path("sources-to-fix/<int:correction_id>/resolve/", source_views.source_correction_resolve,
          name="source_correction_resolve"),
     path("claims/<int:claim_id>/trace/", views.claim_trace, name="claim_trace"),
     path("sources/<slug:key>/v<int:number>/", views.version_citations, name="version_citations"),
