@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import time
+from contextlib import suppress
 from dataclasses import dataclass
 
 logger = logging.getLogger(__name__)
@@ -57,7 +58,10 @@ class Supervisor:
     def stop(self, *, grace: float = 15.0) -> None:
         running = [child.process for child in self.children if child.process is not None]
         for process in running:
-            _signal_group(process, signal.SIGTERM)
+            # The leader only: a Celery worker or gunicorn master stops its own children, where SIGTERM to the
+            # whole group had Celery log an ERROR for each pool child the signal reached first.
+            with suppress(ProcessLookupError):
+                process.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + grace
         for process in running:
             try:

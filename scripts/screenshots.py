@@ -24,6 +24,16 @@ def _review_next(page: Page) -> None:
     page.click("button:has-text('Review next')")
 
 
+def _refused_approve(page: Page) -> None:
+    """An approve sent while a claim is still open (as from a stale page): refused, shown on the answer's page."""
+    _review_next(page)
+    page.wait_for_selector("#decision-form")
+    page.fill("#id_reason", "Checked with finance")
+    page.evaluate("document.getElementById('approve-button').disabled = false")
+    page.click("#approve-button")
+    page.wait_for_selector("#decision-error")
+
+
 def _first_group(page: Page) -> None:
     page.click("[data-answer-group] a")
 
@@ -47,6 +57,7 @@ PAGES: dict[str, tuple[str, str, Callable[[Page], None] | None]] = {
     "kb-vocabulary": ("curator", "/kb/vocabulary/", None),
     "review-queue": ("reviewer", "/review/", None),
     "review-answer": ("reviewer", "/review/", _review_next),
+    "review-answer-refused": ("reviewer", "/review/", _refused_approve),
     "review-group": ("reviewer", "/review/", _first_group),
     "ask-answered": ("reviewer", "/ask/", _asking("How much is the international per diem?")),
     "ask-refused": ("reviewer", "/ask/", _asking("Can the knowledge base be downloaded publicly?")),
