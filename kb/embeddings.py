@@ -143,6 +143,16 @@ class TorchProvider:
         return vectors
 
 
+def onnx_session(path):
+    """An onnxruntime session on the CPU with KB_EMBEDDING_THREADS threads: one per process, see TorchProvider."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = settings.KB_EMBEDDING_THREADS
+    options.inter_op_num_threads = 1
+    return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
 class OnnxProvider:
     """The same model as an ONNX graph on onnxruntime (kb/onnx_model.py): no torch. float32 gives torch's vectors
     (cosine > 0.9999) and its verdicts; int8 is ~15 % faster but moved 2 of 217 WiCE verdicts (docs/performance.md).
@@ -161,14 +171,10 @@ class OnnxProvider:
     def _load(self):
         with self._lock:
             if self._session is None:
-                import onnxruntime
                 from tokenizers import Tokenizer
 
-                path = onnx_model.model_path(settings.KB_ONNX_CACHE_DIR, precision=self.precision)
-                options = onnxruntime.SessionOptions()
-                options.intra_op_num_threads = settings.KB_EMBEDDING_THREADS  # one per process: see TorchProvider
-                options.inter_op_num_threads = 1
-                self._session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+                self._session = onnx_session(onnx_model.model_path(settings.KB_ONNX_CACHE_DIR,
+                                                                   precision=self.precision))
                 tokenizer = Tokenizer.from_file(str(onnx_model.model_dir() / "tokenizer.json"))
                 tokenizer.enable_truncation(onnx_model.MAX_SEQ_LENGTH)
                 tokenizer.no_padding()  # tokenizer.json pads to 128; embed() pads each batch to its longest
@@ -242,13 +248,7 @@ class E5OnnxProvider:
     def _load(self):
         with self._lock:
             if self._session is None:
-                import onnxruntime
-
-                path = onnx_e5.model_path(settings.KB_ONNX_CACHE_DIR, precision=self.precision)
-                options = onnxruntime.SessionOptions()
-                options.intra_op_num_threads = settings.KB_EMBEDDING_THREADS  # one per process: see TorchProvider
-                options.inter_op_num_threads = 1
-                self._session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+                self._session = onnx_session(onnx_e5.model_path(settings.KB_ONNX_CACHE_DIR, precision=self.precision))
                 weights = onnx_e5.e5_file_read(onnx_e5.weights_path())
                 self._tokenizer = onnx_e5.E5Tokenizer(weights.vocabulary)
                 self._max_positions = weights.config.max_positions
