@@ -193,6 +193,17 @@ def wait_scored(answer_id: int, timeout: float = 60.0):
     raise AssertionError(f"answer {answer_id} was not scored within {timeout}s")
 
 
+def answer_scored(*, client, text: str, question: str = ""):
+    """An answer sent by `client` and scored: here, or by the session's worker when it took the on-commit task
+    first (it runs for any test that has published a document)."""
+    from review import services
+
+    answer, _ = services.answer_create(client=client, question=question, text=text)
+    if work_claim_take(kind=services.ANSWER_SCORING, pk=answer.pk):
+        return services.answer_score_run(answer_id=answer.pk)
+    return wait_scored(answer.pk)
+
+
 @pytest.fixture
 def publish(db, celery_worker_session, curator, approver, make_user):
     """Upload, index (embeddings computed by the real worker) and, by default, approve a document version."""

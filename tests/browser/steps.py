@@ -3,10 +3,7 @@ the real pipeline."""
 
 from __future__ import annotations
 
-import time
-
 from tests.conftest import PASSWORD
-from console.work_claims import work_claim_take
 
 
 def login_in_new_context(browser, live_server, user, **context_options):
@@ -22,15 +19,3 @@ def login_in_new_context(browser, live_server, user, **context_options):
     return context, page
 
 
-def scored_answer(*, client, text: str, question: str):
-    """An answer sent by `client` and scored: here, or by the worker when it took the on-commit task first."""
-    from review import services
-    from review.models import Answer
-
-    answer, _ = services.answer_create(client=client, question=question, text=text)
-    if work_claim_take(kind=services.ANSWER_SCORING, pk=answer.pk):
-        return services.answer_score_run(answer_id=answer.pk)
-    deadline = time.monotonic() + 30
-    while Answer.objects.get(pk=answer.pk).status == "scoring" and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return Answer.objects.get(pk=answer.pk)

@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from review.models import Answer
-from tests.browser import steps
+from tests.conftest import answer_scored
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -30,7 +30,7 @@ def answers(publish, api_token, settings, release_at):
     release_at(1.01)
     publish(POLICY, key="travel", title="Travel policy")
     client, _ = api_token
-    return lambda text: steps.scored_answer(client=client, text=text, question="How early do I book?")
+    return lambda text: answer_scored(client=client, text=text, question="How early do I book?")
 
 
 def test_a_group_decided_once_releases_every_member(page, login, reviewer, answers):

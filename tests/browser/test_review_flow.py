@@ -7,6 +7,7 @@ import pytest
 
 from review.models import Answer
 from tests.browser import steps
+from tests.conftest import answer_scored
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -30,7 +31,7 @@ def scored_answer(publish, api_token, settings):
     client, _ = api_token
 
     def make(text: str, question: str = "What are the expense rules?") -> Answer:
-        return steps.scored_answer(client=client, text=text, question=question)
+        return answer_scored(client=client, text=text, question=question)
 
     return make
 

@@ -12,6 +12,7 @@ from review import services
 from review.leases import answer_lease_take
 from review.models import Answer, GoldItem
 from tests.browser import steps
+from tests.conftest import answer_scored
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -37,7 +38,7 @@ def scored_answer(publish, api_token, settings):
     client, _ = api_token
 
     def make(text: str, question: str = "What are the expense rules?") -> Answer:
-        return steps.scored_answer(client=client, text=text, question=question)
+        return answer_scored(client=client, text=text, question=question)
 
     return make
 

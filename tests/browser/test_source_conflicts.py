@@ -2,16 +2,13 @@
 shown side by side; the reviewer records which is right; the other document's owner sees it in "sources to fix"
 and marks it fixed."""
 
-import time
-
 import pytest
 
 from kb.models import Document
-from review import services
 from review.models import Answer, SourceCorrection
 from tests.browser.steps import login_in_new_context
 from tests.conflict_sources import FAQ, FAQ_SENTENCE, REFUND_POLICY
-from console.work_claims import work_claim_take
+from tests.conftest import answer_scored
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -25,13 +22,8 @@ def held_conflict(publish, api_token, make_user, settings):
     owner = make_user("olive")  # owns the refund policy and holds no role
     Document.objects.filter(key="refund-policy").update(owner=owner)
     client, _ = api_token
-    answer, _ = services.answer_create(client=client, question="How long is the refund window?", text=FAQ_SENTENCE)
-    if work_claim_take(kind=services.ANSWER_SCORING, pk=answer.pk):
-        services.answer_score_run(answer_id=answer.pk)
-    deadline = time.monotonic() + 30  # or the worker took the on-commit task first
-    while Answer.objects.get(pk=answer.pk).status == "scoring" and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return Answer.objects.get(pk=answer.pk), owner
+    answer = answer_scored(client=client, question="How long is the refund window?", text=FAQ_SENTENCE)
+    return answer, owner
 
 
 def test_a_held_conflict_is_settled_by_the_reviewer_and_fixed_by_the_owner(page, login, browser, live_server,

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from review.models import Answer
-from tests.browser.steps import scored_answer
+from tests.conftest import answer_scored
 from tests.ask.conftest import KB
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -47,7 +47,7 @@ def test_an_override_released_answer_is_cited_by_its_paragraph_with_the_note_in_
     settings.REVIEW_HIGH_RISK_TOPICS = []
     settings.REVIEW_AUDIT_SAMPLE_RATE = 0.0
     version = publish(POLICY, key="expense-policy", title="Expense policy")
-    answer = scored_answer(client=api_token[0], question="When are expense reports due?",
+    answer = answer_scored(client=api_token[0], question="When are expense reports due?",
                            text="Expense reports must be submitted within 45 days after the trip ends.")
     assert answer.status == "pending_review" and answer.claims.get().verdict == "contradicted"
 

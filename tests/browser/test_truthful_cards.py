@@ -6,7 +6,7 @@ and only the source they blamed is listed to fix; "Yes." is no claim."""
 import pytest
 
 from review.models import Answer, SourceCorrection
-from tests.browser.steps import scored_answer
+from tests.conftest import answer_scored
 from tests.conflict_sources import FAQ, FAQ_SENTENCE, REFUND_POLICY
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -35,7 +35,7 @@ def scored(api_token, settings):
     client, _ = api_token
 
     def score(text: str, question: str) -> Answer:
-        return scored_answer(client=client, text=text, question=question)
+        return answer_scored(client=client, text=text, question=question)
 
     return score
 

@@ -7,7 +7,7 @@ import pytest
 
 from review import services
 from review.leases import answer_lease_take
-from tests.browser import steps
+from tests.conftest import answer_scored
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("vocabulary_forgotten")]
@@ -46,10 +46,10 @@ def learned(publish, api_token, reviewer, settings):
     client, _ = api_token
 
     def verdict(text: str) -> str:
-        return steps.scored_answer(client=client, text=text, question="").claims.get().verdict
+        return answer_scored(client=client, text=text, question="").claims.get().verdict
 
     for text in ("Bring a sick note after three days off.", "员工出差可以打车，费用凭发票报销。"):
-        answer = answer_lease_take(answer=steps.scored_answer(client=client, text=text, question=""),
+        answer = answer_lease_take(answer=answer_scored(client=client, text=text, question=""),
                                    reviewer=reviewer)
         services.claim_review(claim=answer.claims.get(), reviewer=reviewer, state="confirmed",
                               note="the policy means the same")

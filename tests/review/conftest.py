@@ -1,7 +1,6 @@
 import pytest
 
-from console.work_claims import work_claim_take
-
+from tests.conftest import answer_scored
 from tests.conflict_sources import FAQ, REFUND_POLICY, conflicting_answer_rows
 
 
@@ -28,8 +27,4 @@ def quiet(settings, release_at):
 
 
 def scored(client, text: str):
-    from review import services
-
-    answer, _ = services.answer_create(client=client, question="", text=text)
-    assert work_claim_take(kind=services.ANSWER_SCORING, pk=answer.pk)
-    return services.answer_score_run(answer_id=answer.pk)
+    return answer_scored(client=client, text=text)

@@ -6,11 +6,10 @@ from html.parser import HTMLParser
 import pytest
 
 from console.models import AuditEvent
-from review import services
 from review.pipeline import ClaimResult, ConflictingSource
 from review.policy import risk_assess
 from tests.conflict_sources import FAQ_SENTENCE
-from console.work_claims import work_claim_take
+from tests.conftest import answer_scored
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,9 +38,7 @@ def scored_conflict(conflict_versions, api_token, settings):
     settings.REVIEW_HIGH_RISK_TOPICS = []  # "refund" is a listed topic: only the conflict may hold it
     settings.REVIEW_AUDIT_SAMPLE_RATE = 0.0
     client, _ = api_token
-    answer, _ = services.answer_create(client=client, question="How long is the refund window?", text=FAQ_SENTENCE)
-    assert work_claim_take(kind=services.ANSWER_SCORING, pk=answer.pk)  # no worker runs here: scored in this process
-    return services.answer_score_run(answer_id=answer.pk)
+    return answer_scored(client=client, question="How long is the refund window?", text=FAQ_SENTENCE)
 
 
 def test_a_conflict_between_approved_documents_is_held_not_released(scored_conflict):
