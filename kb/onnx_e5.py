@@ -26,6 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
+from kb.onnx_encoder import EncoderShape, GraphBuilder, encoder, token_mean, weight_names
+
 PRECISIONS = ("float32", "int8")
 BUILD_VERSION = 1  # bump when the graph below changes: the cached file name changes with it
 BLOCK = 32  # weights per Q4_0 block: an fp16 scale and 16 bytes of nibbles
@@ -203,99 +205,48 @@ def windows(content: list[int], *, width: int) -> list[list[int]]:
 def e5_graph(weights: E5File):
     """input_ids, attention_mask (int64, windows × tokens) → window_mean (windows × hidden): the mean of the final
     hidden states over each window's tokens, <s> and </s> included, not yet normalised."""
-    from onnx import TensorProto, helper, numpy_helper
+    from onnx import TensorProto
 
     config = weights.config
-    hidden, heads = config.hidden, config.heads
-    head_dim = hidden // heads
-    nodes, initializers = [], []
+    hidden = config.hidden
+    b = GraphBuilder()
+    linears, norms = weight_names(
+        linears={"query": "l{i}.q", "key": "l{i}.k", "value": "l{i}.v", "attention_output": "l{i}.ao",
+                 "intermediate": "l{i}.fi", "output": "l{i}.fo"},
+        norms={"attention": "l{i}.aln", "output": "l{i}.oln"}, embeddings_norm="emb.ln", layers=config.layers,
+    )
 
-    def const(name: str, value: np.ndarray) -> str:
-        initializers.append(numpy_helper.from_array(np.ascontiguousarray(value), name))
-        return name
-
-    def node(op: str, inputs: list[str], output: str, **attrs) -> str:
-        nodes.append(helper.make_node(op, inputs, [output], name=output, **attrs))
-        return output
-
-    def linear(x: str, prefix: str, out: str, *, n_in: int, n_out: int) -> str:
+    def linear(x: str, name: str, out: str) -> str:
+        prefix = linears[name]
+        n_out = config.feed_forward if name.endswith(".intermediate") else hidden
         scales, nibbles = weights.q4_blocks(f"{prefix}.w", n_out)
-        dense = ((nibbles.astype(np.float32) - 8) * scales[:, :, None]).reshape(n_out, n_in)  # exact: (q - 8) * d
-        product = node("MatMul", [x, const(f"{prefix}.w_t", dense.T)], f"{out}_mm")
-        return node("Add", [product, const(f"{prefix}.b", weights.f32(f"{prefix}.b"))], out)
+        dense = ((nibbles.astype(np.float32) - 8) * scales[:, :, None]).reshape(n_out, -1)  # exact: (q - 8) * d
+        product = b.node("MatMul", [x, b.const(f"{prefix}.w_t", dense.T)], f"{out}_mm")
+        return b.node("Add", [product, b.const(f"{prefix}.b", weights.f32(f"{prefix}.b"))], out)
 
-    def layer_norm(x: str, prefix: str, out: str) -> str:
-        return node("LayerNormalization", [x, const(f"{prefix}.w", weights.f32(f"{prefix}.w")),
-                                           const(f"{prefix}.b", weights.f32(f"{prefix}.b"))], out, axis=-1,
-                    epsilon=config.eps)
+    def layer_norm(x: str, name: str, out: str) -> str:
+        prefix = norms[name]
+        return b.node("LayerNormalization", [x, b.const(f"{prefix}.w", weights.f32(f"{prefix}.w")),
+                                             b.const(f"{prefix}.b", weights.f32(f"{prefix}.b"))], out, axis=-1,
+                      epsilon=config.eps)
 
     # Word vectors: the int8 nibbles and their block scales gathered per token and multiplied (exact).
     word_scales, word_nibbles = weights.q4_blocks("emb.word", config.vocabulary)
     word_int8 = (word_nibbles.astype(np.int16) - 8).astype(np.int8)
-    gathered = node("Gather", [const("word_int8", word_int8), "input_ids"], "word_q")
-    gathered_scales = node("Gather", [const("word_scales", word_scales[:, :, None]), "input_ids"], "word_d")
-    words = node("Reshape", [node("Mul", [node("Cast", [gathered], "word_f", to=TensorProto.FLOAT), gathered_scales],
-                                  "word_blocks"), const("words_shape", np.array([0, 0, hidden]))], "words")
-    seq_len = node("Slice", [node("Shape", ["input_ids"], "ids_shape"), const("one_i", np.array([1])),
-                             const("two_i", np.array([2]))], "seq_len")
-    position_table = weights.f32("emb.pos").reshape(config.max_positions, hidden)
-    positions = node("Slice", [const("position_table", position_table), const("zero_i", np.array([0])), seq_len,
-                               const("zero_axis", np.array([0]))], "positions")
-    token_type = weights.f32("emb.type").reshape(-1, hidden)[0]
-    summed = node("Add", [node("Add", [words, positions], "words_pos"), const("token_type_0", token_type)],
-                  "emb_sum")
-    x = layer_norm(summed, "emb.ln", "emb")
-
-    mask_f = node("Cast", ["attention_mask"], "mask_f", to=TensorProto.FLOAT)
-    mask_add = node("Mul", [node("Sub", [const("one_f", np.array(1.0, np.float32)), mask_f], "mask_inv"),
-                            const("neg_big", np.array(-10000.0, np.float32))], "mask_add")
-    mask_4d = node("Unsqueeze", [mask_add, const("axes_1_2", np.array([1, 2]))], "mask_4d")
-    split_heads = const("split_heads", np.array([0, 0, heads, head_dim]))
-    merge_heads = const("merge_heads", np.array([0, 0, hidden]))
-    scale = const("scale", np.array(1.0 / np.sqrt(head_dim), np.float32))
-    sqrt2 = const("sqrt2", np.array(np.sqrt(2.0), np.float32))
-    half = const("half", np.array(0.5, np.float32))
-
-    for i in range(config.layers):
-        n = f"l{i}"
-
-        def heads_of(kind: str, perm: list[int]) -> str:
-            projected = linear(x, f"{n}.{kind}", f"{n}_{kind}", n_in=hidden, n_out=hidden)
-            return node("Transpose", [node("Reshape", [projected, split_heads], f"{n}_{kind}_4d")], f"{n}_{kind}_t",
-                        perm=perm)
-
-        q, k, v = heads_of("q", [0, 2, 1, 3]), heads_of("k", [0, 2, 3, 1]), heads_of("v", [0, 2, 1, 3])
-        scores = node("Add", [node("Mul", [node("MatMul", [q, k], f"{n}_qk"), scale], f"{n}_scaled"), mask_4d],
-                      f"{n}_scores")
-        context = node("MatMul", [node("Softmax", [scores], f"{n}_probs", axis=-1), v], f"{n}_ctx")
-        context = node("Reshape", [node("Transpose", [context], f"{n}_ctx_t", perm=[0, 2, 1, 3]), merge_heads],
-                       f"{n}_ctx_2d")
-        attended = linear(context, f"{n}.ao", f"{n}_attn_out", n_in=hidden, n_out=hidden)
-        x = layer_norm(node("Add", [attended, x], f"{n}_attn_res"), f"{n}.aln", f"{n}_attn")
-        inner = linear(x, f"{n}.fi", f"{n}_inner", n_in=hidden, n_out=config.feed_forward)
-        gelu_erf = node("Erf", [node("Div", [inner, sqrt2], f"{n}_gelu_div")], f"{n}_gelu_erf")
-        gelu = node("Mul", [node("Mul", [inner, node("Add", [gelu_erf, "one_f"], f"{n}_gelu_add")], f"{n}_gelu_mul"),
-                            half], f"{n}_gelu")  # exact GELU, as e5.c's gelu()
-        out = linear(gelu, f"{n}.fo", f"{n}_out", n_in=config.feed_forward, n_out=hidden)
-        x = layer_norm(node("Add", [out, x], f"{n}_out_res"), f"{n}.oln", f"{n}_hidden")
-
-    mask_3d = node("Unsqueeze", [mask_f, const("axis_last", np.array([-1]))], "mask_3d")
-    axis_tokens = const("axis_tokens", np.array([1]))
-    total = node("ReduceSum", [node("Mul", [x, mask_3d], "masked"), axis_tokens], "total", keepdims=0)
-    count = node("Max", [node("ReduceSum", [mask_3d, axis_tokens], "count_raw", keepdims=0),
-                         const("min_count", np.array(1.0, np.float32))], "count")
-    node("Div", [total, count], "window_mean")
-
-    graph = helper.make_graph(
-        nodes, "multilingual-e5-small-q4",
-        [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["windows", "tokens"]),
-         helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["windows", "tokens"])],
-        [helper.make_tensor_value_info("window_mean", TensorProto.FLOAT, ["windows", hidden])],
-        initializers,
+    gathered = b.node("Gather", [b.const("word_int8", word_int8), "input_ids"], "word_q")
+    gathered_scales = b.node("Gather", [b.const("word_scales", word_scales[:, :, None]), "input_ids"], "word_d")
+    word_blocks = b.node("Mul", [b.node("Cast", [gathered], "word_f", to=TensorProto.FLOAT), gathered_scales],
+                         "word_blocks")
+    words = b.node("Reshape", [word_blocks, b.const("words_shape", np.array([0, 0, hidden]))], "words")
+    hidden_states, mask_f = encoder(
+        b, words=words, position_table=weights.f32("emb.pos").reshape(config.max_positions, hidden),
+        token_type=weights.f32("emb.type").reshape(-1, hidden)[0],
+        shape=EncoderShape(hidden=hidden, heads=config.heads, layers=config.layers),
+        linear=linear, layer_norm=layer_norm,
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)], producer_name="kb.onnx_e5")
-    model.ir_version = 8  # what opset 18 came with: newer onnx writes versions an older onnxruntime refuses
-    return model
+    token_mean(b, hidden_states=hidden_states, mask_f=mask_f, min_count=1.0, output="window_mean")
+    return b.model(name="multilingual-e5-small-q4", producer="kb.onnx_e5", batch="windows", output="window_mean",
+                   width=hidden)
 
 
 def model_path(cache_dir: Path, *, precision: str) -> Path:
