@@ -9,6 +9,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
+from console.broker import broker_transport
 from config.env import database_from_url, env_bool, env_float, env_int, env_list, env_str, json_object
 from front import embedded
 
@@ -225,6 +226,8 @@ if not DEBUG:
 
 # Celery
 CELERY_BROKER_URL = REDIS_URL
+# kombu's Redis transport, but a channel of a closed connection raises a connection error (console/broker.py).
+CELERY_BROKER_TRANSPORT = broker_transport(REDIS_URL)
 CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task leaves the message to be re-delivered
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -111,6 +111,17 @@ class ConsoleStack:
         for process in self.processes.values():
             stop(process, grace=20)
 
+    def restart_dead(self) -> list[str]:
+        """Start again, as run_console's supervisor would, every process that has exited; their names. What one
+        test broke must not fail the tests after it."""
+        dead = [name for name, process in self.processes.items() if process.poll() is not None]
+        for name in dead:
+            stop(self.processes[name], grace=5)  # a dead worker's pool children may live on in its group
+            self.start_process(name)
+        if "worker" in dead:
+            wait_until(lambda: self.inspect("ping"), timeout=90, what=lambda: "the worker to start\n" + self.logs())
+        return dead
+
     def inspect(self, method: str) -> dict | None:
         """Ask the worker over the broker (ping, active, ...), as `celery inspect` does; None when it is silent."""
         from celery import Celery
@@ -163,10 +174,14 @@ def console_stack(fault_redis, django_db_setup, tmp_path_factory) -> Iterator[Co
 
 @pytest.fixture
 def stack(console_stack, transactional_db) -> Iterator[ConsoleStack]:
-    """The running console; Redis is up again after each test whatever the test did to it."""
+    """The running console; Redis and every process are up again after each test whatever the test did to
+    them. A process that died without the test meaning it to fails the test (with its log), here."""
     yield console_stack
     if not console_stack.redis.running:
         console_stack.redis.start()
+    logs = console_stack.logs(lines=80)
+    dead = console_stack.restart_dead()
+    assert not dead, f"{', '.join(dead)} exited during the test and was started again\n{logs}"
 
 
 class WebSession:
