@@ -33,6 +33,18 @@ class EvidenceCandidate:
 
 
 @dataclass(frozen=True)
+class PartSupport:
+    """A second passage a claim's support was put together from (synthesis): where it is quoted, and the span of
+    the claim only it supplies ("Safra Catz" of "Oracle has two CEOs, Mark Hurd and Safra Catz")."""
+
+    candidate_index: int
+    quote_start: int
+    quote_end: int
+    claim_start: int
+    claim_end: int
+
+
+@dataclass(frozen=True)
 class CheckOutcome:
     score: float  # 0..1
     findings: list[Finding]  # evidence spans are offsets in candidates[candidate_index].text
@@ -43,6 +55,7 @@ class CheckOutcome:
     # light_terms, the rules' own score, subject_coverage): what the scoring model reads besides the findings.
     signals: dict[str, float] = field(default_factory=dict)
     features: dict[str, float] = field(default_factory=dict)  # what the fitted model read (training reads it too)
+    parts: list[PartSupport] = field(default_factory=list)  # the other passages a synthesized support cites
 
     @property
     def reasons(self) -> list[str]:

@@ -40,7 +40,7 @@ from django.utils.translation import gettext as _
 
 from checking import scoring
 from checking.analysis import MARKUP, Candidate, Claim, analyze_candidate, analyze_claim, clause_spans
-from checking.base import CheckOutcome, Embedder, EvidenceCandidate
+from checking.base import CheckOutcome, Embedder, EvidenceCandidate, PartSupport
 from checking.features import claim_features
 from checking.findings import Finding, FindingKind
 from checking.languages import reasons_in_language_of
@@ -69,6 +69,7 @@ _PLAINLY_STATED = 0.9
 _ABSENCE_CONFIRMED = 0.8
 _OVERRULING_MARGIN = 0.1
 _JOIN_CANDIDATES = 6
+_SYNTHESIS_SUBJECT_AT = 0.5  # of the claim's subject words, in a passage of another document (_about_one_subject)
 _REFUTING_RELEVANCE = 0.5
 _WHOLE_SENTENCE = 0.9  # of the claim's words in one sentence: that sentence states what the claim is about
 # Contradictions that let a window overrule support (and keep it from being joined with another); a slot
@@ -133,7 +134,7 @@ class BuiltinChecker:
         if self.embed is not None:
             _attach_embeddings(parsed, windows, self.embed)
         pool = _WindowPool(_Evidence(analyzed), parsed, windows)
-        best = _pick(pool.contenders())
+        best = filled = _pick(pool.contenders())
         if best.score < _CONFIDENT_AT and not best.refutes:
             best = _joined(parsed, best, pool) or best
         candidate = analyzed[best.window.candidate]
@@ -145,7 +146,21 @@ class BuiltinChecker:
         quote_start, quote_end = _quoted(parsed, best.window, candidate)
         return CheckOutcome(score=scoring.fitted_score(model=self.model, features=features, findings=best.findings),
                             findings=best.findings, candidate_index=best.window.candidate,
-                            quote_start=quote_start, quote_end=quote_end, signals=signals, features=features)
+                            quote_start=quote_start, quote_end=quote_end, signals=signals, features=features,
+                            parts=_parts(best, filled))
+
+
+def _parts(best: _Scored, first: _Scored) -> list[PartSupport]:
+    """The second passage of support joined from two candidates, with the span of the claim it fills in: the
+    numbers and names the first lacked. Within one candidate the quote spans both already."""
+    if best.window.joined_parts is None:
+        return []
+    _, second = best.window.joined_parts
+    if second.candidate == best.window.candidate:
+        return []
+    spans = [f.claim_span for f in first.findings if f.kind in _FILLED_BY_JOINING and f.claim_span]
+    return [PartSupport(candidate_index=second.candidate, quote_start=second.start, quote_end=second.end,
+                        claim_start=min(a for a, _ in spans), claim_end=max(b for _, b in spans))] if spans else []
 
 
 def _quoted(claim: Claim, window: Window, candidate: Candidate) -> tuple[int, int]:
@@ -389,8 +404,9 @@ def _joined(claim: Claim, first: _Scored, pool: _WindowPool) -> _Scored | None:
     ranked = list(islice((s for s in pool.by_relevance() if not s.refutes), _JOIN_CANDIDATES))
     best: _Scored | None = None
     for second in ranked:
-        if second is first or _overlapping(first.window, second.window) or not _same_section(
-                evidence.analyzed[first.window.candidate], evidence.analyzed[second.window.candidate]):
+        if second is first or _overlapping(first.window, second.window) or not (_same_section(
+                evidence.analyzed[first.window.candidate], evidence.analyzed[second.window.candidate])
+                or _about_one_subject(claim, first, second, evidence)):
             continue
         candidate = _union(evidence.analyzed[first.window.candidate], evidence.analyzed[second.window.candidate])
         joined = evidence.score(claim, _join(first.window, second.window), candidate)
@@ -398,6 +414,18 @@ def _joined(claim: Claim, first: _Scored, pool: _WindowPool) -> _Scored | None:
                 best is None or joined.score > best.score):
             best = joined
     return best
+
+
+def _about_one_subject(claim: Claim, first: _Scored, second: _Scored, evidence: _Evidence) -> bool:
+    """Passages of different documents may be put together (synthesis) when the second speaks of what the claim is
+    about, naming a subject word the first names too ("Oracle … CEO" in both, Mark Hurd in one, Safra Catz in the
+    other): the fact it fills in is then about the same thing, not a name borrowed from an unrelated passage."""
+    subject = [s for s in claim.weights if s not in _NOT_SUBJECT_STEMS and s not in LIGHT_STEMS]
+    first_stems = first.window.stems | evidence.analyzed[first.window.candidate].heading_stems
+    second_stems = second.window.stems | evidence.analyzed[second.window.candidate].heading_stems
+    shared = [s for s in subject if stem_found(s, first_stems) and stem_found(s, second_stems)]
+    return bool(shared) and _subject_coverage(claim, second.window, evidence.analyzed[second.window.candidate]) \
+        >= _SYNTHESIS_SUBJECT_AT
 
 
 def _same_section(a: Candidate, b: Candidate) -> bool:
@@ -449,7 +477,7 @@ def _join(first: Window, second: Window) -> Window:
         word_credit={**second.word_credit, **first.word_credit},
         word_similarity={**second.word_similarity, **first.word_similarity},
         reworded_in_place=first.reworded_in_place | second.reworded_in_place,
-        joined=True,
+        joined_parts=(first, second),
     )
 
 

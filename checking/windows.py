@@ -36,7 +36,11 @@ class Window:
     # claim stems credited because the evidence words them otherwise in the same place ("jobless rate" /
     # "unemployment rate"): credited, but still shown as a substitution, which a person may judge otherwise
     reworded_in_place: set[str] = field(default_factory=set)
-    joined: bool = False  # two passages checked together (see builtin._joined)
+    joined_parts: tuple[Window, Window] | None = None  # two windows checked together (see builtin._joined)
+
+    @property
+    def joined(self) -> bool:
+        return self.joined_parts is not None
 
 
 def stem_found(stem: str, stems: set[str] | frozenset[str]) -> float:

@@ -157,6 +157,9 @@ class EvidenceOut(Schema):
     quote: str
     score: float
     flags: list[str] = []
+    # Synthesis: offsets in the claim's text of the part this passage supplies (the first evidence supports the
+    # rest); null for evidence of the whole claim.
+    claim_part: list[int] | None = None
 
 
 class FindingOut(Schema):
@@ -239,14 +242,15 @@ class CheckOut(Schema):
     claims: list[ClaimOut]
 
 
-def _evidence_payload(*, chunk, quote_start: int, quote_end: int, quote: str, score: float, flags: list[str]) -> dict:
+def _evidence_payload(*, chunk, quote_start: int, quote_end: int, quote: str, score: float, flags: list[str],
+                      claim_part: tuple[int, int] | None) -> dict:
     return {
         "chunk_id": chunk.pk if chunk else None,
         "document_key": chunk.version.document.key if chunk else None,
         "version": chunk.version.number if chunk else None,
         "heading": chunk.heading_path if chunk else None,
         "quote_start": quote_start, "quote_end": quote_end, "quote": quote,
-        "score": round(score, 4), "flags": flags,
+        "score": round(score, 4), "flags": flags, "claim_part": list(claim_part) if claim_part else None,
     }
 
 
@@ -260,7 +264,7 @@ def report_to_dict(report: CheckReport) -> dict:
     claims = [
         _claim_payload(claim=claim, findings=[f.as_dict() for f in claim.findings], evidence=[
             _evidence_payload(chunk=e.candidate.chunk, quote_start=e.quote_start, quote_end=e.quote_end,
-                              quote=e.quote, score=e.score, flags=e.flags)
+                              quote=e.quote, score=e.score, flags=e.flags, claim_part=e.claim_part)
             for e in claim.evidence
         ])
         for claim in report.claims
@@ -272,7 +276,8 @@ def report_to_dict(report: CheckReport) -> dict:
 def _stored_claim_payload(claim) -> dict:
     payload = _claim_payload(claim=claim, claim_id=claim.pk, findings=claim.findings, evidence=[
         _evidence_payload(chunk=e.chunk, quote_start=e.quote_start, quote_end=e.quote_end, quote=e.quote,
-                          score=e.score, flags=e.flags)
+                          score=e.score, flags=e.flags,
+                          claim_part=(e.claim_part_start, e.claim_part_end) if e.is_part else None)
         for e in claim.evidence.all()
     ])
     payload["review"] = {

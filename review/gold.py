@@ -87,7 +87,8 @@ def _copy_make(item: GoldItem) -> Answer:
                                       findings=claim.findings, features=claim.features)
         Evidence.objects.bulk_create(
             Evidence(claim=copied, chunk_id=e.chunk_id, context_index=e.context_index, quote_start=e.quote_start,
-                     quote_end=e.quote_end, score=e.score, rank=e.rank, flags=e.flags)
+                     quote_end=e.quote_end, score=e.score, rank=e.rank, flags=e.flags,
+                     claim_part_start=e.claim_part_start, claim_part_end=e.claim_part_end)
             for e in claim.evidence.all())
     audit_record(verb="gold.copy", obj=copy, actor_label="gold items", after={"gold_item": item.pk})
     return copy

@@ -271,7 +271,12 @@ class Claim(models.Model):
 
     @property
     def other_evidence(self) -> list[Evidence]:
-        return [e for e in list(self.evidence.all())[1:] if not e.is_conflicting]
+        return [e for e in list(self.evidence.all())[1:] if not e.is_conflicting and not e.is_part]
+
+    @property
+    def part_evidence(self) -> list[Evidence]:
+        """The other passages the claim's support was put together from, each beside the part it supplies."""
+        return [e for e in list(self.evidence.all())[1:] if e.is_part]
 
     @property
     def conflicting_evidence(self) -> list[Evidence]:
@@ -326,6 +331,10 @@ class Evidence(models.Model):
     score = models.FloatField()
     rank = models.PositiveSmallIntegerField()
     flags = models.JSONField(default=list, blank=True)
+    # Synthesis: the span of the claim's text this passage supplies, where the support was put together from two
+    # passages (the best evidence supports the rest). Null for evidence of the whole claim.
+    claim_part_start = models.PositiveIntegerField(null=True, blank=True)
+    claim_part_end = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["claim", "rank"]
@@ -336,6 +345,15 @@ class Evidence(models.Model):
     @property
     def is_conflicting(self) -> bool:
         return "conflicting" in self.flags
+
+    @property
+    def is_part(self) -> bool:
+        return self.claim_part_start is not None
+
+    @property
+    def claim_part(self) -> str:
+        """The words of the claim this passage supplies (synthesis); empty for evidence of the whole claim."""
+        return self.claim.text[self.claim_part_start:self.claim_part_end] if self.is_part else ""
 
     def source_text(self) -> str:
         return self.chunk.text if self.chunk else self.claim.answer.contexts[self.context_index]

@@ -63,6 +63,7 @@ class EvidenceResult:
     score: float
     flags: list[str]
     conflicting: bool = False  # an approved source stating something else about the claim's subject
+    claim_part: tuple[int, int] | None = None  # synthesis: the span of the claim only this passage supplies
 
     @property
     def quote(self) -> str:
@@ -137,12 +138,14 @@ def _candidates_for(*, hits: list[SearchHit], cited: list[Chunk], contexts: list
     return candidates
 
 
-def _evidence(candidate: Candidate, *, start: int, end: int, score: float, conflicting: bool = False) -> EvidenceResult:
+def _evidence(candidate: Candidate, *, start: int, end: int, score: float, conflicting: bool = False,
+              claim_part: tuple[int, int] | None = None) -> EvidenceResult:
     flags = _version_flags(candidate.chunk.version) if candidate.chunk else ["unpinned context"]
     if conflicting:
         flags.append("conflicting")
     return EvidenceResult(candidate=candidate, quote_start=candidate.offset + start,
-                          quote_end=candidate.offset + end, score=score, flags=flags, conflicting=conflicting)
+                          quote_end=candidate.offset + end, score=score, flags=flags, conflicting=conflicting,
+                          claim_part=claim_part)
 
 
 def _source_name(version: DocumentVersion) -> str:
@@ -188,12 +191,16 @@ def claim_check(
     best = candidates[outcome.candidate_index]
     score, reasons, findings = outcome.score, list(outcome.reasons), list(outcome.findings)
     evidence = [_evidence(best, start=outcome.quote_start, end=outcome.quote_end, score=outcome.score)]
+    # Synthesis: every passage the support was put together from is cited, beside the part of the claim it supplies.
+    parts = [_evidence(candidates[part.candidate_index], start=part.quote_start, end=part.quote_end,
+                       score=outcome.score, claim_part=(part.claim_start, part.claim_end)) for part in outcome.parts]
+    part_candidates = {id(candidates[part.candidate_index]) for part in outcome.parts}
 
     # Other candidates: shown to the reviewer; another approved document stating something else about the
     # same subject is a conflict that a person must settle.
     unflagged = not best.chunk or not _version_flags(best.chunk.version)
     for candidate in candidates:
-        if candidate is best:
+        if candidate is best or id(candidate) in part_candidates:
             continue
         could_conflict = bool(
             score >= supported_at() and unflagged and candidate.chunk and best.chunk
@@ -223,7 +230,7 @@ def claim_check(
         if conflicting or (len(evidence) < MAX_EVIDENCE_PER_CLAIM and other.score >= uncertain_at()):
             evidence.append(_evidence(candidate, start=other.quote_start, end=other.quote_end, score=other.score,
                                       conflicting=conflicting))
-    evidence[1:] = sorted(evidence[1:], key=lambda e: (not e.conflicting, -e.score))
+    evidence[1:] = parts + sorted(evidence[1:], key=lambda e: (not e.conflicting, -e.score))
 
     external_scores = []
     for checker in configured_checkers():

@@ -158,6 +158,7 @@ def _evidence_to_dict(evidence: Evidence) -> dict:
         "version": chunk.version.number if chunk else None, "heading": chunk.heading_path if chunk else None,
         "quote_start": evidence.quote_start, "quote_end": evidence.quote_end, "quote": evidence.quote,
         "score": round(evidence.score, 4), "flags": evidence.flags,
+        "claim_part": [evidence.claim_part_start, evidence.claim_part_end] if evidence.is_part else None,
     }
 
 

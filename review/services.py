@@ -187,7 +187,9 @@ def answer_store_report(*, answer: Answer, report: CheckReport) -> Answer:
                                      reviewed_fact_id=result.reviewed.fact_id if result.reviewed else None)
         Evidence.objects.bulk_create(
             Evidence(claim=claim, chunk=e.candidate.chunk, context_index=e.candidate.context_index,
-                     quote_start=e.quote_start, quote_end=e.quote_end, score=e.score, rank=rank, flags=e.flags)
+                     quote_start=e.quote_start, quote_end=e.quote_end, score=e.score, rank=rank, flags=e.flags,
+                     claim_part_start=e.claim_part[0] if e.claim_part else None,
+                     claim_part_end=e.claim_part[1] if e.claim_part else None)
             for rank, e in enumerate(result.evidence, start=1)
         )
     answer.score = report.score
@@ -388,7 +390,9 @@ def _edited_claims_store(answer: Answer, check: dict) -> None:
                                      findings=result["findings"])
         Evidence.objects.bulk_create(
             Evidence(claim=claim, chunk_id=e["chunk_id"], quote_start=e["quote_start"], quote_end=e["quote_end"],
-                     score=e["score"], rank=rank, flags=e["flags"])
+                     score=e["score"], rank=rank, flags=e["flags"],
+                     claim_part_start=e["claim_part"][0] if e.get("claim_part") else None,
+                     claim_part_end=e["claim_part"][1] if e.get("claim_part") else None)
             for rank, e in enumerate((e for e in result["evidence"] if e["chunk_id"]), start=1)
         )
 

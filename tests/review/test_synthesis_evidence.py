@@ -1,0 +1,65 @@
+"""A claim put together from two approved documents (synthesis, issue #36 item 2): stored with both passages, the
+second beside the part of the claim it supplies, on the answer page, the claim's trace and the API."""
+
+import pytest
+from django.urls import reverse
+
+from tests.conftest import answer_scored
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LONDON = """# Travel policy
+
+## Hotels
+
+The London hotel cap is £220 a night.
+"""
+
+PARIS = """# Paris office handbook
+
+## Travel
+
+Employees in Paris may book hotels up to €250 a night.
+"""
+
+CLAIM = "The London hotel cap is £220 a night and €250 in Paris."
+
+
+@pytest.fixture
+def synthesized(publish, api_token, settings):
+    settings.REVIEW_HIGH_RISK_TOPICS = []
+    settings.REVIEW_AUDIT_SAMPLE_RATE = 0.0
+    london, paris = publish(LONDON, key="travel-policy"), publish(PARIS, key="paris-office")
+    answer = answer_scored(client=api_token[0], question="What are the hotel caps?", text=CLAIM)
+    return answer, london, paris
+
+
+def test_both_passages_are_stored_the_second_beside_the_part_it_supplies(synthesized):
+    answer, london, paris = synthesized
+    claim = answer.claims.get()
+
+    assert claim.verdict == "supported"
+    best, part = claim.best_evidence, claim.part_evidence
+    assert best.chunk.version == london and not best.is_part
+    assert [e.chunk.version for e in part] == [paris]
+    assert "€250" in part[0].claim_part and "£220" not in part[0].claim_part
+    assert part[0].quote == "Employees in Paris may book hotels up to €250 a night."
+    assert part[0] not in claim.other_evidence
+
+
+def test_the_reviewer_sees_each_part_beside_its_source(client, reviewer, synthesized, api):
+    answer, _, paris = synthesized
+    claim = answer.claims.get()
+    client.force_login(reviewer)
+
+    page = client.get(answer.get_absolute_url()).content.decode()
+    section = page[page.index("data-evidence-part"):]
+    assert f"“{claim.part_evidence[0].claim_part}” is supported by another passage" in section
+    assert "Paris office handbook" in section[:section.index("</section>")]
+    trace = client.get(reverse("review:claim_trace", args=[claim.pk])).content.decode()
+    assert f"supplies “{claim.part_evidence[0].claim_part}”" in trace
+
+    evidence = api.get(f"/api/v1/answers/{answer.pk}").json()["claims"][0]["evidence"]
+    assert evidence[0]["claim_part"] is None
+    start, end = evidence[1]["claim_part"]
+    assert (evidence[1]["document_key"], CLAIM[start:end]) == ("paris-office", claim.part_evidence[0].claim_part)
