@@ -8,6 +8,7 @@ from checking.quantity_words import (
     BOUNDS_BEFORE,
     CURRENCY_CODES,
     HEDGES,
+    OVER_PARTICLE_VERB,
     PERIOD_VERB,
     RATE_REACH,
     RATE_WORDS,
@@ -96,6 +97,8 @@ def bound_before(tokens: list[Token], i: int) -> tuple[int, int]:
     if tokens[first].lower == "over" and first > 0 and unit_after(tokens, i).startswith("duration") \
             and PERIOD_VERB.search(tokens[first - 1].lower):
         return 0, 0  # "vest over four years" spans a period; "journeys of over 4 hours" is a threshold
+    if tokens[first].lower == "over" and first > 0 and OVER_PARTICLE_VERB.search(tokens[first - 1].lower):
+        return 0, 0  # "carry over 5 days": a particle
     if tokens[first].lower == "up" and first > 0 and VERBISH_BEFORE_UP.search(tokens[first - 1].lower):
         return 0, 0  # "edged up to 60.4 percent" is a change, not a cap
     return value, n

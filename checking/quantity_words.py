@@ -110,6 +110,8 @@ HEDGES = (("about",), ("approximately",), ("approx",), ("around",), ("roughly",)
            ("~",), ("circa",), ("just",))
 PERIOD_VERB = re.compile(r"(?:ed|ing)$|^(?:vests?|spreads?|pays?|repays?|runs?|lasts?|takes?|grows?|accrues?|"
                           r"amortizes?|happens?|occurs?)$")
+# "over" as the particle of these verbs moves what follows, it bounds nothing: "carry over 5 days" carries 5 days.
+OVER_PARTICLE_VERB = re.compile(r"^(?:carr(?:y|ies|ied|ying)|roll(?:s|ed|ing)?)$")
 RANGE_WORDS = frozenset({"to", "-", "–", "through"})
 # "raised from $20 to $25", "由四百元下调至三百五十元": the value after a from-word is what a change left behind.
 CHANGE_ORIGIN_WORDS = frozenset({"from", *_chinese.CHANGE_ORIGIN_WORDS})

@@ -41,3 +41,18 @@ def test_a_bound_the_evidence_states_too_is_supported():
     outcome = check("After 30 days deleted notes are purged automatically.")
     assert outcome.score >= supported_at(), outcome.reasons
     assert "30 days matches evidence" in " ".join(outcome.reasons)
+
+
+CARRY_OVER = EvidenceCandidate("Staff may carry over up to 5 days of annual leave into the next year.")
+
+
+def test_over_as_the_particle_of_carry_over_bounds_nothing():
+    """"Carry over 5 days" carries 5 days; read as "more than 5 days" it contradicted the cap it states."""
+    same = rules_check(claim="Staff may carry over 5 days of annual leave.", candidates=[CARRY_OVER])
+    more = rules_check(claim="Staff may roll over 10 days of annual leave.", candidates=[CARRY_OVER])
+    bound = rules_check(claim="The trip took more than 10 days.",
+                        candidates=[EvidenceCandidate("The trip took 12 days.")])
+
+    assert same.score >= supported_at(), same.reasons
+    assert more.score < uncertain_at() and any("10 days" in r and "5 days" in r for r in more.reasons), more.reasons
+    assert bound.score >= supported_at(), bound.reasons  # "more than" still bounds
