@@ -215,6 +215,9 @@ def labels_follow(gap: list[Token]) -> bool:
     return any(is_content(t) for t in before) and not any(is_content(t) for t in after)
 
 
+_AMBIGUOUS_MONTHS = frozenset({"jan", "mar", "dec"})  # a name, a verb, a decimal: months only before a number
+
+
 def _date_at(tokens: list[Token], i: int) -> tuple[tuple[int | None, int | None, int | None], int, int] | None:
     """A date starting at token i: ((year, month, day), first token, end token)."""
     tok = tokens[i]
@@ -225,8 +228,8 @@ def _date_at(tokens: list[Token], i: int) -> tuple[tuple[int | None, int | None,
     prev = tokens[i - 1] if i > 0 else None
     if tok.lower == "may" and not ((nxt and nxt.kind == "num") or (prev and prev.lower in MAY_CUES)):
         return None
-    if len(tok.lower) <= 4 and tok.lower not in ("may", "june", "july") and not (nxt and nxt.kind == "num"):
-        return None  # "Mar", "Dec" alone are too ambiguous
+    if bare_word(tok.lower) in _AMBIGUOUS_MONTHS and not (nxt and nxt.kind == "num"):
+        return None  # "Mar", "Dec" alone are too ambiguous; "Apr", "Sept" are not
     day = year = None
     first, j = i, i + 1
     if j < len(tokens) and tokens[j].text == "." and tokens[j].start == tok.end and len(tok.lower) <= 4 \

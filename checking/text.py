@@ -110,6 +110,10 @@ _IRREGULAR = {
     "shrank": "shrink", "shrunk": "shrink", "better": "good", "best": "good", "worse": "bad", "worst": "bad",
     "data": "data", "news": "news", "series": "series", "analysis": "analysis", "basis": "basis", "bus": "bus",
     "was": "be", "were": "be", "is": "be", "are": "be", "has": "have", "had": "have", "does": "do", "did": "do",
+    # a month written short is the month ("forecast for Apr" says what "forecast for April" says)
+    "jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june", "jul": "july",
+    "aug": "august", "sep": "september", "sept": "september", "oct": "october", "nov": "november",
+    "dec": "december",
 }
 _DERIVATIONAL_SUFFIXES = ("ment", "ation", "ition", "ion", "er", "or", "al", "ity", "ness", "ive", "ance", "ence",
                           "able", "ible", "ship", "ure", "ant", "ent", "ic", "ical", "ize", "ise", "ist")

@@ -281,6 +281,18 @@ def test_wrong_date_is_contradicted():
     assert check("The spacecraft flew past the dwarf planet in July 2015.", REPORT).score >= supported_at()
 
 
+@pytest.mark.parametrize(("claim", "evidence"), [
+    ("The forecast for April calls for rain in Stuttgart.", "Stuttgart weather forecast for Apr: rain most days."),
+    ("Enrolment closes in September.", "Enrolment closes in Sept."),
+])
+def test_a_month_written_short_is_the_month(claim, evidence):
+    outcome = check(claim, evidence)
+    assert not any(f.kind in (FindingKind.MISSING_QUANTITY, FindingKind.QUANTITY_MISMATCH) for f in outcome.findings)
+    assert any(r.endswith("matches evidence") for r in outcome.reasons), outcome.reasons
+    later = check(claim.replace("April", "June").replace("September", "October"), evidence)
+    assert later.score < uncertain_at(), later.reasons  # another month is still another month
+
+
 def test_best_candidate_is_pinned_and_quote_offsets_slice_the_text():
     evidence = (POLICY, REPORT, PLANS)
     outcome = check("Refunds are available within 14 days of the charge.", *evidence)
