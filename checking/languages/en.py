@@ -10,7 +10,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from checking.languages.base import Cues, Quantity, QuestionTerm, Word, header_unit
+from checking.languages.base import MAX_SUBJECT_WORDS, Cues, Quantity, QuestionTerm, Word, header_unit, opening_phrase
 from checking.sentences import sentence_spans
 
 if TYPE_CHECKING:
@@ -190,6 +190,15 @@ class English:
 
     def provisions_paired(self, left: str, right: str) -> bool:
         return False
+
+    word_separator = " "
+
+    def leading_subject(self, text: str) -> list[Word]:
+        """The words before the first finite verb ("Morning sickness" of "Morning sickness is nausea ...")."""
+        words = self.words(text)
+        verb = next((k for k, word in enumerate(words[:MAX_SUBJECT_WORDS + 1])
+                     if k and _looks_finite(word.text.lower())), None)
+        return [] if verb is None else opening_phrase(text, words, end=verb)
 
     def row_sentence(self, *, label: str, cells: Sequence[tuple[str, str]]) -> str:
         parts = []

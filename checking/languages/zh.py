@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
-from checking.languages.base import Cues, Quantity, QuestionTerm, Word, header_unit
+from checking.languages.base import MAX_SUBJECT_WORDS, Cues, Quantity, QuestionTerm, Word, header_unit, opening_phrase
 
 # A sentence ends at a full stop, exclamation or question mark, or a semicolon (which in Chinese policy text joins
 # independent clauses), with any closing quotes or brackets after it; a blank line ends one too.
@@ -166,6 +166,12 @@ DEPENDENT_OPENERS = PRONOUNS | ADDING_WORDS | frozenset({"但", "但是", "而",
 RATE_WORDS = {"每天": "day", "每日": "day", "每晚": "night", "每夜": "night", "每周": "week", "每星期": "week",
               "每月": "month", "每个月": "month", "每年": "year", "每季度": "quarter", "每小时": "hour", "每人": "person",
               "每位": "person", "每次": "time", "每公里": "kilometer", "每张": "ticket", "每件": "item"}
+# Words that start what a statement says of its subject (孕吐是……, 住宿标准为……, 报销须……); so do a verb, a
+# preposition, an adverb, a numeral or a conjunction (by the segmenter's tags), unless 的 makes it a modifier
+# (国内出差的住宿标准).
+PREDICATE_MARKERS = frozenset({"是", "为", "有", "可", "可以", "须", "必须", "需", "需要", "应", "应当", "应该", "能",
+                               "能够", "会", "将", "要", "均", "都", "也", "还", "仅", "只", "通常", "一般"})
+_PREDICATE_TAGS = frozenset({"v", "p", "d", "m", "c"})
 RATE_REACH = 3  # tokens back from the number: "每人每月的伙食补助为" is too far, "每晚不超过五百元" is not
 NEGATION_BREAKS = frozenset({"但", "但是", "而", "因为", "除非", "除了", "不过"})
 
@@ -356,6 +362,23 @@ class Chinese:
         gets which is what the claim says, so they are checked together, where an exchange of the two shows."""
         kinds = {q.kind for q in self.quantities(left)}
         return any(q.kind in kinds for q in self.quantities(right))
+
+    word_separator = ""
+
+    def leading_subject(self, text: str) -> list[Word]:
+        """The words before what the statement says of them (孕吐 of 孕吐是怀孕期间常见的恶心症状), without a 的
+        ending them."""
+        words = self.words(text)
+        for k, word in enumerate(words[:MAX_SUBJECT_WORDS + 1]):
+            following = words[k + 1].key if k + 1 < len(words) else ""
+            if k and following != "的" and (word.key in PREDICATE_MARKERS or word.key in NEGATION_CUES
+                                            or word.key in RATE_WORDS
+                                            or SEGMENTER.part_of_speech(word.key) in _PREDICATE_TAGS):
+                phrase = opening_phrase(text, words, end=k)
+                while phrase and phrase[-1].key == "的":
+                    phrase.pop()
+                return phrase
+        return []
 
     def row_sentence(self, *, label: str, cells: Sequence[tuple[str, str]]) -> str:
         said = [f"{name}为{value}" for name, value in (header_unit(c, v) for c, v in cells)]
