@@ -367,16 +367,18 @@ class Chinese:
 
     def leading_subject(self, text: str) -> list[Word]:
         """The words before what the statement says of them (孕吐 of 孕吐是怀孕期间常见的恶心症状), without a 的
-        ending them."""
+        ending them, nor a rate (每月): how often is what the statement says, not what it is about."""
         words = self.words(text)
         for k, word in enumerate(words[:MAX_SUBJECT_WORDS + 1]):
             following = words[k + 1].key if k + 1 < len(words) else ""
             if k and following != "的" and (word.key in PREDICATE_MARKERS or word.key in NEGATION_CUES
                                             or word.key in RATE_WORDS
                                             or SEGMENTER.part_of_speech(word.key) in _PREDICATE_TAGS):
-                phrase = opening_phrase(text, words, end=k)
+                phrase = [word for word in opening_phrase(text, words, end=k) if word.key not in RATE_WORDS]
                 while phrase and phrase[-1].key == "的":
                     phrase.pop()
+                while phrase and phrase[0].key == "的":  # of a rate left out ("每月的话费补贴")
+                    phrase.pop(0)
                 return phrase
         return []
 
