@@ -97,6 +97,9 @@ class Cues:
     # "stated" is what they are said to lack.
     absence: re.Pattern[str] | None = None
     back_references: frozenset[str] = frozenset()  # a sentence opening with one leans on the one before ("These")
+    # Back-references that, standing alone before the verb, point at the whole statement before ("This is because
+    # …", 这是因为……), not at its subject; before a noun ("These symptoms", 该期限) they name the subject again.
+    demonstratives: frozenset[str] = frozenset()
     negation_breaks: frozenset[str] = frozenset()  # words ending a negation's reach ("但")
     coordinators: frozenset[str] = frozenset()  # "and", "or"
     antonym_pairs: tuple[tuple[str, str], ...] = ()  # opposites that can stand in one slot

@@ -103,6 +103,7 @@ ABSENCE = re.compile(
     r"(?P<stated>[^。；;]{2,}[^。；;，,的])"
 )
 BACK_REFERENCES = frozenset({"这", "这些", "这个", "这种", "它", "它们", "该", "此", "其", "他", "她", "他们"})
+DEMONSTRATIVES = frozenset({"这", "这些", "这个", "这种", "该", "此"})
 META = re.compile(
     rf"\W*(?:因此|所以|抱歉|很抱歉|对不起)?[，,]?(?:(?:我)?(?:无法|不能|没法)(?:根据{_SOURCES})?(?:回答|作答|提供|确定)"
     r"|我(?:必须|将|会|只能)|(?:以下|下面)是(?:我的)?(?:回答|答案)|(?:答案|回答)(?:是|为)[：:])"
@@ -300,7 +301,7 @@ class Chinese:
     antonyms = ANTONYMS
     cues = Cues(change_words=CHANGE_WORDS, compare_words=COMPARE_WORDS, superlative_words=SUPERLATIVE_WORDS,
                 order_words=ORDER_WORDS, reply_words=REPLY_WORDS, chatter=CHATTER, framing=FRAMING, meta=META, absence=ABSENCE,
-                back_references=BACK_REFERENCES,
+                back_references=BACK_REFERENCES, demonstratives=DEMONSTRATIVES,
                 negation_breaks=NEGATION_BREAKS,
                 coordinators=COORDINATORS, antonym_pairs=ANTONYM_PAIRS, stop_words=STOP_WORDS,
                 counters=frozenset(COUNTERS), compared_with=COMPARED_WITH, compared_degrees=COMPARED_DEGREES)

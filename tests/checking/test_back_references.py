@@ -44,6 +44,21 @@ def test_no_number_date_or_negation_of_the_previous_claim_is_carried(answer, che
     assert _last_claim(answer).checked_text == checked
 
 
+@pytest.mark.parametrize("answer", [
+    "Tier 4 emission standards apply from 2008. These changes are aimed at reducing emissions.",  # "Tier" alone
+    "Arthritis is common. This is because people live longer.",  # "This" points at the statement, not "Arthritis"
+    "婚假是带薪假期。这是因为公司重视员工的家庭。",
+])
+def test_no_subject_is_carried_where_it_would_name_something_else(answer):
+    claim = _last_claim(answer)
+    assert claim.reference is None and claim.checked_text == claim.text
+
+
+def test_a_subject_ends_before_a_relative_clause():
+    answer = "The card number for people who retire is their Social Security number. It is marked with the letter A."
+    assert _last_claim(answer).checked_text == "The card number for people is marked with the letter A."
+
+
 def test_a_subject_carried_on_passes_to_the_next_back_reference():
     claims = split_claims("The Basic plan is meant for individuals. It costs $20 a month. It includes 5 users.")
     assert [c.checked_text for c in claims[1:]] == ["The Basic plan costs $20 a month.",
