@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from checking.languages import detect_language, language_for
+from checking.references import carried_subject, leading_reference
 from checking.sentences import sentence_spans, strip_span
 from checking.text import (
     CHATTER_PATTERNS,
@@ -47,6 +48,31 @@ class ClaimSpan:
     text: str
     start: int  # offsets into the answer text; answer[start:end] == text
     end: int
+    # A claim opening with a back-reference ("These symptoms …") is checked with the previous claim's subject in
+    # its place (checking.references): ``reference`` is where that word is in ``text``, ``subject`` what stands in
+    # for it. What a person reads — text, span, quote — stays the claim's own.
+    reference: tuple[int, int] | None = None
+    subject: str = ""
+
+    @property
+    def checked_text(self) -> str:
+        """The text the checker reads for the claim."""
+        if self.reference is None:
+            return self.text
+        start, end = self.reference
+        return self.text[:start] + self.subject + self.text[end:]
+
+    def span_in_text(self, span: tuple[int, int]) -> tuple[int, int]:
+        """A span of ``checked_text`` (a finding's) as offsets in ``text``: the subject's words are the
+        back-reference's."""
+        if self.reference is None:
+            return span
+        start, end = self.reference
+        shift = (end - start) - len(self.subject)
+        subject_end = start + len(self.subject)
+        a, b = span
+        return (a if a < start else start if a < subject_end else a + shift,
+                b if b <= start else end if b <= subject_end else b + shift)
 
 
 @dataclass(frozen=True)
@@ -100,7 +126,21 @@ def split_claims(text: str) -> list[ClaimSpan]:
             continue
         for clause_start, clause_end in _independent_clauses(text, start, _statement_end(text, start, segment.end)):
             claims.append(ClaimSpan(text[clause_start:clause_end], clause_start, clause_end))
-    return claims
+    return _subjects_carried(claims)
+
+
+def _subjects_carried(claims: list[ClaimSpan]) -> list[ClaimSpan]:
+    """Each claim opening with a back-reference, checked with the subject of the claim before it (that claim's own
+    subject taken over where it leaned back itself: "It costs $40. It has five users.")."""
+    carried: list[ClaimSpan] = []
+    subject = ""
+    for claim in claims:
+        reference = leading_reference(claim.text)
+        if reference is not None and subject:
+            claim = replace(claim, reference=reference, subject=subject)
+        subject = carried_subject(claim.checked_text) or (subject if claim.reference is not None else "")
+        carried.append(claim)
+    return carried
 
 
 def _statement_start(text: str, start: int, end: int) -> int | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.conf import settings
 from django.utils import timezone
@@ -177,8 +177,9 @@ def claim_check(
     *, span: ClaimSpan, candidates: list[Candidate], embed: CachedEmbedder | None, warnings: list[str],
     model: ScoringModel | None = None,
 ) -> ClaimResult:
-    """Score one claim against its candidates; evidence comes best first."""
-    claim_text = span.text
+    """Score one claim against its candidates; evidence comes best first. The checkers read ``span.checked_text``
+    (a back-reference's subject in its place); the result, its findings' spans included, is the claim's own."""
+    claim_text = span.checked_text
     result = ClaimResult(text=span.text, start=span.start, end=span.end, score=None, verdict=Verdict.NOT_FOUND,
                          reasons=[_("no supporting source found in the approved sources")], evidence=[])
     if not candidates:
@@ -249,6 +250,7 @@ def claim_check(
     score = _combine_external(score=score, builtin_findings=outcome.findings, external_scores=external_scores)
     result.score, result.evidence = score, evidence
     result.verdict = verdict_for(score=score, findings=findings, has_evidence=True)
+    findings = [replace(f, claim_span=span.span_in_text(f.claim_span)) if f.claim_span else f for f in findings]
     result.findings, result.reasons = beside_verdict(verdict=result.verdict, findings=findings, reasons=reasons)
     return result
 
@@ -291,14 +293,15 @@ def _answer_check(
     vectors: list[list[float] | None] = [None] * len(spans)
     try:
         embedder = CachedEmbedder(language=language)
-        vectors = [vector.tolist() for vector in embedder.vectors_for([s.text for s in spans], role=Role.QUERY)]
+        vectors = [vector.tolist() for vector in embedder.vectors_for([s.checked_text for s in spans],
+                                                                      role=Role.QUERY)]
     except EmbeddingError as exc:
         warnings.append(redact(f"semantic similarity unavailable: {exc}"))
         embedder = None
 
     # Every claim's retrieval in one pass (one evidence filter, shared statements).
     hits: list[list[SearchHit]] = [
-        search.hits for search in chunks_search_many(queries=[s.text for s in spans], clearance=clearance,
+        search.hits for search in chunks_search_many(queries=[s.checked_text for s in spans], clearance=clearance,
                                                      k=settings.REVIEW_RETRIEVAL_K, vectors=vectors,
                                                      language=language)
     ] if retrieve else [[] for _ in spans]

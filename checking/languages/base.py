@@ -50,6 +50,16 @@ class QuestionTerm:
     required: bool = True
 
 
+MAX_SUBJECT_WORDS = 8  # a statement's opening phrase longer than this, verb not found, is no subject to carry
+
+
+def opening_phrase(text: str, words: Sequence[Word], *, end: int) -> list[Word]:
+    """``words[:end]`` after the last comma-closed opening among them ("In the passages, the plan" -> "the plan"):
+    the phrase a statement opens with, once a verb at ``end`` is found."""
+    start = max((k for k in range(1, end) if re.search(r"[,，:：]", text[words[k - 1].end:words[k].start])), default=0)
+    return list(words[start:end])
+
+
 _HEADER_UNIT = re.compile(r"\s*[(（]([^()（）]{1,20})[)）]\s*$")
 _BARE_NUMBER = re.compile(r"[\d.,]+")
 
@@ -87,6 +97,9 @@ class Cues:
     # "stated" is what they are said to lack.
     absence: re.Pattern[str] | None = None
     back_references: frozenset[str] = frozenset()  # a sentence opening with one leans on the one before ("These")
+    # Back-references that, standing alone before the verb, point at the whole statement before ("This is because
+    # …", 这是因为……), not at its subject; before a noun ("These symptoms", 该期限) they name the subject again.
+    demonstratives: frozenset[str] = frozenset()
     negation_breaks: frozenset[str] = frozenset()  # words ending a negation's reach ("但")
     coordinators: frozenset[str] = frozenset()  # "and", "or"
     antonym_pairs: tuple[tuple[str, str], ...] = ()  # opposites that can stand in one slot
@@ -133,6 +146,15 @@ class TextLanguage(Protocol):
 
     def provisions_paired(self, left: str, right: str) -> bool:
         """Whether two clauses are provisions to be checked together (which gets which is what they say)."""
+        ...
+
+    # Back-references (checking.references): what a claim opening with "These …" or 它… is about.
+    word_separator: str  # how its words are written one after another: " ", or "" for Chinese
+
+    def leading_subject(self, text: str) -> list[Word]:
+        """The words of the phrase a statement opens with as what it is about, up to its verb ("Morning sickness"
+        of "Morning sickness is nausea in pregnancy.", 国内出差的住宿标准 of 国内出差的住宿标准为每晚五百元), after a
+        comma-closed opening ("In the passages,"); none where no verb ends it within a few words."""
         ...
 
     # What the checker's English core (checking.text, checking.quantities) takes in from each language: its cue words,

@@ -10,7 +10,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from checking.languages.base import Cues, Quantity, QuestionTerm, Word, header_unit
+from checking.languages.base import MAX_SUBJECT_WORDS, Cues, Quantity, QuestionTerm, Word, header_unit, opening_phrase
 from checking.sentences import sentence_spans
 
 if TYPE_CHECKING:
@@ -106,6 +106,10 @@ ABSENCE = re.compile(
 )
 BACK_REFERENCES = frozenset({"this", "these", "that", "those", "it", "its", "they", "their", "them", "such", "he",
                              "she", "his", "her"})
+DEMONSTRATIVES = frozenset({"this", "these", "that", "those", "such"})
+# Words opening a relative clause: a statement's subject ends before one ("The card number for people who retire
+# is …": "who retire" says which, its verb is not the statement's).
+_RELATIVE_WORDS = frozenset({"who", "whom", "whose", "which", "that", "where", "when"})
 META = re.compile(
     r"\W*(?:(?:so|therefore|thus|however|unfortunately|sorry|in summary|overall|in conclusion) ?,? ?)?(?:"
     r"unable to (?:answer|provide|find|determine)"
@@ -191,6 +195,16 @@ class English:
     def provisions_paired(self, left: str, right: str) -> bool:
         return False
 
+    word_separator = " "
+
+    def leading_subject(self, text: str) -> list[Word]:
+        """The words before the first finite verb ("Morning sickness" of "Morning sickness is nausea ...") or a
+        relative clause."""
+        words = self.words(text)
+        verb = next((k for k, word in enumerate(words[:MAX_SUBJECT_WORDS + 1])
+                     if k and (_looks_finite(word.text.lower()) or word.text.lower() in _RELATIVE_WORDS)), None)
+        return [] if verb is None else opening_phrase(text, words, end=verb)
+
     def row_sentence(self, *, label: str, cells: Sequence[tuple[str, str]]) -> str:
         parts = []
         for column, value in cells:
@@ -204,7 +218,7 @@ class English:
     # What the checker's English core takes in (base.TextLanguage): English is that core, and adds only how an
     # assistant frames what it says.
     cues = Cues(framing=FRAMING, framing_after=FRAMING_AFTER, meta=META, absence=ABSENCE,
-                back_references=BACK_REFERENCES)
+                back_references=BACK_REFERENCES, demonstratives=DEMONSTRATIVES)
     ideograph = None
 
     def tokens(self, text: str, start: int, end: int, *, table: bool) -> list[Token] | None:

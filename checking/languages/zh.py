@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
-from checking.languages.base import Cues, Quantity, QuestionTerm, Word, header_unit
+from checking.languages.base import MAX_SUBJECT_WORDS, Cues, Quantity, QuestionTerm, Word, header_unit, opening_phrase
 
 # A sentence ends at a full stop, exclamation or question mark, or a semicolon (which in Chinese policy text joins
 # independent clauses), with any closing quotes or brackets after it; a blank line ends one too.
@@ -103,6 +103,7 @@ ABSENCE = re.compile(
     r"(?P<stated>[^。；;]{2,}[^。；;，,的])"
 )
 BACK_REFERENCES = frozenset({"这", "这些", "这个", "这种", "它", "它们", "该", "此", "其", "他", "她", "他们"})
+DEMONSTRATIVES = frozenset({"这", "这些", "这个", "这种", "该", "此"})
 META = re.compile(
     rf"\W*(?:因此|所以|抱歉|很抱歉|对不起)?[，,]?(?:(?:我)?(?:无法|不能|没法)(?:根据{_SOURCES})?(?:回答|作答|提供|确定)"
     r"|我(?:必须|将|会|只能)|(?:以下|下面)是(?:我的)?(?:回答|答案)|(?:答案|回答)(?:是|为)[：:])"
@@ -166,6 +167,12 @@ DEPENDENT_OPENERS = PRONOUNS | ADDING_WORDS | frozenset({"但", "但是", "而",
 RATE_WORDS = {"每天": "day", "每日": "day", "每晚": "night", "每夜": "night", "每周": "week", "每星期": "week",
               "每月": "month", "每个月": "month", "每年": "year", "每季度": "quarter", "每小时": "hour", "每人": "person",
               "每位": "person", "每次": "time", "每公里": "kilometer", "每张": "ticket", "每件": "item"}
+# Words that start what a statement says of its subject (孕吐是……, 住宿标准为……, 报销须……); so do a verb, a
+# preposition, an adverb, a numeral or a conjunction (by the segmenter's tags), unless 的 makes it a modifier
+# (国内出差的住宿标准).
+PREDICATE_MARKERS = frozenset({"是", "为", "有", "可", "可以", "须", "必须", "需", "需要", "应", "应当", "应该", "能",
+                               "能够", "会", "将", "要", "均", "都", "也", "还", "仅", "只", "通常", "一般"})
+_PREDICATE_TAGS = frozenset({"v", "p", "d", "m", "c"})
 RATE_REACH = 3  # tokens back from the number: "每人每月的伙食补助为" is too far, "每晚不超过五百元" is not
 NEGATION_BREAKS = frozenset({"但", "但是", "而", "因为", "除非", "除了", "不过"})
 
@@ -294,7 +301,7 @@ class Chinese:
     antonyms = ANTONYMS
     cues = Cues(change_words=CHANGE_WORDS, compare_words=COMPARE_WORDS, superlative_words=SUPERLATIVE_WORDS,
                 order_words=ORDER_WORDS, reply_words=REPLY_WORDS, chatter=CHATTER, framing=FRAMING, meta=META, absence=ABSENCE,
-                back_references=BACK_REFERENCES,
+                back_references=BACK_REFERENCES, demonstratives=DEMONSTRATIVES,
                 negation_breaks=NEGATION_BREAKS,
                 coordinators=COORDINATORS, antonym_pairs=ANTONYM_PAIRS, stop_words=STOP_WORDS,
                 counters=frozenset(COUNTERS), compared_with=COMPARED_WITH, compared_degrees=COMPARED_DEGREES)
@@ -356,6 +363,25 @@ class Chinese:
         gets which is what the claim says, so they are checked together, where an exchange of the two shows."""
         kinds = {q.kind for q in self.quantities(left)}
         return any(q.kind in kinds for q in self.quantities(right))
+
+    word_separator = ""
+
+    def leading_subject(self, text: str) -> list[Word]:
+        """The words before what the statement says of them (孕吐 of 孕吐是怀孕期间常见的恶心症状), without a 的
+        ending them, nor a rate (每月): how often is what the statement says, not what it is about."""
+        words = self.words(text)
+        for k, word in enumerate(words[:MAX_SUBJECT_WORDS + 1]):
+            following = words[k + 1].key if k + 1 < len(words) else ""
+            if k and following != "的" and (word.key in PREDICATE_MARKERS or word.key in NEGATION_CUES
+                                            or word.key in RATE_WORDS
+                                            or SEGMENTER.part_of_speech(word.key) in _PREDICATE_TAGS):
+                phrase = [word for word in opening_phrase(text, words, end=k) if word.key not in RATE_WORDS]
+                while phrase and phrase[-1].key == "的":
+                    phrase.pop()
+                while phrase and phrase[0].key == "的":  # of a rate left out ("每月的话费补贴")
+                    phrase.pop(0)
+                return phrase
+        return []
 
     def row_sentence(self, *, label: str, cells: Sequence[tuple[str, str]]) -> str:
         said = [f"{name}为{value}" for name, value in (header_unit(c, v) for c, v in cells)]
