@@ -194,7 +194,8 @@ def claim_check(
     evidence = [_evidence(best, start=outcome.quote_start, end=outcome.quote_end, score=outcome.score)]
     # Synthesis: every passage the support was put together from is cited, beside the part of the claim it supplies.
     parts = [_evidence(candidates[part.candidate_index], start=part.quote_start, end=part.quote_end,
-                       score=outcome.score, claim_part=(part.claim_start, part.claim_end)) for part in outcome.parts]
+                       score=outcome.score, claim_part=span.span_in_text((part.claim_start, part.claim_end)))
+             for part in outcome.parts]
     part_candidates = {id(candidates[part.candidate_index]) for part in outcome.parts}
 
     # Other candidates: shown to the reviewer; another approved document stating something else about the
@@ -311,11 +312,15 @@ def _answer_check(
     claims = [claim_check(span=span, embed=embedder, warnings=warnings, candidates=found, model=adopted.model)
               for span, found in zip(spans, candidates, strict=True)]
     facts = [claim_fact(claim.text, language=language) for claim in claims]
-    for claim, fact in zip(claims, facts, strict=True):
-        claim.fact_key = fact.key
+    for claim, span, fact in zip(claims, spans, facts, strict=True):
+        # "It costs $40" states a fact only with the claim before it: it joins no group, where one decision
+        # would settle it for answers about other things
+        claim.fact_key = "" if span.reference else fact.key
     if reviewed_facts:
-        for claim, match in zip(claims, reviewed_facts_match(claims=claims, facts=facts), strict=True):
-            if match is not None:
+        matches = reviewed_facts_match(claims=claims, facts=facts)
+        for claim, span, match in zip(claims, spans, matches, strict=True):
+            # nor rests on a confirmation given where "it" was something else; a rejection still holds it
+            if match is not None and not (match.confirmed and span.reference):
                 _reviewed_apply(claim, match)
 
     scores = [c.score if c.score is not None else 0.0 for c in claims]

@@ -27,6 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from checking.facts import Fact, claim_fact, contradicted_by, facts_restated
+from checking.references import leading_reference
 from checking.text import is_content, tokenize
 from console.audit import audit_record
 from console.models import SecurityLevel
@@ -195,8 +196,8 @@ def reviewed_facts_record(*, answer: Answer, decision: Decision) -> list[Reviewe
             continue
         best = claim.best_evidence
         pinned = best is not None and best.chunk is not None
-        if outcome == ReviewedFact.Outcome.CONFIRMED and not pinned:
-            continue
+        if outcome == ReviewedFact.Outcome.CONFIRMED and (not pinned or leading_reference(claim.text)):
+            continue  # "It costs $40" confirmed is true of what "it" was there, not wherever a claim says so
         fact = claim_fact(claim.text, language=answer.language)
         row = ReviewedFact(
             language=fact.language, content=fact.as_dict(), values_key=fact.values, key=fact.key, outcome=outcome,

@@ -148,3 +148,18 @@ def test_an_approver_revokes_a_fact_from_the_version_page(client, publish, api_t
     later = scored(api_client, "International trips must be booked at least 21 days before departure.")
     assert later.status == "pending_review" and later.claims.get().reviewed_fact is None
     assert reviewed_facts.reviewed_fact_revoke(fact=fact, approver=approver).ended_reason == "revoked"  # once
+
+
+def test_a_claim_leaning_on_the_one_before_is_neither_remembered_nor_released_on_memory(publish, api_token, reviewer,
+                                                                                       quiet):
+    """"It is £220" is true of what "it" was in its answer: confirmed there, it says nothing of Paris' cap."""
+    publish(POLICY, key="travel", title="Travel policy")
+    client, _ = api_token
+    first = scored(client, "The nightly hotel cap in London is £220. It applies to every night of the trip.")
+    assert first.claims.count() == 2 and first.claims.get(ordinal=1).fact_key == ""
+    decide(first, reviewer)
+
+    assert list(ReviewedFact.objects.values_list("claim_text", flat=True)) == [
+        "The nightly hotel cap in London is £220."]
+    again = scored(client, "The nightly hotel cap in Paris is €230. It applies to every night of the trip.")
+    assert again.claims.get(ordinal=1).reviewed_fact is None
