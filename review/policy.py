@@ -91,12 +91,14 @@ def risk_assess(
         for conflict in claim.conflicts:
             high.append(_("conflict: claim %(number)s: %(message)s") % {"number": number, "message": conflict.message})
         if claim.evidence and claim.verdict != Verdict.NOT_FOUND:
-            best = claim.evidence[0]
-            for flag in best.flags:
-                if flag in _FLAGS_HOLDING:
-                    high.append(_("flagged source: claim %(number)s relies on a %(flag)s source (%(version)s)")
-                                % {"number": number, "flag": EVIDENCE_FLAG_LABELS.get(flag, flag),
-                                   "version": best.candidate.chunk.version})
+            # the best source, and each other one a synthesized support took a part of the claim from
+            relied_on = [claim.evidence[0], *(e for e in claim.evidence[1:] if e.claim_part)]
+            for source in relied_on:
+                for flag in source.flags:
+                    if flag in _FLAGS_HOLDING:
+                        high.append(_("flagged source: claim %(number)s relies on a %(flag)s source (%(version)s)")
+                                    % {"number": number, "flag": EVIDENCE_FLAG_LABELS.get(flag, flag),
+                                       "version": source.candidate.chunk.version})
         if claim.reviewed is not None and not claim.reviewed.confirmed:
             high.append(_("rejected before: claim %(number)s states a fact a reviewer marked wrong (answer #%(answer)s)")
                         % {"number": number, "answer": claim.reviewed.answer_id})

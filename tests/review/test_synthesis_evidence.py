@@ -4,6 +4,8 @@ second beside the part of the claim it supplies, on the answer page, the claim's
 import pytest
 from django.urls import reverse
 
+from review.pipeline import Candidate, ClaimResult, EvidenceResult
+from review.policy import risk_assess
 from tests.conftest import answer_scored
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -63,3 +65,23 @@ def test_the_reviewer_sees_each_part_beside_its_source(client, reviewer, synthes
     assert evidence[0]["claim_part"] is None
     start, end = evidence[1]["claim_part"]
     assert (evidence[1]["document_key"], CLAIM[start:end]) == ("paris-office", claim.part_evidence[0].claim_part)
+
+
+def test_a_part_taken_from_a_flagged_version_holds_the_answer(synthesized):
+    """Synthesis rests on both sources: the second being expired holds the answer as the first would."""
+    answer, london, paris = synthesized
+    chunk = lambda version: version.chunks.first()  # noqa: E731
+    best = EvidenceResult(candidate=Candidate(text=chunk(london).text, chunk=chunk(london)), quote_start=0,
+                          quote_end=10, score=0.97, flags=[])
+    part = EvidenceResult(candidate=Candidate(text=chunk(paris).text, chunk=chunk(paris)), quote_start=0,
+                          quote_end=10, score=0.97, flags=["expired"], claim_part=(41, 54))
+    claim = ClaimResult(text=CLAIM, start=0, end=len(CLAIM), score=0.97, verdict="supported", reasons=[],
+                        evidence=[best, part])
+
+    held = risk_assess(question="", answer_text=CLAIM, claims=[claim], release_threshold=0.6)
+    part.claim_part = None  # the same source as other evidence considered, not relied on
+    considered = risk_assess(question="", answer_text=CLAIM, claims=[claim], release_threshold=0.6)
+
+    assert held.risk == "high" and any("relies on a" in reason and str(paris) in reason for reason in held.reasons), \
+        held.reasons
+    assert not any("relies on a" in reason for reason in considered.reasons), considered.reasons
