@@ -196,8 +196,11 @@ def reviewed_facts_record(*, answer: Answer, decision: Decision) -> list[Reviewe
             continue
         best = claim.best_evidence
         pinned = best is not None and best.chunk is not None
-        if outcome == ReviewedFact.Outcome.CONFIRMED and (not pinned or leading_reference(claim.text)):
-            continue  # "It costs $40" confirmed is true of what "it" was there, not wherever a claim says so
+        if outcome == ReviewedFact.Outcome.CONFIRMED and (not pinned or leading_reference(claim.text)
+                                                           or claim.part_evidence):
+            # "It costs $40" confirmed is true of what "it" was there, not wherever a claim says so; a fact put
+            # together from two sources would outlive the second one's version, which it does not record
+            continue
         fact = claim_fact(claim.text, language=answer.language)
         row = ReviewedFact(
             language=fact.language, content=fact.as_dict(), values_key=fact.values, key=fact.key, outcome=outcome,

@@ -85,3 +85,19 @@ def test_a_part_taken_from_a_flagged_version_holds_the_answer(synthesized):
     assert held.risk == "high" and any("relies on a" in reason and str(paris) in reason for reason in held.reasons), \
         held.reasons
     assert not any("relies on a" in reason for reason in considered.reasons), considered.reasons
+
+
+def test_a_confirmed_synthesized_claim_is_not_kept_as_a_reviewed_fact(synthesized, reviewer):
+    """A reviewed fact records one version; one put together from two would outlive the second's."""
+    from review import services
+    from review.leases import answer_lease_take
+    from review.models import ReviewedFact
+
+    answer, _, _ = synthesized
+    answer = answer_lease_take(answer=answer, reviewer=reviewer)
+    services.claim_review(claim=answer.claims.get(), reviewer=reviewer, state="confirmed", note="both caps checked")
+    services.answer_decide(answer=answer, reviewer=reviewer, action="approve", reason="")
+
+    answer.refresh_from_db()
+    assert answer.status == "approved"
+    assert not ReviewedFact.objects.filter(answer=answer).exists()
