@@ -7,7 +7,9 @@ reviewer of the checker sees where it stands on the way real assistants write.
 - ``meta``: the assistant's words about itself or its answer ("Unable to answer based on given passages.");
 - ``absence``: a claim that the sources lack something ("The passages do not mention …");
 - ``list``: list items;
-- ``pronoun``: a claim that opens by leaning on the one before ("These symptoms …", 它…).
+- ``pronoun``: a claim that opens by leaning on the one before ("These symptoms …", 它…);
+- ``synthesis``: a claim whose support the check put together from two passages (found by the check, not in the
+  text: `answer_structure` never returns it).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from checking.claims import split_claims, text_segments
 from checking.quantity_words import REFERENCE_WORDS
 from checking.text import BACK_REFERENCES, FRAMING_PATTERNS, META_PATTERNS, absence_stated, tokenize
 
-STRUCTURE_KINDS = ("framing", "passage_reference", "quote", "meta", "absence", "list", "pronoun")
+STRUCTURE_KINDS = ("framing", "passage_reference", "quote", "meta", "absence", "list", "pronoun", "synthesis")
 
 _REFERENCES = "|".join(sorted(map(re.escape, REFERENCE_WORDS), key=len, reverse=True))
 _REFERENCE = re.compile(rf"(?:{_REFERENCES}) ?(?:number )?(?:\d|[一二三四五六七八九十])", re.IGNORECASE)

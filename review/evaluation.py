@@ -120,7 +120,8 @@ def item_check(*, item: dict, clearance: str, contexts_from_file: bool = False) 
         # no score threshold would release it.
         "held_otherwise": report.held_by_rule and not hard_held,
         "verdicts": [c.verdict for c in claims],
-        "structure": sorted(answer_structure(item["claim"])),
+        "structure": sorted(answer_structure(item["claim"])
+                            | ({"synthesis"} if any(e.claim_part for c in claims for e in c.evidence) else set())),
         "claim_spans": [[c.start, c.end, c.score] for c in claims],
         "reasons": [r for c in claims for r in c.reasons],
     }

@@ -101,3 +101,14 @@ def test_a_confirmed_synthesized_claim_is_not_kept_as_a_reviewed_fact(synthesize
     answer.refresh_from_db()
     assert answer.status == "approved"
     assert not ReviewedFact.objects.filter(answer=answer).exists()
+
+
+def test_evaluate_counts_synthesized_answers_as_their_own_structure_kind(synthesized):
+    from review.evaluation import item_check
+
+    put_together = item_check(item={"claim": CLAIM, "label": "supported"}, clearance="internal")
+    one_source = item_check(item={"claim": "The London hotel cap is £220 a night.", "label": "supported"},
+                            clearance="internal")
+
+    assert "synthesis" in put_together["structure"] and put_together["predicted"] == "supported"
+    assert "synthesis" not in one_source["structure"]
