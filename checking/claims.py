@@ -156,6 +156,10 @@ def _statement_start(text: str, start: int, end: int) -> int | None:
         start = framing.end()
     if any(pattern.match(text, start, end) for pattern in META_PATTERNS) or text[start:end].rstrip().endswith(":"):
         return None
+    # An attribution standing alone after its sentence's full stop ("… in the urine. (Passage 2)") names the source
+    # of the sentence before; it states nothing itself.
+    if any(pattern.match(text, start, end) for pattern in CLOSING_FRAMING_PATTERNS):
+        return None
     return start if _checkable(text[start:end]) else None
 
 

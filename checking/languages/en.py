@@ -85,7 +85,8 @@ FRAMING = re.compile(
 # An attribution closing the statement: ", as mentioned in passage 3.", "(Passage 2)".
 FRAMING_AFTER = re.compile(
     r"(?:,? (?:as (?:stated|mentioned|described|noted|explained|shown|indicated|outlined|suggested|seen|listed) in|"
-    rf"according to|per|from) {_SOURCES}| ?\((?:see |from |in )?{_SOURCES}\))(?=[.!]?$)",
+    rf"according to|per|from) {_SOURCES}| ?\((?:see |from |in |according to |as (?:stated|mentioned) in )?{_SOURCES}\))"
+    r"(?=[.!]?$)",
     re.IGNORECASE,
 )
 ABSENCE = re.compile(

@@ -90,11 +90,16 @@ CHATTER = re.compile(
 # passages (从信息安全角度 is no framing).
 _SOURCES = r"(?:(?:以上|上述|所给|给定|提供的|所提供的|检索到的|这些|各)(?:的)?(?:段落|材料|资料|文段|片段|来源|文档|内容|信息)" \
            r"|段落|材料|资料|文段|片段|来源|文档)(?:[一二三四五六七八九十\d]+(?:[、和与及][一二三四五六七八九十\d]+)*)?"
+_CLOSING_SOURCE = rf"[（(](?:见|参见|来自|根据|引自)?{_SOURCES}[）)]"
 FRAMING = re.compile(
     rf"(?:因此|所以|总之|综上|另外|此外|但是|不过)?[，,]?(?:(?:根据|依据|按照|据|从){_SOURCES}(?:的内容|所述|中的信息|来看|可知|中)?"
     rf"[，,：:]?(?:可以看出|可知|可以得知)?[，,]?|{_SOURCES}(?:中)?(?:指出|提到|表明|显示|说明|称|写道|明确)[，,：:]?"
-    r"|(?:需要|值得)注意的是[，,：:]?)"
+    r"|(?:需要|值得)注意的是[，,：:]?"
+    # an attribution that closed the sentence before, split off with its full stop: "……流失。（段落2）年假……"
+    rf"|{_CLOSING_SOURCE})"
 )
+# An attribution closing a statement: "……尿液中（段落2）。", "（见段落三）".
+FRAMING_AFTER = re.compile(rf"{_CLOSING_SOURCE}(?=[。！.!]?$)")
 ABSENCE = re.compile(
     # the sources named ("未说明理由的，不予报销" is a rule, not a claim about the passages), except before 提到/提及,
     # which only a text does
@@ -300,7 +305,8 @@ class Chinese:
     direction_pairs = DIRECTION_PAIRS
     antonyms = ANTONYMS
     cues = Cues(change_words=CHANGE_WORDS, compare_words=COMPARE_WORDS, superlative_words=SUPERLATIVE_WORDS,
-                order_words=ORDER_WORDS, reply_words=REPLY_WORDS, chatter=CHATTER, framing=FRAMING, meta=META, absence=ABSENCE,
+                order_words=ORDER_WORDS, reply_words=REPLY_WORDS, chatter=CHATTER, framing=FRAMING,
+                framing_after=FRAMING_AFTER, meta=META, absence=ABSENCE,
                 back_references=BACK_REFERENCES, demonstratives=DEMONSTRATIVES,
                 negation_breaks=NEGATION_BREAKS,
                 coordinators=COORDINATORS, antonym_pairs=ANTONYM_PAIRS, stop_words=STOP_WORDS,

@@ -47,6 +47,16 @@ def test_framing_is_not_part_of_the_claim(answer, claim):
     assert _claims(answer) == [claim]
 
 
+@pytest.mark.parametrize(("answer", "claims"), [
+    ("Marriage leave is 3 days. (Passage 1)\n2. Annual leave is 10 days a year. (According to passage 2)",
+     ["Marriage leave is 3 days.", "Annual leave is 10 days a year."]),
+    ("Marriage leave is 3 days (according to passage 1).", ["Marriage leave is 3 days"]),
+    ("婚假为3天。（段落1）年假每年10天（见段落二）。", ["婚假为3天。", "年假每年10天"]),
+])
+def test_an_attribution_after_the_full_stop_is_no_claim_of_its_own(answer, claims):
+    assert _claims(answer) == claims
+
+
 @pytest.mark.parametrize("answer", [
     "Unable to answer based on given passages.",
     'Therefore, I must reply with: "Unable to answer based on given passages."',
