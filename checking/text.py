@@ -215,7 +215,7 @@ CHATTER_PATTERNS = tuple(cues.chatter for cues in _CUES if cues.chatter is not N
 FRAMING_PATTERNS = tuple(cues.framing for cues in _CUES if cues.framing is not None)
 CLOSING_FRAMING_PATTERNS = tuple(cues.framing_after for cues in _CUES if cues.framing_after is not None)
 META_PATTERNS = tuple(cues.meta for cues in _CUES if cues.meta is not None)
-ABSENCE_PATTERNS = tuple(cues.absence for cues in _CUES if cues.absence is not None)
+ABSENCE_PATTERNS = tuple(pattern for cues in _CUES for pattern in cues.absence)
 BACK_REFERENCES = frozenset().union(*(cues.back_references for cues in _CUES))
 
 

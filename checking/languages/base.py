@@ -95,7 +95,7 @@ class Cues:
     meta: re.Pattern[str] | None = None
     # A statement that the sources lack something ("The passages do not mention X", 段落中没有提到X): its group
     # "stated" is what they are said to lack.
-    absence: re.Pattern[str] | None = None
+    absence: tuple[re.Pattern[str], ...] = ()
     back_references: frozenset[str] = frozenset()  # a sentence opening with one leans on the one before ("These")
     # Back-references that, standing alone before the verb, point at the whole statement before ("This is because
     # …", 这是因为……), not at its subject; before a noun ("These symptoms", 该期限) they name the subject again.

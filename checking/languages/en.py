@@ -105,6 +105,30 @@ ABSENCE = re.compile(
     r"about) )?(?P<stated>(?:[^.;]|\.(?=\S)){3,}\w)",
     re.IGNORECASE,
 )
+# "X is not explicitly stated (in the passages)": only a text states, mentions or specifies; "provided" or "given"
+# only with the text named ("Meals are not provided on short flights" is a rule).
+_ABSENCE_PASSIVE = re.compile(
+    r"(?:(?:however|but|unfortunately|also),? )?(?P<stated>(?:[^.;]|\.(?=\S)){3,}?\w) (?:is|are|was|were) not "
+    r"(?:(?:explicitly|specifically|directly|clearly|actually) )?(?:(?:stated|mentioned|specified|indicated|listed)"
+    rf"(?: in {_SOURCES})?|(?:provided|given|discussed|addressed|covered) in {_SOURCES})\W*$",
+    re.IGNORECASE,
+)
+# "It is unclear how X", "it is not clear whether X": the answer says the sources do not settle X.
+_ABSENCE_UNCLEAR = re.compile(
+    r"(?:(?:however|but|unfortunately|therefore|so|thus),? )?it (?:is|was|remains) (?:not (?:entirely |completely "
+    rf"|immediately )?clear|unclear)(?: from {_SOURCES})? (?=(?:what|how|whether|if|when|where|why|which|who) )"
+    r"(?P<stated>(?:[^.;]|\.(?=\S)){3,}\w)",
+    re.IGNORECASE,
+)
+# "They do not mention X" after a sentence about the passages: mention, specify and information are a text's.
+_ABSENCE_LEANING = re.compile(
+    r"(?:(?:however|but|unfortunately|also|additionally),? )?(?:they|it) (?:do|does|did)(?: not|n't) "
+    r"(?:(?:explicitly|specifically|directly|clearly) )?(?:(?:mention|specify|state)s? (?:anything )?"
+    r"(?:(?:about|on|regarding) )?|(?:provide|contain|give|offer|include)s? (?:any )?(?:(?:specific|explicit|further|"
+    r"additional|clear) )?(?:information|details?|mention|instructions?|guidance) (?:about|on|of|regarding|related to"
+    r"|for|as to|concerning) )(?P<stated>(?:[^.;]|\.(?=\S)){3,}\w)",
+    re.IGNORECASE,
+)
 BACK_REFERENCES = frozenset({"this", "these", "that", "those", "it", "its", "they", "their", "them", "such", "he",
                              "she", "his", "her"})
 DEMONSTRATIVES = frozenset({"this", "these", "that", "those", "such"})
@@ -218,7 +242,8 @@ class English:
 
     # What the checker's English core takes in (base.TextLanguage): English is that core, and adds only how an
     # assistant frames what it says.
-    cues = Cues(framing=FRAMING, framing_after=FRAMING_AFTER, meta=META, absence=ABSENCE,
+    cues = Cues(framing=FRAMING, framing_after=FRAMING_AFTER, meta=META,
+                absence=(ABSENCE, _ABSENCE_PASSIVE, _ABSENCE_UNCLEAR, _ABSENCE_LEANING),
                 back_references=BACK_REFERENCES, demonstratives=DEMONSTRATIVES)
     ideograph = None
 

@@ -107,6 +107,15 @@ ABSENCE = re.compile(
     r"(?:提到|提及|说明|涉及|给出|包含|介绍|写明|规定)|(?:没有|未|并未)(?:明确|具体)?(?:提到|提及))(?:关于|有关)?"
     r"(?P<stated>[^。；;]{2,}[^。；;，,的])"
 )
+# "X在段落中并未说明", "X没有提到"; 说明 and 写明 only with the sources named (the rule "未说明理由的" is no such claim).
+_ABSENCE_PASSIVE = re.compile(
+    rf"(?P<stated>[^。；;]{{2,}}?[^。；;，,的])[，,]?(?:(?:在)?{_SOURCES}(?:中|里)(?:都|均|并)?(?:没有|没|未|并未)(?:明确|具体)?"
+    r"(?:说明|提到|提及|写明|指出|给出)|(?:并)?(?:没有|未|并未)(?:明确|具体)?(?:提到|提及))[。！]?$"
+)
+# "不清楚X", "尚不明确X": the answer says the sources do not settle X.
+_ABSENCE_UNCLEAR = re.compile(
+    r"(?:但是|不过|但|因此|所以)?[，,]?(?:目前)?(?:尚|还)?(?:不清楚|不明确|不确定)(?P<stated>[^。；;]{2,}[^。；;，,的])"
+)
 BACK_REFERENCES = frozenset({"这", "这些", "这个", "这种", "它", "它们", "该", "此", "其", "他", "她", "他们"})
 DEMONSTRATIVES = frozenset({"这", "这些", "这个", "这种", "该", "此"})
 META = re.compile(
@@ -306,7 +315,8 @@ class Chinese:
     antonyms = ANTONYMS
     cues = Cues(change_words=CHANGE_WORDS, compare_words=COMPARE_WORDS, superlative_words=SUPERLATIVE_WORDS,
                 order_words=ORDER_WORDS, reply_words=REPLY_WORDS, chatter=CHATTER, framing=FRAMING,
-                framing_after=FRAMING_AFTER, meta=META, absence=ABSENCE,
+                framing_after=FRAMING_AFTER, meta=META,
+                absence=(ABSENCE, _ABSENCE_PASSIVE, _ABSENCE_UNCLEAR),
                 back_references=BACK_REFERENCES, demonstratives=DEMONSTRATIVES,
                 negation_breaks=NEGATION_BREAKS,
                 coordinators=COORDINATORS, antonym_pairs=ANTONYM_PAIRS, stop_words=STOP_WORDS,

@@ -106,6 +106,13 @@ def test_a_stray_quotation_mark_does_not_swallow_the_paragraph():
     ("The passages do not mention paternity leave.", LEAVE),
     ("However, there is no mention of sick pay in the given passages.", LEAVE),
     ("段落中没有提到陪产假。", LEAVE_ZH),
+    # the same said in other ways: passive, unsettled, and leaning on a sentence about the passages
+    ("The length of paternity leave is not explicitly stated in the passages.", LEAVE),
+    ("It is unclear whether paternity leave is paid.", LEAVE),
+    ("However, they do not provide any information on paternity leave.", LEAVE),
+    ("It does not specifically mention paternity leave.", LEAVE),
+    ("陪产假的天数在段落中并未说明。", LEAVE_ZH),
+    ("目前尚不清楚陪产假是否带薪。", LEAVE_ZH),
 ])
 def test_a_claim_that_the_sources_lack_something_they_lack_is_supported(claim, evidence):
     outcome = check_claim(claim=claim, candidates=[EvidenceCandidate(evidence)], embed=None)
@@ -116,6 +123,7 @@ def test_a_claim_that_the_sources_lack_something_they_lack_is_supported(claim, e
 @pytest.mark.parametrize(("claim", "evidence"), [
     ("The passages do not say that annual leave is 10 days a year and may be carried over to the next year.", LEAVE),
     ("材料并未说明年假每年10天，可以结转到下一年。", LEAVE_ZH),
+    ("That annual leave is 10 days a year and may be carried over to the next year is not mentioned.", LEAVE),
 ])
 def test_a_claim_that_the_sources_lack_what_they_state_is_contradicted(claim, evidence):
     outcome = check_claim(claim=claim, candidates=[EvidenceCandidate(evidence)], embed=None)
@@ -146,6 +154,10 @@ def test_an_answer_is_read_for_the_structure_it_is_written_in(answer, kinds):
     "There is no data cap on the Pro plan.",  # a fact of the world, not of the passages
     "未说明理由的，不予报销。",  # a rule about claims without a reason
     "Refunds are not available after 30 days.",
+    "Meals are not provided on short flights.",  # provided, given: only with the sources named
+    "It does not expire.",
+    "They do not cover dental care.",
+    "报销单未说明理由的，不予报销。",
 ])
 def test_a_rule_that_something_is_not_so_is_no_claim_about_the_sources(claim):
     assert absence_stated(claim) is None
