@@ -84,11 +84,13 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
             findings.append(missing)
             continue
         claim_ctx = word_context(claim.unit, q.pos, -1, claim_skip, claim=True, segment=_claim_segment(claim, q))
-        placement = _with_labels([_placement(claim, q, claim_ctx, e, unit, e_ctx) for e, unit, e_ctx, _ in compatible],
+        clause_values = _clause_values(claim, q)  # once per value: every evidence value is weighed against them
+        others = [o for o in claim.unit.quantities if not comparable(q, o) and _specific(o)]
+        placement = _with_labels([_placement(q, others, claim_ctx, e, unit, e_ctx) for e, unit, e_ctx, _ in compatible],
                                  [(unit, _label_share(claim_ctx, labels)) for _, unit, _, labels in compatible])
         best = max(range(len(compatible)), key=placement.__getitem__)
         # the sentence stating the other values of the claim's clause is where its value is said, before any other
-        own_clause = [k for k, (_, unit, *_) in enumerate(compatible) if _states_clause_values(claim, q, unit)]
+        own_clause = [k for k, (_, unit, *_) in enumerate(compatible) if _states_clause_values(clause_values, unit)]
         if own_clause and best not in own_clause:
             best = max(own_clause, key=placement.__getitem__)
         equal = [k for k, (e, *_) in enumerate(compatible) if same_value(q, e)]
@@ -96,9 +98,9 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
         if named is not None and _local_share(claim_ctx, named[1], window, paraphrased=True) >= _MIN_MATCH_SHARE:
             findings.append(_compare_attributes(ctx, q, *named))
             continue
-        together = _with_clause_values(claim, q, [compatible[k] for k in equal])
+        together = _with_clause_values(clause_values, [compatible[k] for k in equal])
         # two values stated together are a surer sign than shared words: a clause "比2023年的四千万元" has few
-        if together is not None and not _states_clause_values(claim, q, compatible[best][1]) \
+        if together is not None and not _states_clause_values(clause_values, compatible[best][1]) \
                 and _local_share(claim_ctx, together[1], window, paraphrased=True) > 0:
             findings.append(_compare_attributes(ctx, q, *together))
             continue
@@ -123,7 +125,7 @@ def check_quantities(ctx: RuleContext) -> list[Finding]:
                 continue
         e, unit = compatible[best][0], compatible[best][1]
         if placement[best] >= _MIN_PLACEMENT and _stated_about(claim, q, claim_ctx, unit, window,
-                                                               candidate.heading_stems):
+                                                               candidate.heading_stems, clause_values):
             findings.append(Finding(FindingKind.QUANTITY_MISMATCH,
                                     values_differ(_stated(q), _stated(e)),
                                     claim_span=(q.start, q.end), evidence_span=ctx.evidence_span(unit, e.start, e.end)))
@@ -148,30 +150,30 @@ def _a_year(quantity: Quantity) -> bool:
     return quantity.kind == "date" and quantity.value[0] is not None
 
 
-def _states_clause_values(claim: Claim, q: Quantity, unit: Unit) -> bool:
-    """Whether ``unit`` states every other value of ``q``'s own claim clause (and there is one)."""
-    values = _clause_values(claim, q)
+def _states_clause_values(values: list[Quantity], unit: Unit) -> bool:
+    """Whether ``unit`` states every other value of a claim value's own clause (``_clause_values``; and there is
+    one)."""
     return bool(values) and all(any(states_as_claimed(o, e) for e in unit.quantities) for o in values)
 
 
-def _with_clause_values(claim: Claim, q: Quantity, equal: list[tuple]) -> tuple[Quantity, Unit] | None:
+def _with_clause_values(values: list[Quantity], equal: list[tuple]) -> tuple[Quantity, Unit] | None:
     """The one evidence value equal to ``q`` in a sentence that also states the other values of ``q``'s own clause:
     a quantity binds to where its own clause is stated before any other sentence's value, however alike that
     sentence's words ("1.1 million people … jobless for 27 weeks" is the sentence with 1.1 million and 27 weeks,
     not another's "5.8 million unemployed persons")."""
-    found = [(e, unit) for e, unit, *_ in equal if _states_clause_values(claim, q, unit)]
+    found = [(e, unit) for e, unit, *_ in equal if _states_clause_values(values, unit)]
     return found[0] if len({id(unit) for _, unit in found}) == 1 else None
 
 
 def _stated_about(claim: Claim, q: Quantity, claim_ctx: dict[str, float], unit: Unit, window: Window,
-                  heading: frozenset[str]) -> bool:
+                  heading: frozenset[str], clause_values: list[Quantity]) -> bool:
     """Whether the evidence sentence giving another value speaks of what the claim's value is about: most of the
     claim's words around the number in that sentence itself (with the headings it stands under, and a list item
     with the sentence introducing it; a table row is read with its table), and the thing a count counts ("4 million
     *users*" is no count of "two regions"). Words of a neighbouring sentence do not make its value one about the
     claim's subject: "酒店健身房费用每天五十元" is not contradicted by the meal allowance's 七十元 beside a sentence
     naming 酒店 and 健身."""
-    if _states_clause_values(claim, q, unit):
+    if _states_clause_values(clause_values, unit):
         return True  # the sentence states the rest of the claim's clause: it is about what the clause is about
     if unit.kind == "table_row":  # a row is read with its table (header, caption, heading): its window is its own
         return _local_share(claim_ctx, unit, window) >= _SAME_TOPIC
@@ -246,8 +248,10 @@ def _with_labels(placement: list[float], shares: list[tuple[Unit, float]]) -> li
     """Reorder the members of each list by their labels, leaving each unit's best placement as it was:
     labels tell list members apart, they must not draw a claim to another sentence's list."""
     adjusted = [p + _LABEL_WEIGHT * share for p, (_, share) in zip(placement, shares)]
-    for unit in {id(u): u for u, _ in shares}.values():
-        members = [k for k, (u, _) in enumerate(shares) if u is unit]
+    by_unit: dict[int, list[int]] = {}
+    for k, (unit, _) in enumerate(shares):
+        by_unit.setdefault(id(unit), []).append(k)
+    for members in by_unit.values():
         excess = max(adjusted[k] for k in members) - max(placement[k] for k in members)
         for k in members:
             adjusted[k] -= excess
@@ -310,15 +314,16 @@ def _claim_segment(claim: Claim, q: Quantity) -> tuple[float, float] | None:
     return start, end
 
 
-def _placement(claim: Claim, q: Quantity, claim_ctx: dict[str, float], e: Quantity, unit: Unit,
+def _placement(q: Quantity, others: list[Quantity], claim_ctx: dict[str, float], e: Quantity, unit: Unit,
                evidence_ctx: dict[str, float]) -> float:
     """How well an evidence quantity sits where the claim's does: how much of the claim's wording around
-    the number its unit shares, how alike the nearby words are, and whether the rate ("per month") agrees."""
+    the number its unit shares, how alike the nearby words are, whether the rate ("per month") agrees, and whether
+    the claim's ``others`` (its specific values of other kinds, ``_placement``'s caller finds them once) sit beside
+    it."""
     local = _local_share(claim_ctx, unit)
     nearby = cosine(claim_ctx, evidence_ctx)
     # a specific date beside a version number, the numbers beside a month: where those sit, this one does
     # (a table row is one record: how far apart its cells are says nothing of which values go together)
-    others = [o for o in claim.unit.quantities if not comparable(q, o) and _specific(o)]
     distance = 0.0 if unit.kind == "table_row" else EVIDENCE_DECAY
     shared = sum(max((1.0 / (1.0 + distance * abs(x.pos - e.pos)) for x in unit.quantities
                       if comparable(o, x) and same_value(o, x)), default=0.0) for o in others)
