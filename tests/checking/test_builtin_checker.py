@@ -203,6 +203,17 @@ def test_a_second_negation_the_evidence_lacks_is_contradicted():
     assert check(evidence, evidence).score >= supported_at()
 
 
+def test_a_negation_of_what_the_evidence_never_says_is_no_contradiction():
+    """The evidence shares one word of what the claim denies ("cutting"): it says nothing of covering the molding,
+    so there is nothing the claim contradicts (the missing words are for coverage to weigh)."""
+    evidence = "Here is a cheat sheet to help you miter cut your baseboards based on the corner type you need."
+    outcome = check("The cheat sheet helps you miter cut baseboards, but it does not cover cutting the molding itself.",
+                    evidence)
+    assert not any(f.kind is FindingKind.NEGATION for f in outcome.findings), outcome.reasons
+    denied = check("The cheat sheet does not help you miter cut your baseboards.", evidence)
+    assert "claim negates 'help miter cut baseboards'; evidence does not" in denied.reasons
+
+
 def test_one_negation_placed_elsewhere_is_a_rewording():
     outcome = check("No refunds are given for partial months.", "Refunds are not given for partial months.")
     assert not any(f.kind is FindingKind.NEGATION for f in outcome.findings), outcome.reasons
