@@ -26,6 +26,7 @@ from checking.text import (
     POLARITY_BY_STEM,
     POLARITY_CLASSES,
     UNCHANGED_PHRASES,
+    UNMARKED_CONTRACTIONS,
     Token,
     is_content,
     stem_of,
@@ -285,7 +286,7 @@ def _joins_a_clause(tokens: list[Token], k: int) -> bool:
 
 def _is_negation_cue(tokens: list[Token], k: int) -> bool:
     lower = tokens[k].lower
-    if lower.endswith(("n't", "n’t")) or lower == "never":
+    if lower.endswith(("n't", "n’t")) or lower == "never" or lower in UNMARKED_CONTRACTIONS:
         return True
     if lower not in NEGATION_CUES:
         return False

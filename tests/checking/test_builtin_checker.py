@@ -214,6 +214,14 @@ def test_a_negation_of_what_the_evidence_never_says_is_no_contradiction():
     assert "claim negates 'help miter cut baseboards'; evidence does not" in denied.reasons
 
 
+def test_a_negation_written_without_its_apostrophe_is_a_negation():
+    evidence = "Very important: you dont resize the downloaded photo for the printer software."
+    assert check("It is important not to resize the downloaded photo for the printer software.",
+                 evidence).score >= supported_at()
+    flipped = check("You should resize the downloaded photo for the printer software.", evidence)
+    assert any(f.kind is FindingKind.NEGATION for f in flipped.findings), flipped.reasons
+
+
 def test_one_negation_placed_elsewhere_is_a_rewording():
     outcome = check("No refunds are given for partial months.", "Refunds are not given for partial months.")
     assert not any(f.kind is FindingKind.NEGATION for f in outcome.findings), outcome.reasons
