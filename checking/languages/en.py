@@ -91,13 +91,17 @@ FRAMING_AFTER = re.compile(
 )
 ABSENCE = re.compile(
     r"(?:(?:however|but|unfortunately|also|note that|additionally),? )?(?:"
-    rf"{_SOURCES}(?: only (?:provide|mention|give|contain|include|discuss)[^,;]{{0,160}},? (?:and|but))? "
+    # "Passage 3 (only) provides a chart for …, but it does not cover X": what a passage has, then what it lacks
+    rf"{_SOURCES}(?: (?:only |also |mainly |primarily )?(?:provides?|mentions?|gives?|contains?|includes?|"
+    rf"discuss(?:es)?|describes?|explains?|lists?|talks? about|focus(?:es)? on)[^,;]{{0,160}},? (?:and|but)"
+    r"(?: (?:it|they))?)? "
     r"(?:(?:do|does|did) not|don't|doesn't|didn't|never|fail to) "
     r"|none of (?:the |these |those )?(?:given |provided |three )?(?:passages|sources|documents) "
     # "there is no mention of X", never "there is no data cap": the noun names what a text says, and a preposition
     # leads to what it lacks
-    r"|there (?:is|are) no (?:specific |explicit |direct |further )?(?:mention|information|details?|reference|"
-    rf"indication)s?(?: in {_SOURCES})? (?=(?:about|on|of|regarding|related to|for|as to|concerning) ))"
+    r"|there (?:is|are) no (?:specific |explicit |direct |further |clear |definitive |straightforward )?"
+    rf"(?:mention|information|details?|reference|indication|answer)s?(?: in {_SOURCES})? "
+    r"(?=(?:about|on|of|regarding|related to|for|as to|concerning) ))"
     r"(?:(?:explicitly|specifically|directly|clearly) )?(?:(?:mention|contain|provide|include|say|specify|state|"
     r"discuss|address|give|offer|describe|cover|list|explain|indicate|mention)s? )?(?:any(?:thing)? )?"
     r"(?:(?:specific|explicit|further|additional|direct|clear) )?(?:(?:information|details?|mention|data|"

@@ -111,6 +111,8 @@ def test_a_stray_quotation_mark_does_not_swallow_the_paragraph():
     ("It is unclear whether paternity leave is paid.", LEAVE),
     ("However, they do not provide any information on paternity leave.", LEAVE),
     ("It does not specifically mention paternity leave.", LEAVE),
+    ("Passage 2 describes annual leave, but it does not cover paternity leave.", LEAVE),
+    ("However, there is no clear answer on how long paternity leave is.", LEAVE),
     ("陪产假的天数在段落中并未说明。", LEAVE_ZH),
     ("目前尚不清楚陪产假是否带薪。", LEAVE_ZH),
 ])
@@ -157,6 +159,8 @@ def test_an_answer_is_read_for_the_structure_it_is_written_in(answer, kinds):
     "Meals are not provided on short flights.",  # provided, given: only with the sources named
     "It does not expire.",
     "They do not cover dental care.",
+    "The Pro plan includes SSO but does not include audit logs.",  # a plan, not a passage
+    "There is no straightforward way to recover a deleted note.",
     "报销单未说明理由的，不予报销。",
 ])
 def test_a_rule_that_something_is_not_so_is_no_claim_about_the_sources(claim):
