@@ -69,8 +69,8 @@ def _clause_conflict(claim: Claim, clause: Clause,
                                                   + _overlap(rest, p[0]), bool(scope & p[0].negated)))
         about_the_same = not rest or any(s in unit.stems for s in rest)  # "they are tidally locked"
         # the evidence clause must say what the claim denies, by the same share the other way round asks below:
-        # one shared word ("careful not to damage the rear window" beside "lift it over the rear window") is not
-        # the same statement left un-negated
+        # one shared word ("does not cover cutting the molding" beside "miter cut your baseboards") is not the
+        # same statement left un-negated
         says_it = _overlap(scope, best) >= min(2.0, 0.5 * len(scope))
         if says_it and about_the_same and not scope & best.negated:
             return _claim_negates(pretty(claim, set(scope))), set(scope), unit
