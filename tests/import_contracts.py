@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 from dataclasses import dataclass
+from pathlib import Path
 
 from grimp import ImportGraph
 from importlinter import Contract, ContractCheck, fields, output
@@ -29,11 +30,17 @@ def _private(name: str) -> bool:
 
 
 def _source(module: str) -> str | None:
-    spec = importlib.util.find_spec(module)
-    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+    """The module's source, found from its top-level package's folder: finding a submodule's spec would import its
+    parent packages, and a package such as `review.models` imports Django models, which need the apps loaded."""
+    top, *parts = module.split(".")
+    spec = importlib.util.find_spec(top)
+    if spec is None or not spec.submodule_search_locations:
         return None
-    with open(spec.origin, encoding="utf-8") as handle:
-        return handle.read()
+    base = Path(next(iter(spec.submodule_search_locations))).joinpath(*parts)
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    return None
 
 
 def private_uses(*, module: str, source: str, apps: set[str]) -> list[PrivateUse]:

@@ -1,3 +1,6 @@
+"""What the assistant sent and what review made of it: clients, answers, their claims and evidence, decisions
+and webhook deliveries."""
+
 from __future__ import annotations
 
 import hashlib
@@ -15,7 +18,7 @@ from checking.languages import LANGUAGE_CHOICES
 from checking.scoring import shown_beside_verdict
 from console.models import SecurityLevel
 from console.work_claims import work_claim_fields
-from review.conflicts import ConflictPair, QuoteDifference, conflict_pairs, quote_difference
+from review.conflicts import ConflictPair, conflict_pairs
 from review.labels import FINDING_KIND_LABELS
 
 
@@ -399,58 +402,6 @@ class Decision(models.Model):
         ordering = ["-created_at"]
 
 
-class ReviewerMark(models.Model):
-    """One reviewer's mark on a claim, as it stood when they decided (or gave a first approval): the claim itself
-    keeps only the last mark, so agreement between two reviewers of one claim and accuracy on gold items are read
-    from these."""
-
-    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="reviewer_marks")
-    decision = models.ForeignKey(Decision, on_delete=models.CASCADE, related_name="marks")
-    reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    state = models.CharField(max_length=16, choices=ClaimReview.choices)
-    error_kind = models.CharField(max_length=24, choices=ErrorKind.choices, blank=True)
-    note = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["claim", "created_at", "pk"]
-        indexes = [models.Index(fields=["reviewer", "created_at"], name="reviewer_mark_by_reviewer")]
-
-    def __str__(self) -> str:
-        return f"{self.reviewer} marked claim {self.claim_id} {self.state}"
-
-
-class GoldItem(models.Model):
-    """An answer whose verdict is known, marked gold by a lead (an approver or admin): copies of it are mixed into
-    reviewers' queues unannounced (REVIEW_GOLD_RATE), and each copy's decision is scored against the known one."""
-
-    class Verdict(models.TextChoices):
-        RIGHT = "right", _("Right: send it")
-        WRONG = "wrong", _("Wrong: do not send it")
-
-    answer = models.OneToOneField(Answer, on_delete=models.PROTECT, related_name="gold_item")
-    verdict = models.CharField(max_length=8, choices=Verdict.choices)
-    # {claim ordinal (str): "confirmed" | "rejected"}: the known mark of each claim the lead's answer had marked.
-    claim_marks = models.JSONField(default=dict, blank=True)
-    marked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    marked_at = models.DateTimeField(auto_now_add=True)
-    retired_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-marked_at", "-pk"]
-
-    def __str__(self) -> str:
-        return f"gold item {self.pk} (answer {self.answer_id}, {self.verdict})"
-
-    @property
-    def audit_security_level(self) -> str:
-        return self.answer.audit_security_level
-
-    @property
-    def is_active(self) -> bool:
-        return self.retired_at is None
-
-
 class WebhookDelivery(models.Model):
     answer = models.ForeignKey(Answer, on_delete=models.PROTECT, related_name="deliveries")
     url = models.URLField(max_length=1000)
@@ -465,145 +416,3 @@ class WebhookDelivery(models.Model):
 
     class Meta:
         ordering = ["answer", "attempt"]
-
-
-class SelfTestRun(models.Model):
-    """One `evaluate --synthesize` run over a version: how many synthesised claims the checker judged right."""
-
-    version = models.ForeignKey("kb.DocumentVersion", on_delete=models.CASCADE, related_name="selftest_runs")
-    created_at = models.DateTimeField(auto_now_add=True)
-    total = models.PositiveIntegerField()
-    correct = models.PositiveIntegerField()
-    per_kind = models.JSONField(default=dict, help_text="{kind: [correct, total]}")
-    checker = models.CharField(max_length=200, help_text='The checkers that judged, e.g. "builtin".')
-
-    class Meta:
-        ordering = ["-created_at"]
-        indexes = [models.Index(fields=["version", "-created_at"])]
-
-    def __str__(self) -> str:
-        return f"self-test of {self.version_id}: {self.correct}/{self.total}"
-
-    @property
-    def percent(self) -> int:
-        return round(100 * self.correct / self.total) if self.total else 0
-
-    @property
-    def kinds(self) -> list[tuple[str, int, int]]:
-        """(kind, correct, total), weakest kind first: where the checker needs help shows at the top."""
-        return sorted(((kind, c, t) for kind, (c, t) in self.per_kind.items()), key=lambda k: (k[1] / k[2], k[0]))
-
-
-class SourceCorrection(models.Model):
-    """A reviewer's word on two approved sources that disagree about a claim: `wrong_version` needs fixing by its
-    document's owner. `right_version` is the other source when the reviewer found it right; empty for "neither /
-    can't tell" (then each of the two versions gets its own entry)."""
-
-    class Status(models.TextChoices):
-        OPEN = "open", _("To fix")
-        FIXED = "fixed", _("Fixed")
-        DISMISSED = "dismissed", _("Dismissed")
-        WITHDRAWN = "withdrawn", _("Withdrawn by the reviewer")  # replaced by their later choice for the same claim
-
-    answer = models.ForeignKey(Answer, on_delete=models.PROTECT, related_name="source_corrections")
-    claim = models.ForeignKey(Claim, on_delete=models.PROTECT, related_name="source_corrections")
-    wrong_version = models.ForeignKey("kb.DocumentVersion", on_delete=models.PROTECT, related_name="corrections")
-    other_version = models.ForeignKey("kb.DocumentVersion", on_delete=models.PROTECT, related_name="+",
-                                      help_text="The approved source it disagrees with.")
-    right_version = models.ForeignKey("kb.DocumentVersion", null=True, blank=True, on_delete=models.PROTECT,
-                                      related_name="+")
-    # What each source says (its quote when the reviewer decided): the entry reads the same after a new version.
-    wrong_quote = models.TextField()
-    other_quote = models.TextField()
-    reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    note = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
-    resolved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                    related_name="+")
-    resolved_at = models.DateTimeField(null=True, blank=True)
-    resolution_note = models.TextField(blank=True)
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["status", "wrong_version"], name="source_correction_open")]
-
-    def __str__(self) -> str:
-        verdict = "marked wrong" if self.right_version_id else "questioned (neither / can't tell)"
-        return f"{self.wrong_version.document.title} v{self.wrong_version.number} {verdict} on claim {self.claim_id}"
-
-    @property
-    def audit_security_level(self) -> str:
-        return self.answer.audit_security_level
-
-    @property
-    def neither(self) -> bool:
-        return self.right_version_id is None
-
-    @cached_property
-    def difference(self) -> QuoteDifference:
-        """What this version says differently from the other (first: this one's quote)."""
-        return quote_difference(first=self.wrong_quote, second=self.other_quote)
-
-
-class ReviewedFact(models.Model):
-    """A reviewer's decision on one claim, kept as the fact it states (checking.facts): a later claim stating the same
-    fact is supported by review, or wrong as before, instead of waiting for a person again (review/reviewed_facts.py).
-
-    A confirmed fact holds while the version it was confirmed against is evidence; any fact ends when the decision
-    is undone or an approver revokes it (`ended_at`, `ended_reason`)."""
-
-    class Outcome(models.TextChoices):
-        CONFIRMED = "confirmed", _("Confirmed")
-        REJECTED = "rejected", _("Rejected")
-
-    class Ending(models.TextChoices):
-        SUPERSEDED = "superseded", _("its version was superseded")
-        EXPIRED = "expired", _("its version expired")
-        RETIRED = "retired", _("its version was withdrawn")
-        UNDONE = "undone", _("the decision was undone")
-        REVOKED = "revoked", _("revoked by an approver")
-
-    language = models.CharField(max_length=8, choices=LANGUAGE_CHOICES)
-    content = models.JSONField()  # checking.facts.Fact.as_dict(): its quantities, directions, negation and words
-    values_key = models.TextField(db_index=True)  # checking.facts.Fact.values: the lookup of near-duplicates
-    key = models.CharField(max_length=32, db_index=True)  # checking.facts.Fact.key
-    outcome = models.CharField(max_length=16, choices=Outcome.choices)
-    claim_text = models.TextField()
-    claim = models.ForeignKey(Claim, null=True, on_delete=models.SET_NULL, related_name="reviewed_facts")
-    answer = models.ForeignKey(Answer, on_delete=models.PROTECT, related_name="reviewed_facts")
-    decision = models.ForeignKey("Decision", null=True, blank=True, on_delete=models.SET_NULL,
-                                 related_name="reviewed_facts")
-    # What it was confirmed against: the version, the quote's place in it, and the words a paraphrase may take from
-    # that quote and its headings.
-    version = models.ForeignKey("kb.DocumentVersion", null=True, blank=True, on_delete=models.PROTECT,
-                                related_name="reviewed_facts")
-    quote_start = models.PositiveIntegerField(null=True, blank=True)
-    quote_end = models.PositiveIntegerField(null=True, blank=True)
-    grounded_words = models.JSONField(default=list, blank=True)
-    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    decided_at = models.DateTimeField()
-    ended_at = models.DateTimeField(null=True, blank=True)
-    ended_reason = models.CharField(max_length=16, choices=Ending.choices, blank=True)
-    ended_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                 related_name="+")
-
-    class Meta:
-        ordering = ["-decided_at", "-pk"]
-        indexes = [models.Index(fields=["language", "ended_at"], name="reviewed_fact_live")]
-
-    def __str__(self) -> str:
-        return f"{self.get_outcome_display().lower()} fact {self.pk}: {self.claim_text[:60]}"
-
-    @property
-    def audit_security_level(self) -> str:
-        return self.answer.audit_security_level
-
-    @property
-    def is_live(self) -> bool:
-        return self.ended_at is None
-
-
-# The models of learning from reviewers (labels, the scoring models, the leak estimate) live with that code;
-# importing them here registers them with the app.
-from review.learning import models as learning_models  # noqa: E402, F401
