@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from checking.claims import text_segments
+from checking.languages import en as _english
 from checking.languages import zh as _chinese
 from checking.quantities import Quantity, bare_word, find_quantities, header_unit, labels_follow, with_header_units
 from checking.quantity_words import MONTHS, WEEKDAYS
@@ -26,7 +27,6 @@ from checking.text import (
     POLARITY_BY_STEM,
     POLARITY_CLASSES,
     UNCHANGED_PHRASES,
-    UNMARKED_CONTRACTIONS,
     Token,
     is_content,
     stem_of,
@@ -50,7 +50,7 @@ _SECTION_WEIGHT = 0.8
 _CAPTION_WEIGHT = 0.5
 _NAME_WEIGHT = 1.5
 NEGATION_CUES = frozenset({"not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "cannot",
-                           *_chinese.NEGATION_CUES})
+                           *_english.UNMARKED_CONTRACTIONS, *_chinese.NEGATION_CUES})
 _NOT_NEGATION_AFTER = frozenset({"later", "more", "less", "fewer", "longer", "only", "exceed", "than", "matter",
                                  "doubt", "sooner", "greater", "shorter"})
 _NEGATION_SCOPE = 4  # content words after "not"
@@ -286,7 +286,7 @@ def _joins_a_clause(tokens: list[Token], k: int) -> bool:
 
 def _is_negation_cue(tokens: list[Token], k: int) -> bool:
     lower = tokens[k].lower
-    if lower.endswith(("n't", "n’t")) or lower == "never" or lower in UNMARKED_CONTRACTIONS:
+    if lower.endswith(("n't", "n’t")) or lower == "never":
         return True
     if lower not in NEGATION_CUES:
         return False

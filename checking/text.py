@@ -13,11 +13,7 @@ from checking.languages import detect_language, every_language, language_for, la
 
 _LANGUAGES = every_language()
 _CUES = tuple(language.cues for language in _LANGUAGES)
-# A negated verb written without its apostrophe, as web text often has it ("you didnt allow resize"): a negation
-# like "didn't", not a word a source must state.
-UNMARKED_CONTRACTIONS = frozenset("""dont didnt doesnt isnt arent wasnt werent cant couldnt shouldnt wouldnt havent
-    hasnt hadnt wont mustnt neednt""".split())  # noqa: SIM905
-_STOPWORDS = UNMARKED_CONTRACTIONS | frozenset(
+_STOPWORDS = frozenset(
     """a an the and or but if then else of to in on at by for from with as into onto over under about
     is are was were be been being am has have had having do does did done will would shall should can
     could may might must this that these those it its they them their there here he she his her him we

@@ -89,6 +89,8 @@ FRAMING_AFTER = re.compile(
     r"(?=[.!]?$)",
     re.IGNORECASE,
 )
+# What a statement about the sources says they lack: the rest of the sentence (a full stop inside "U.S." stays in).
+_STATED = r"(?P<stated>(?:[^.;]|\.(?=\S)){3,}\w)"
 ABSENCE = re.compile(
     r"(?:(?:however|but|unfortunately|also|note that|additionally),? )?(?:"
     # "Passage 3 (only) provides a chart for …, but it does not cover X": what a passage has, then what it lacks
@@ -106,13 +108,14 @@ ABSENCE = re.compile(
     r"discuss|address|give|offer|describe|cover|list|explain|indicate|mention)s? )?(?:any(?:thing)? )?"
     r"(?:(?:specific|explicit|further|additional|direct|clear) )?(?:(?:information|details?|mention|data|"
     r"instructions?|guidance)s? )?(?:(?:about|on|of|regarding|related to|for|as to|concerning|in the passages "
-    r"about) )?(?P<stated>(?:[^.;]|\.(?=\S)){3,}\w)",
+    r"about) )?" + _STATED,
     re.IGNORECASE,
 )
 # "X is not explicitly stated (in the passages)": only a text states, mentions or specifies; "provided" or "given"
-# only with the text named ("Meals are not provided on short flights" is a rule).
+# only with the text named ("Meals are not provided on short flights" is a rule). What is lacked is the shortest
+# opening before that verb.
 _ABSENCE_PASSIVE = re.compile(
-    r"(?:(?:however|but|unfortunately|also),? )?(?P<stated>(?:[^.;]|\.(?=\S)){3,}?\w) (?:is|are|was|were) not "
+    r"(?:(?:however|but|unfortunately|also),? )?" + _STATED.replace("{3,}", "{3,}?") + " (?:is|are|was|were) not "
     r"(?:(?:explicitly|specifically|directly|clearly|actually) )?(?:(?:stated|mentioned|specified|indicated|listed)"
     rf"(?: in {_SOURCES})?|(?:provided|given|discussed|addressed|covered) in {_SOURCES})\W*$",
     re.IGNORECASE,
@@ -121,7 +124,7 @@ _ABSENCE_PASSIVE = re.compile(
 _ABSENCE_UNCLEAR = re.compile(
     r"(?:(?:however|but|unfortunately|therefore|so|thus),? )?it (?:is|was|remains) (?:not (?:entirely |completely "
     rf"|immediately )?clear|unclear)(?: from {_SOURCES})? (?=(?:what|how|whether|if|when|where|why|which|who) )"
-    r"(?P<stated>(?:[^.;]|\.(?=\S)){3,}\w)",
+    + _STATED,
     re.IGNORECASE,
 )
 # "They do not mention X" after a sentence about the passages: mention, specify and information are a text's.
@@ -130,9 +133,13 @@ _ABSENCE_LEANING = re.compile(
     r"(?:(?:explicitly|specifically|directly|clearly) )?(?:(?:mention|specify|state)s? (?:anything )?"
     r"(?:(?:about|on|regarding) )?|(?:provide|contain|give|offer|include)s? (?:any )?(?:(?:specific|explicit|further|"
     r"additional|clear) )?(?:information|details?|mention|instructions?|guidance) (?:about|on|of|regarding|related to"
-    r"|for|as to|concerning) )(?P<stated>(?:[^.;]|\.(?=\S)){3,}\w)",
+    r"|for|as to|concerning) )" + _STATED,
     re.IGNORECASE,
 )
+# A negated verb written without its apostrophe, as web text often has it ("you didnt allow resize"): a negation
+# like "didn't" (checking.analysis), and no word a source must state.
+UNMARKED_CONTRACTIONS = frozenset("""dont didnt doesnt isnt arent wasnt werent cant couldnt shouldnt wouldnt havent
+    hasnt hadnt wont mustnt neednt""".split())  # noqa: SIM905
 BACK_REFERENCES = frozenset({"this", "these", "that", "those", "it", "its", "they", "their", "them", "such", "he",
                              "she", "his", "her"})
 DEMONSTRATIVES = frozenset({"this", "these", "that", "those", "such"})
@@ -248,7 +255,7 @@ class English:
     # assistant frames what it says.
     cues = Cues(framing=FRAMING, framing_after=FRAMING_AFTER, meta=META,
                 absence=(ABSENCE, _ABSENCE_PASSIVE, _ABSENCE_UNCLEAR, _ABSENCE_LEANING),
-                back_references=BACK_REFERENCES, demonstratives=DEMONSTRATIVES)
+                back_references=BACK_REFERENCES, demonstratives=DEMONSTRATIVES, stop_words=UNMARKED_CONTRACTIONS)
     ideograph = None
 
     def tokens(self, text: str, start: int, end: int, *, table: bool) -> list[Token] | None:

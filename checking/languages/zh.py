@@ -100,21 +100,24 @@ FRAMING = re.compile(
 )
 # An attribution closing a statement: "……尿液中（段落2）。", "（见段落三）".
 FRAMING_AFTER = re.compile(rf"{_CLOSING_SOURCE}(?=[。！.!]?$)")
+# What a statement about the sources says they lack: the rest of the clause, not ending on a comma or 的.
+_STATED = r"(?P<stated>[^。；;]{2,}[^。；;，,的])"
 ABSENCE = re.compile(
     # the sources named ("未说明理由的，不予报销" is a rule, not a claim about the passages), except before 提到/提及,
     # which only a text does
     rf"(?:但是|不过|但|另外)?[，,]?(?:{_SOURCES}(?:中|里)?(?:都|均|并)?(?:没有|没|未|并未|不曾)(?:明确|具体)?"
     r"(?:提到|提及|说明|涉及|给出|包含|介绍|写明|规定)|(?:没有|未|并未)(?:明确|具体)?(?:提到|提及))(?:关于|有关)?"
-    r"(?P<stated>[^。；;]{2,}[^。；;，,的])"
+    + _STATED
 )
 # "X在段落中并未说明", "X没有提到"; 说明 and 写明 only with the sources named (the rule "未说明理由的" is no such claim).
+# What is lacked is the shortest opening before them.
 _ABSENCE_PASSIVE = re.compile(
-    rf"(?P<stated>[^。；;]{{2,}}?[^。；;，,的])[，,]?(?:(?:在)?{_SOURCES}(?:中|里)(?:都|均|并)?(?:没有|没|未|并未)(?:明确|具体)?"
+    _STATED.replace("{2,}", "{2,}?") + rf"[，,]?(?:(?:在)?{_SOURCES}(?:中|里)(?:都|均|并)?(?:没有|没|未|并未)(?:明确|具体)?"
     r"(?:说明|提到|提及|写明|指出|给出)|(?:并)?(?:没有|未|并未)(?:明确|具体)?(?:提到|提及))[。！]?$"
 )
 # "不清楚X", "尚不明确X": the answer says the sources do not settle X.
 _ABSENCE_UNCLEAR = re.compile(
-    r"(?:但是|不过|但|因此|所以)?[，,]?(?:目前)?(?:尚|还)?(?:不清楚|不明确|不确定)(?P<stated>[^。；;]{2,}[^。；;，,的])"
+    r"(?:但是|不过|但|因此|所以)?[，,]?(?:目前)?(?:尚|还)?(?:不清楚|不明确|不确定)" + _STATED
 )
 BACK_REFERENCES = frozenset({"这", "这些", "这个", "这种", "它", "它们", "该", "此", "其", "他", "她", "他们"})
 DEMONSTRATIVES = frozenset({"这", "这些", "这个", "这种", "该", "此"})
