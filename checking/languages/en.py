@@ -61,6 +61,7 @@ _SOURCES = (r"(?:the |these |this |those |all |both |each of the )?(?:(?:given|p
             r"following|supplied|search|cited|three|two|first|second|third) )*(?:passages?|sources?|contexts?|"
             r"documents?|texts?|information|results?|excerpts?|snippets?|articles?)"
             r"(?: (?:number )?\d+(?: ?(?:,|and|&) ?\d+)*)?(?: (?:provided|given|above|supplied))?")
+_CLOSING_SOURCE = rf"\((?:see |from |in |according to |as (?:stated|mentioned) in )?{_SOURCES}\)"
 FRAMING = re.compile(
     r"(?:(?:so|therefore|thus|overall|in summary|in conclusion|in short|in general|additionally|also|however|"
     r"moreover|furthermore|finally|lastly|first|second|third|next|then) ?, ?)?(?:"
@@ -79,14 +80,15 @@ FRAMING = re.compile(
     r"please note|be aware) that "
     # "Therefore, the answer to the question is: ...", "Passage 1: ...": a label for what follows
     rf"|(?:the )?answer(?: to (?:the|your|this) question)?(?: \"[^\"]{{0,200}}\")?(?: based on {_SOURCES})? is:?\s*"
-    rf"|{_SOURCES} ?: )",
+    rf"|{_SOURCES} ?: "
+    # an attribution that closed the sentence before, split off with its full stop: "… is £220. (Passage 1) The …"
+    rf"|{_CLOSING_SOURCE} ?)",
     re.IGNORECASE,
 )
 # An attribution closing the statement: ", as mentioned in passage 3.", "(Passage 2)".
 FRAMING_AFTER = re.compile(
     r"(?:,? (?:as (?:stated|mentioned|described|noted|explained|shown|indicated|outlined|suggested|seen|listed) in|"
-    rf"according to|per|from) {_SOURCES}| ?\((?:see |from |in |according to |as (?:stated|mentioned) in )?{_SOURCES}\))"
-    r"(?=[.!]?$)",
+    rf"according to|per|from) {_SOURCES}| ?{_CLOSING_SOURCE})(?=[.!]?$)",
     re.IGNORECASE,
 )
 # What a statement about the sources says they lack: the rest of the sentence (a full stop inside "U.S." stays in).

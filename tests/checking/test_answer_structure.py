@@ -51,6 +51,8 @@ def test_framing_is_not_part_of_the_claim(answer, claim):
     ("Marriage leave is 3 days. (Passage 1)\n2. Annual leave is 10 days a year. (According to passage 2)",
      ["Marriage leave is 3 days.", "Annual leave is 10 days a year."]),
     ("Marriage leave is 3 days (according to passage 1).", ["Marriage leave is 3 days"]),
+    ("Marriage leave is 3 days. (Passage 1) Annual leave is 10 days a year.",
+     ["Marriage leave is 3 days.", "Annual leave is 10 days a year."]),
     ("婚假为3天。（段落1）年假每年10天（见段落二）。", ["婚假为3天。", "年假每年10天"]),
 ])
 def test_an_attribution_after_the_full_stop_is_no_claim_of_its_own(answer, claims):
