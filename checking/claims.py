@@ -35,6 +35,7 @@ from checking.text import (
     FRAMING_PATTERNS,
     META_PATTERNS,
     REPLY_WORDS,
+    absence_stated,
     is_content,
     tokenize,
 )
@@ -135,7 +136,9 @@ def _subjects_carried(claims: list[ClaimSpan]) -> list[ClaimSpan]:
     carried: list[ClaimSpan] = []
     subject = ""
     for claim in claims:
-        reference = leading_reference(claim.text)
+        # A claim about the sources ("It is unclear whether X", "They do not mention X") names what it is about
+        # itself: its "it" or "they" is no earlier claim's subject.
+        reference = leading_reference(claim.text) if absence_stated(claim.text) is None else None
         if reference is not None and subject:
             claim = replace(claim, reference=reference, subject=subject)
         subject = carried_subject(claim.checked_text) or (subject if claim.reference is not None else "")

@@ -120,3 +120,8 @@ def test_a_claim_without_a_back_reference_is_checked_as_written(answer):
 def test_a_back_reference_opening_the_answer_has_no_subject_to_take():
     claim = split_claims("It costs $20 a month.")[0]
     assert claim.reference is None and claim.checked_text == claim.text
+
+
+def test_a_claim_about_the_sources_takes_no_subject_from_the_claim_before():
+    claims = split_claims("The cap for Reykjavik is not stated. It is unclear whether breakfast is included.")
+    assert claims[1].reference is None and claims[1].checked_text == "It is unclear whether breakfast is included."
