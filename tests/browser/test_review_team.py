@@ -54,7 +54,8 @@ def test_a_rejected_claims_kind_reaches_the_review_api_and_the_labels_export(
     wrong = page.locator(".claim-card.verdict-contradicted")
     wrong.locator("[data-claim-note]").fill("the policy says 30 days")
     wrong.locator("button:has-text('Claim is wrong')").click()
-    page.wait_for_selector(".claim-card.verdict-contradicted [data-error-kinds]:has-text('Why is it wrong?')")
+    # The swapped card is selected once htmx has settled it; a key pressed before then has no card to act on.
+    page.wait_for_selector(".claim-card.verdict-contradicted.selected [data-error-kinds]:has-text('Why is it wrong?')")
     page.keyboard.press("1")  # the card marked wrong stays selected: 1 is its first kind
     page.wait_for_selector(".claim-card.verdict-contradicted [data-error-kind-label]:has-text('Wrong number or date')")
     page.fill("#id_reason", "deadline is 30 days")
