@@ -19,3 +19,16 @@ def login_in_new_context(browser, live_server, user, **context_options):
     return context, page
 
 
+
+
+def confirm_every_claim_by_key(page) -> None:
+    """Walk the answer's claims with j then c, c, c …: each c waits until its card is marked and htmx has moved the
+    selection on, as a person sees it before pressing again."""
+    count = page.locator("[data-claim-card]").count()
+    page.keyboard.press("j")
+    for marked in range(1, count + 1):
+        page.keyboard.press("c")
+        page.wait_for_function(
+            """([marked, count]) => document.querySelectorAll('.claim-card.review-confirmed').length >= marked
+                && (marked === count || document.querySelector('.claim-card.selected:not(.review-confirmed)'))""",
+            arg=[marked, count])

@@ -101,10 +101,7 @@ def test_high_risk_answer_is_approved_only_after_every_claim_is_marked_correct_w
     page.keyboard.press("Escape")
 
     claim_count = page.locator("[data-claim-card]").count()
-    page.keyboard.press("j")
-    for _ in range(claim_count):
-        page.keyboard.press("c")
-        time.sleep(0.4)  # let htmx swap the card before the next key
+    steps.confirm_every_claim_by_key(page)
     page.wait_for_selector("#approve-button:not([disabled])")
     assert page.locator(".claim-card.review-confirmed").count() == claim_count
 

@@ -3,7 +3,6 @@ review API and the labels export), two reviewers for a high-risk answer, and a g
 reviewer's accuracy on the lead's dashboard."""
 
 import json
-import time
 
 import pytest
 from django.core.management import call_command
@@ -78,11 +77,7 @@ def test_a_rejected_claims_kind_reaches_the_review_api_and_the_labels_export(
 def _confirm_every_claim_and_approve(page) -> None:
     page.keyboard.press("n")
     page.wait_for_selector("#approve-button")
-    claim_count = page.locator("[data-claim-card]").count()
-    page.keyboard.press("j")
-    for _ in range(claim_count):
-        page.keyboard.press("c")
-        time.sleep(0.4)  # let htmx swap the card before the next key
+    steps.confirm_every_claim_by_key(page)
     page.wait_for_selector("#approve-button:not([disabled])")
     page.keyboard.press("a")
 
