@@ -23,12 +23,18 @@ def login_in_new_context(browser, live_server, user, **context_options):
 
 def confirm_every_claim_by_key(page) -> None:
     """Walk the answer's claims with j then c, c, c …: each c waits until its card is marked and htmx has moved the
-    selection on, as a person sees it before pressing again."""
+    selection on, as a person sees it before pressing again. The claims' forms show once the page holds the lease
+    (after n), so the keys go to that page, not to the one it replaced."""
+    page.wait_for_selector("[data-claim-card] form.claim-actions")
     count = page.locator("[data-claim-card]").count()
     page.keyboard.press("j")
     for marked in range(1, count + 1):
         page.keyboard.press("c")
-        page.wait_for_function(
-            """([marked, count]) => document.querySelectorAll('.claim-card.review-confirmed').length >= marked
-                && (marked === count || document.querySelector('.claim-card.selected:not(.review-confirmed)'))""",
-            arg=[marked, count])
+        try:
+            page.wait_for_function(
+                """([marked, count]) => document.querySelectorAll('.claim-card.review-confirmed').length >= marked
+                    && (marked === count || document.querySelector('.claim-card.selected:not(.review-confirmed)'))""",
+                arg=[marked, count])
+        except Exception as timeout:  # say what the cards showed, not only that the wait ran out
+            cards = page.eval_on_selector_all("[data-claim-card]", "cards => cards.map(c => c.className)")
+            raise AssertionError(f"claim {marked} of {count} not marked by c; the cards: {cards}") from timeout

@@ -135,7 +135,8 @@ def test_marking_a_contradicted_claim_correct_needs_a_note_and_counts_as_an_over
     page.keyboard.press("c")
     page.wait_for_selector(".claim-card.verdict-contradicted.has-error")
     assert "say in the note why it is correct" in wrong.locator(".claim-error").inner_text()
-    assert page.evaluate("document.activeElement.matches('[data-claim-note]')")  # ready for the note
+    # ready for the note: htmx focuses it once it has settled the refused card
+    page.wait_for_function("document.activeElement && document.activeElement.matches('[data-claim-note]')")
     assert answer.claims.get(verdict="contradicted").review_state == "open"
 
     page.keyboard.type("HR extended the deadline to 45 days this year")
