@@ -6,6 +6,7 @@ import os
 from datetime import timedelta
 from pathlib import Path
 
+from django.conf import global_settings
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
@@ -122,6 +123,9 @@ AUTH_USER_MODEL = "console.User"
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 
+# Django's hashers unless the environment names others (the first hashes new passwords): the tests name a fast one
+# first (tests/environment.py), as each password hashed the real way takes ~0.3 s and the suite signs in hundreds.
+PASSWORD_HASHERS = env_list("PASSWORD_HASHERS", global_settings.PASSWORD_HASHERS)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -18,6 +18,10 @@ os.environ.setdefault("CSRF_COOKIE_SECURE", "0")
 os.environ.setdefault("SECRET_KEY", "test-secret-key-that-is-long-enough-for-settings-0123456789")
 # Playwright's sync API runs an event loop in the test thread; Django's ORM must still work there.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "1")
+# A fast hasher for the people the tests make and sign in (Django's takes ~0.3 s a password); Django's own still
+# check any password hashed before.
+os.environ.setdefault("PASSWORD_HASHERS", "django.contrib.auth.hashers.MD5PasswordHasher,"
+                      "django.contrib.auth.hashers.PBKDF2PasswordHasher")
 
 # Metrics on, in prometheus-client's multiprocess mode as in production (a directory of this run's own, emptied as
 # run_console empties its own at start): the tests that turn them off do so in settings.
