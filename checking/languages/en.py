@@ -153,7 +153,13 @@ META = re.compile(
     r"unable to (?:answer|provide|find|determine)"
     r"|i (?:cannot|can't|can not|am unable to|'m unable to|am not able to|was unable to|could not|couldn't|must|"
     r"will|would|do not have|don't have|apologi[sz]e)\b"
-    r"|here(?:'s| is| are) (?:my|the|a) (?:answer|response|summary)\b)",
+    r"|here(?:'s| is| are) (?:my|the|a) (?:answer|response|summary)\b"
+    # the courtesy that closes an answer: "If you have any further questions, feel free to ask.", "Hope this helps"
+    r"|(?:if you (?:have|need) any (?:other |further |more |additional )?(?:questions?|information|help)[^,.]{0,40},? )?"
+    r"(?:please )?(?:let me know|feel free to ask|(?:do not|don't) hesitate to ask)\b"
+    r"|(?:i )?hope (?:this|that|it|my answer|the (?:above )?information) (?:helps|is helpful)\b"
+    # what the question asks, said back to the user ("The question is asking for …"), unless a "but" adds a claim
+    r"|(?:the|your|this) question (?:is asking|asks|is about)\b(?![^.]*\bbut\b))",
     re.IGNORECASE,
 )
 

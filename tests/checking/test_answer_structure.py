@@ -66,9 +66,31 @@ def test_an_attribution_after_the_full_stop_is_no_claim_of_its_own(answer, claim
     "Here's my answer based on the provided passages:",
     "Based on the given passages, here's the difference between the two kinds of leave:",
     "无法根据所给段落回答。",
+    "Let me know if you have any other questions or if there's anything else I can help with.",
+    "If you have any further questions, feel free to ask!",
+    "I hope this helps.",
+    'The question is asking for information about the "core" cast members who are still alive.',
+    "如果您还有其他问题，请随时告诉我。",
+    "希望以上信息对您有帮助。",
 ])
 def test_the_assistants_words_about_itself_are_no_claims(answer):
     assert _claims(answer) == []
+
+
+@pytest.mark.parametrize(("answer", "claims"), [
+    # a closing courtesy leaves the facts before it as they were
+    ("The London cap is £220 a night. Let me know if you have any further questions.",
+     ["The London cap is £220 a night."]),
+    ("伦敦的住宿上限为每晚220英镑。希望以上信息对您有帮助。", ["伦敦的住宿上限为每晚220英镑。"]),
+    # what follows a "but" about the question is a claim about the sources, and stays one
+    ("The question asks for the Tokyo cap, but the passages only give the London cap.",
+     ["The question asks for the Tokyo cap, but the passages only give the London cap."]),
+    # a way to ask the company is a fact, not the assistant's courtesy
+    ("If you have any questions about expenses, contact HR at extension 4400.",
+     ["If you have any questions about expenses, contact HR at extension 4400."]),
+])
+def test_the_assistants_courtesy_is_no_claim_and_leaves_the_rest(answer, claims):
+    assert _claims(answer) == claims
 
 
 @pytest.mark.parametrize(("text", "values"), [
