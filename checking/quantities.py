@@ -24,6 +24,7 @@ from checking.quantity_cues import (
     unit_at,
 )
 from checking.quantity_words import (
+    ALTERNATIVE_WORDS,
     ARTICLE_NUMERALS,
     BOUNDS_AFTER,
     CHANGE_ORIGIN_WORDS,
@@ -409,12 +410,15 @@ def _counted(text: str, tokens: list[Token], first: int, j: int) -> str:
 
 
 def _range_partner(text: str, tokens: list[Token], j: int, *, between: bool) -> Quantity | None:
-    """The far end of "5 to 7 business days" / "between 4.5 and 7.3 billion km", when it has the unit."""
-    if j + 1 >= len(tokens) or tokens[j + 1].kind != "num":
+    """The far end of "5 to 7 business days" / "between 4.5 and 7.3 billion km" / "five to seven hours" /
+    "2 or 3 minutes", when it has the unit."""
+    if j + 1 >= len(tokens) or not (tokens[j + 1].kind == "num" or tokens[j + 1].lower in NUMBER_WORDS):
         return None
-    if tokens[j].lower not in RANGE_WORDS and not (between and tokens[j].lower == "and"):
+    joint = tokens[j].lower
+    if joint not in RANGE_WORDS and joint not in ALTERNATIVE_WORDS and not (between and joint == "and"):
         return None
-    parsed = _parse_number(text, tokens, j + 1)
+    parse = _parse_number if tokens[j + 1].kind == "num" else _parse_word_quantity
+    parsed = parse(text, tokens, j + 1)
     if parsed is None or (parsed[0].kind == "count" and parsed[0].scale == 1.0) or parsed[0].kind == "date":
         return None
     return parsed[0]
@@ -496,6 +500,9 @@ def _parse_word_quantity(text: str, tokens: list[Token], i: int) -> tuple[Quanti
     if unit is not None:
         kind, factor, used = unit
         j += used
+    elif (partner := _range_partner(text, tokens, j, between=i > 0 and tokens[i - 1].lower == "between")) \
+            is not None and value < float(partner.value) / partner.scale:
+        kind, factor = partner.kind, partner.scale  # "five to seven hours": the near end takes the unit
     elif lower == "one":
         return None  # "one of the largest": too often not a count
     core_end = j

@@ -113,6 +113,8 @@ PERIOD_VERB = re.compile(r"(?:ed|ing)$|^(?:vests?|spreads?|pays?|repays?|runs?|l
 # "over" as the particle of these verbs moves what follows, it bounds nothing: "carry over 5 days" carries 5 days.
 OVER_PARTICLE_VERB = re.compile(r"^(?:carr(?:y|ies|ied|ying)|roll(?:s|ed|ing)?)$")
 RANGE_WORDS = frozenset({"to", "-", "–", "through"})
+# "2 or 3 minutes": the near number of two alternatives takes the far one's unit, as a range's near end does.
+ALTERNATIVE_WORDS = frozenset({"or"})
 # "raised from $20 to $25", "由四百元下调至三百五十元": the value after a from-word is what a change left behind.
 CHANGE_ORIGIN_WORDS = frozenset({"from", *_chinese.CHANGE_ORIGIN_WORDS})
 CHANGE_TARGET_WORDS = frozenset({"to", *_chinese.CHANGE_TARGET_WORDS})

@@ -123,6 +123,31 @@ def test_quantities_are_normalised(claim, evidence, matched):
     assert f"{matched} matches evidence" in outcome.reasons
 
 
+@pytest.mark.parametrize(("claim", "evidence", "matched"), [
+    # a range's near end written as a word takes its far end's unit, as one written in digits does
+    ("Let the yogurt incubate for 5-7 hours.", "Let the yogurt incubate for five to seven hours.", "7 hours"),
+    # two alternatives share the unit of the second, as a range's two ends do
+    ("Let the paste rest for 2-3 minutes.", "Let the paste rest for 2 or 3 minutes.", "3 minutes"),
+    ("It takes one or two days.", "It takes one or two days.", "two days"),
+])
+def test_a_range_or_alternatives_with_one_unit_match_end_for_end(claim, evidence, matched):
+    outcome = check(claim, evidence)
+    assert outcome.score >= supported_at(), outcome.reasons
+    assert f"{matched} matches evidence" in outcome.reasons
+    assert not any(r.startswith("claim says") for r in outcome.reasons)
+
+
+@pytest.mark.parametrize(("claim", "evidence", "reason"), [
+    ("Let the yogurt incubate for 6 to 7 hours.", "Let the yogurt incubate for five to seven hours.",
+     "claim says 6; evidence says five"),
+    ("Let the paste rest for 2 hours.", "Let the paste rest for 2 or 3 minutes.", "claim says 2 hours; evidence says"),
+])
+def test_a_range_end_of_another_value_or_unit_is_still_contradicted(claim, evidence, reason):
+    outcome = check(claim, evidence)
+    assert outcome.score < uncertain_at()
+    assert any(r.startswith(reason) for r in outcome.reasons), outcome.reasons
+
+
 def test_table_rows_bind_numbers_to_their_row():
     supported = check("The Pro plan costs $12 per month.", PLANS)
     assert supported.score >= supported_at()
