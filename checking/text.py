@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from checking.languages import detect_language, every_language, language_for, language_of_word
+from checking.languages.en import american_spelling
 
 _LANGUAGES = every_language()
 _CUES = tuple(language.cues for language in _LANGUAGES)
@@ -278,7 +279,7 @@ PUNCTUATION_GAPS = {",": 0.5, ";": 2.0, ":": 1.0, "(": 1.0, ")": 1.0, ".": 3.0, 
 def _stem_uncached(word: str) -> str:
     w = word.lower().replace("’", "'")
     w = w.removesuffix("'s")
-    w = w.strip("'")
+    w = american_spelling(w.strip("'"))
     if w in _IRREGULAR:
         return _canonical(_IRREGULAR[w])
     if "." in w:  # initialisms: "u.s." -> "us"

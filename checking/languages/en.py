@@ -55,6 +55,49 @@ _WORD_FORMS = {
 }
 _COMPOUND_PART = 3  # letters at least in each part of a closed compound ("health" + "care" of "healthcare")
 
+# British and American spellings of one word ("colour" / "color", "organise" / "organize", "centre" / "center",
+# "travelled" / "traveled"): a UK policy and a US-written answer state the same thing. Each British form is brought to
+# the American one before stemming, on both sides of every comparison, so a rule over a form that has no American
+# twin ("advertise" -> "advertize") only renames it.
+_OUR_ROOTS = ("colour", "behaviour", "favour", "flavour", "honour", "labour", "neighbour", "humour", "harbour",
+              "rumour", "vapour", "odour", "armour", "savour", "endeavour", "tumour", "valour", "vigour", "rigour",
+              "parlour", "splendour", "fervour", "clamour")
+_DOUBLED_L_ROOTS = ("travel", "cancel", "label", "model", "fuel", "signal", "counsel", "level", "total", "channel",
+                    "dial", "equal", "jewel", "marvel", "quarrel", "tunnel", "panel", "funnel", "shovel", "rival",
+                    "pedal", "libel", "refuel", "initial", "enamel")
+_AMERICAN_WORDS = {
+    "grey": "gray", "greys": "grays", "tyre": "tire", "tyres": "tires", "cheque": "check", "cheques": "checks",
+    "programme": "program", "programmes": "programs", "aluminium": "aluminum", "kerb": "curb", "plough": "plow",
+    "mould": "mold", "mouldy": "moldy", "storey": "story", "storeys": "stories", "draught": "draft",
+    "pyjamas": "pajamas", "licence": "license", "licences": "licenses", "defence": "defense", "offence": "offense",
+    "offences": "offenses", "pretence": "pretense", "catalogue": "catalog", "catalogues": "catalogs",
+    "dialogue": "dialog", "analogue": "analog", "manoeuvre": "maneuver", "manoeuvres": "maneuvers",
+    "enrol": "enroll", "enrols": "enrolls", "enrolment": "enrollment", "fulfil": "fulfill", "fulfils": "fulfills",
+    "fulfilment": "fulfillment", "instalment": "installment", "instalments": "installments", "skilful": "skillful",
+    "judgement": "judgment", "ageing": "aging", "whilst": "while", "amongst": "among", "jewellery": "jewelry",
+    "sceptical": "skeptical", "practise": "practice", "practised": "practiced", "practising": "practicing",
+}
+_MEDICAL_AE = ("paediatric", "anaemi", "haemo", "haema", "orthopaedic", "leukaemi", "oesophag", "oestrogen",
+               "diarrhoea", "anaesthe", "faeces", "foetus", "foetal", "gynaecolog", "oedema", "caesarean")
+_ISE = re.compile(r"(?<=[a-z]{3})is(e|es|ed|ing|ation|ations|er|ers)$")  # "organised" -> "organized"
+_YSE = re.compile(r"(?<=[a-z]{2})ys(e|es|ed|ing|er|ers)$")  # "analysed" -> "analyzed"
+_TRE = re.compile(r"(?<=[a-z]{2})([tb])re(s|d)?$")  # "centres" -> "centers", "fibre" -> "fiber"
+
+
+def american_spelling(word: str) -> str:
+    """``word`` (lower case) as American English spells it."""
+    if word in _AMERICAN_WORDS:
+        return _AMERICAN_WORDS[word]
+    for root in _OUR_ROOTS:
+        if word.startswith(root):
+            return root[:-2] + "r" + word[len(root):]
+    for root in _DOUBLED_L_ROOTS:
+        if word.startswith(root + "l") and word[len(root) + 1:] in ("ed", "ing", "er", "ers"):
+            return root + word[len(root) + 1:]
+    if word.startswith(_MEDICAL_AE):
+        return word.replace("ae", "e", 1).replace("oe", "e", 1)
+    return _TRE.sub(r"\1er\2", _YSE.sub(r"yz\1", _ISE.sub(r"iz\1", word)))
+
 
 # What an assistant names its sources by: "the given passages", "passage 2", "passages 1 and 3", "the context".
 _SOURCES = (r"(?:the |these |this |those |all |both |each of the )?(?:(?:given|provided|above|retrieved|available|"
