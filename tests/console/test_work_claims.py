@@ -1,9 +1,9 @@
 """Work claimed by a worker that is gone — no heartbeat, or restarted since it took the work — goes back to the
 queue at once (console/work_claims.py), once, and only when Redis can say which workers are alive."""
 
-import time
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
+import psutil
 import pytest
 from django.utils import timezone
 
@@ -14,9 +14,11 @@ from tests.processes import wait_until
 
 @pytest.fixture
 def restarted_worker():
-    """A worker named "again@box" whose running process started a minute ago."""
-    record_worker_heartbeat(hostname="again@box", started=time.time() - 60)
-    yield "again@box"
+    """A worker named "again@box" whose running process is this one: (its name, when the process started). Its
+    heartbeat names this process, so the start is the process's own (an earlier one would read as a pid reused)."""
+    started = psutil.Process().create_time()
+    record_worker_heartbeat(hostname="again@box", started=started)
+    yield "again@box", started
     forget_worker(hostname="again@box")
 
 
@@ -53,9 +55,11 @@ def test_claims_from_before_the_worker_restarted_are_handed_back_and_its_current
         db, make_answer, restarted_worker):
     from review.models import Answer
 
+    worker, started = restarted_worker
     now = timezone.now()
-    before_restart = _claimed_answer(make_answer, worker=restarted_worker, claimed_at=now - timedelta(seconds=90))
-    current = _claimed_answer(make_answer, worker=restarted_worker, claimed_at=now - timedelta(seconds=30))
+    before_restart = _claimed_answer(make_answer, worker=worker,
+                                     claimed_at=datetime.fromtimestamp(started - 30, tz=UTC))
+    current = _claimed_answer(make_answer, worker=worker, claimed_at=now)
 
     assert lost_claims_release() == 1
 
@@ -64,8 +68,8 @@ def test_claims_from_before_the_worker_restarted_are_handed_back_and_its_current
     assert (before_restart.scoring_worker, before_restart.scoring_started_at, before_restart.scoring_task_id) == (
         "", None, "")
     assert before_restart.scoring_requested_at >= now
-    assert (current.scoring_worker, current.scoring_task_id) == (restarted_worker, f"task-{current.pk}")
-    assert Answer.objects.get(pk=current.pk).scoring_started_at == now - timedelta(seconds=30)
+    assert (current.scoring_worker, current.scoring_task_id) == (worker, f"task-{current.pk}")
+    assert Answer.objects.get(pk=current.pk).scoring_started_at == now
 
 
 def test_nothing_is_handed_back_while_redis_cannot_say_which_workers_live(db, make_answer, settings):
@@ -125,9 +129,10 @@ def test_a_question_run_of_a_dead_worker_is_queued_again(db, restarted_worker):
 
     question_set = QuestionSet.objects.create(name="Travel", slug="travel", source_filename="travel.jsonl",
                                               clearance="internal")
+    worker, started = restarted_worker
     run = QuestionRun.objects.create(question_set=question_set, clearance="internal", state="running",
-                                     task_id="lost-task", worker=restarted_worker,
-                                     started_at=timezone.now() - timedelta(minutes=2))
+                                     task_id="lost-task", worker=worker,  # taken before the worker's restart
+                                     started_at=datetime.fromtimestamp(started - 120, tz=UTC))
 
     assert lost_claims_release() == 1
 
