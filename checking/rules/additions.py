@@ -67,11 +67,18 @@ def _appended_to_a_sentence(ctx: RuleContext) -> list[Finding]:
     A claim joining two sentences of the evidence keeps the second's words together, so it is not one."""
     tokens = ctx.claim.unit.tokens
     units = ctx.window.units
+    # A quantity's words ("two days" of "one or two days") are the quantity rule's to check: units hold no stems of
+    # theirs, so here they would be words no sentence states.
+    spans = [(q.start, q.end) for q in ctx.claim.unit.quantities]
+
+    def worded(t: Token) -> bool:
+        return is_content(t) and t.stem not in LIGHT_STEMS and not any(a <= t.start < b for a, b in spans)
+
     for part in _appended_parts(tokens):
         if not _adds_a_fact(part):
             continue
-        head = [t for t in tokens if t.end <= part[0].start and is_content(t) and t.stem not in LIGHT_STEMS]
-        added = [t for t in part if is_content(t) and t.stem not in LIGHT_STEMS]
+        head = [t for t in tokens if t.end <= part[0].start and worded(t)]
+        added = [t for t in part if worded(t)]
         if not head or len(added) < 2 or not any(all(stem_found(t.stem, u.stems) for t in head) for u in units):
             continue
         if all(sum(stem_found(t.stem, u.stems) > 0 for t in added) * 2 < len(added) for u in units):

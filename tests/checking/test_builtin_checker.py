@@ -418,6 +418,14 @@ def test_an_appended_unsupported_phrase_cannot_pass():
     assert "'which includes breakfast' not in evidence" in added.reasons
 
 
+def test_the_last_of_two_alternative_quantities_is_no_appended_phrase():
+    evidence = "Refunds take one or two days."
+    stated = check("Refunds take one or two days.", evidence)
+    assert stated.score >= supported_at(), stated.reasons
+    assert not any("not in evidence" in reason for reason in stated.reasons)
+    assert check("Refunds take one or two weeks.", evidence).score < uncertain_at()
+
+
 def test_an_invented_last_list_member_cannot_pass():
     evidence = "Version 4.0 is planned for 2026 and will add real-time whiteboards."
     assert check("Version 4.0 is planned for 2026 and will add real-time whiteboards.", evidence).score \
