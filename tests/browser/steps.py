@@ -19,8 +19,6 @@ def login_in_new_context(browser, live_server, user, **context_options):
     return context, page
 
 
-
-
 def confirm_every_claim_by_key(page) -> None:
     """Walk the answer's claims with j then c, c, c …: each c waits until its card is marked and htmx has moved the
     selection on, as a person sees it before pressing again. The claims' forms show once the page holds the lease
