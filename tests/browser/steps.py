@@ -1,7 +1,9 @@
-"""Steps the browser tests share: a second person signed in in a context of their own, and an answer scored by
-the real pipeline."""
+"""Steps the browser tests share: a second person signed in in a context of their own, and an answer's claims
+marked correct by key."""
 
 from __future__ import annotations
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.conftest import PASSWORD
 
@@ -33,6 +35,6 @@ def confirm_every_claim_by_key(page) -> None:
                 """([marked, count]) => document.querySelectorAll('.claim-card.review-confirmed').length >= marked
                     && (marked === count || document.querySelector('.claim-card.selected:not(.review-confirmed)'))""",
                 arg=[marked, count])
-        except Exception as timeout:  # say what the cards showed, not only that the wait ran out
+        except PlaywrightTimeout as timeout:  # say what the cards showed, not only that the wait ran out
             cards = page.eval_on_selector_all("[data-claim-card]", "cards => cards.map(c => c.className)")
             raise AssertionError(f"claim {marked} of {count} not marked by c; the cards: {cards}") from timeout
