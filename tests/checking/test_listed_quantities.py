@@ -1,5 +1,6 @@
 """A claim that lists like quantities binds each to a quantity of its own in the evidence: the same value said
-twice at different rates ("once a day … once a quarter") is two statements, each with its own match."""
+twice at different rates ("once a day … once a quarter") is two statements, each with its own match. A list run into
+one paragraph ("1  A new lump. 2  Frequent fevers.") numbers its items: those numbers are no quantities."""
 
 from functools import partial
 
@@ -33,3 +34,20 @@ def test_rates_exchanged_between_the_two_statements_are_still_caught():
                    "Backups run once a day, and a restore drill is held once a quarter.")
 
     assert {FindingKind.QUANTITY_MISMATCH, FindingKind.ROLE_SWAP} & set(kinds)
+
+
+FLATTENED_LIST = "Symptoms may include: 1  A new lump in your neck. 2  Frequent fevers. 3  Night sweats. 4  Weight loss."
+
+
+def test_an_item_of_a_list_run_into_a_paragraph_is_found_without_its_number():
+    kinds = _kinds("Night sweats", FLATTENED_LIST)
+
+    assert FindingKind.UNSUPPORTED_TERM not in kinds and FindingKind.QUANTITY_MISMATCH not in kinds
+
+
+def test_quantities_beside_an_item_number_are_still_quantities():
+    evidence = "Dosage: 1. Adults take 2 tablets. 2. Children take 1 tablet."
+
+    assert FindingKind.QUANTITY_MISMATCH in _kinds("Adults take 3 tablets.", evidence)
+    assert FindingKind.QUANTITY_MATCH in _kinds("Adults take 2 tablets.", evidence)
+    assert FindingKind.QUANTITY_MATCH in _kinds("Fees rose. 3 days later they fell.", "Fees rose. 3 days later they fell.")
