@@ -52,6 +52,7 @@ from checking.rules.context import RuleContext
 from checking.rules.quantities import value_also_stated
 from checking.rules.rows import bound_row
 from checking.rules.wording import SLOT_PARAPHRASE_AT, word_in_its_place
+from checking.sources import scoped_to_named_sources
 from checking.text import LIGHT_STEMS, absence_stated, stem_of
 from checking.windows import Window, candidate_windows, claim_coverage, stem_found, term_credit, window_relevance
 
@@ -104,12 +105,14 @@ class BuiltinChecker:
         with reasons_in_language_of(claim):
             lacked = absence_stated(claim)
             if lacked is not None and candidates:
-                return self._absence_check(claim=claim, lacked=lacked, candidates=candidates)
+                return self._absence_check(claim=claim, lacked=lacked,
+                                           candidates=scoped_to_named_sources(claim=claim, candidates=candidates))
             return self._check(claim=claim, candidates=candidates)
 
     def _absence_check(self, *, claim: str, lacked: tuple[int, int],
                        candidates: Sequence[EvidenceCandidate]) -> CheckOutcome:
-        """"The passages do not mention X" is a claim about the sources: true when none states X."""
+        """"The passages do not mention X" is a claim about the sources: true when none states X ("Passage 3 does
+        not mention X": when passage 3 does not; ``checking.sources``)."""
         start, end = lacked
         what = claim[start:end]
         stated = self._check(claim=what, candidates=candidates)

@@ -157,6 +157,37 @@ def test_a_claim_that_the_sources_lack_what_they_state_is_contradicted(claim, ev
     assert [f.kind for f in outcome.findings] == [FindingKind.STATED_IN_SOURCES]
 
 
+LABELLED = ("passage 1:Annual leave is 10 days a year and may be carried over to the next year.\n\n"
+            "passage 2:Marriage leave is 3 days.\n\npassage 3:Employees must apply for leave in the HR portal.")
+LABELLED_ZH = "段落一：年假每年10天，可以结转到下一年。\n\n段落二：婚假为3天。\n\n段落三：员工须在人事系统中申请休假。"
+
+
+@pytest.mark.parametrize(("claim", "evidence"), [
+    ("Passage 2 discusses marriage leave, but does not mention annual leave carried over to the next year.", LABELLED),
+    ("The third passage does not say that annual leave may be carried over to the next year.", LABELLED),
+    ("段落二没有提到年假结转到下一年。", LABELLED_ZH),
+])
+def test_a_source_named_as_lacking_something_is_checked_alone(claim, evidence):
+    outcome = check_claim(claim=claim, candidates=[EvidenceCandidate(evidence)], embed=None)
+    assert [f.kind for f in outcome.findings] == [FindingKind.ABSENT_FROM_SOURCES]
+    assert outcome.score >= supported_at()
+
+
+@pytest.mark.parametrize(("claim", "evidence"), [
+    ("Passage 1 discusses marriage leave, but does not mention annual leave carried over to the next year.", LABELLED),
+    ("Passages 2 and 1 do not say that annual leave may be carried over to the next year.", LABELLED),
+    # a passage the context does not label: which one it meant is unknown, so every source counts
+    ("Passage 4 does not say that annual leave may be carried over to the next year.", LABELLED),
+    ("段落一没有提到年假结转到下一年。", LABELLED_ZH),
+])
+def test_a_named_source_that_states_it_contradicts_the_claim(claim, evidence):
+    outcome = check_claim(claim=claim, candidates=[EvidenceCandidate(evidence)], embed=None)
+    assert [f.kind for f in outcome.findings] == [FindingKind.STATED_IN_SOURCES]
+    assert outcome.score < uncertain_at()
+    quoted = evidence[outcome.quote_start:outcome.quote_end]
+    assert "Annual leave" in quoted or "年假" in quoted
+
+
 def test_an_ordinary_negated_claim_is_still_a_claim_about_the_world():
     outcome = check_claim(claim="Annual leave may not be carried over to the next year.",
                           candidates=[EvidenceCandidate(LEAVE)], embed=None)

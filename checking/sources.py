@@ -1,0 +1,81 @@
+"""A statement naming which source it is about ("Passage 3 discusses pickled cucumbers, but does not mention pickled
+eggs.", 段落二没有提到退款期限) is checked against that source only: when the context labels its sources ("passage 1:
+…", 段落一：…), what passage 1 states does not make passage 3 mention it, nor support what passage 3 is said to say.
+
+The other sources are blanked, not dropped: every offset (the quote, the candidate's index) stays the context's own.
+A statement naming a source the context does not label ("passage 4" of three) is checked against them all, as
+before: which source it meant is unknown.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from checking.base import EvidenceCandidate
+from checking.quantity_words import ORDINAL_WORDS, REFERENCE_WORDS
+from checking.text import tokenize
+
+_CHINESE_DIGITS = {digit: value for value, digit in enumerate("一二三四五六七八九十", start=1)}
+_JOINERS = frozenset({",", "and", "&", "or", "、", "和", "与", "及"})
+_NUMBER = r"[0-9]{1,2}|[一二三四五六七八九十]"
+# A source's label opening its line: "passage 1:", "Source 2 -", 段落二：
+_LABEL = re.compile(
+    rf"^[ \t]*(?:{'|'.join(sorted(map(re.escape, REFERENCE_WORDS), key=len, reverse=True))})[ \t]*({_NUMBER})"
+    r"[ \t]*[:：.\-]", re.IGNORECASE | re.MULTILINE)
+
+
+def _number(word: str) -> int | None:
+    if word.isdigit():
+        return int(word)
+    return _CHINESE_DIGITS.get(word)
+
+
+def named_sources(text: str) -> frozenset[int]:
+    """The numbers of the sources ``text`` names: "passage 3", "passages 1 and 2", "the first passage", 段落二."""
+    tokens = tokenize(text, 0, len(text), table=False)
+    named: set[int] = set()
+    for i, token in enumerate(tokens):
+        if token.lower not in REFERENCE_WORDS:
+            continue
+        if i > 0 and (ordinal := ORDINAL_WORDS.get(tokens[i - 1].lower)):
+            named.add(ordinal)  # "the third passage"
+        k = i + 1
+        while k < len(tokens) and (number := _number(tokens[k].text)) is not None:
+            named.add(number)
+            k += 2 if k + 1 < len(tokens) and tokens[k + 1].lower in _JOINERS else 1
+    return frozenset(named)
+
+
+def source_sections(text: str) -> dict[int, tuple[int, int]]:
+    """Where each labelled source of a context is: from its label to the next label (or the end)."""
+    labels = [(_number(m.group(1)), m.start()) for m in _LABEL.finditer(text)]
+    if not labels:
+        return {}
+    ends = [start for _, start in labels[1:]] + [len(text)]
+    return {number: (start, end) for (number, start), end in zip(labels, ends, strict=True) if number is not None}
+
+
+def scoped_to_named_sources(*, claim: str,
+                            candidates: Sequence[EvidenceCandidate]) -> Sequence[EvidenceCandidate]:
+    """``candidates`` with every labelled source the claim does not name blanked out; ``candidates`` unchanged when
+    the claim names none, or names one no candidate labels."""
+    named = named_sources(claim)
+    if not named:
+        return candidates
+    sections = [source_sections(candidate.text) for candidate in candidates]
+    if not named <= {number for found in sections for number in found}:
+        return candidates
+    return [candidate if not found else replace(candidate, text=_blanked(candidate.text, [
+        span for number, span in found.items() if number in named])) for candidate, found in zip(
+        candidates, sections, strict=True)]
+
+
+def _blanked(text: str, kept: list[tuple[int, int]]) -> str:
+    """``text`` with everything outside ``kept`` turned to spaces (line breaks stay, so sentences end where they
+    did)."""
+    chars = [char if char == "\n" else " " for char in text]
+    for start, end in kept:
+        chars[start:end] = text[start:end]
+    return "".join(chars)
