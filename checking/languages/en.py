@@ -117,6 +117,15 @@ FRAMING = re.compile(
     rf"|{_SOURCES} (?:states?|says?|mentions?|indicates?|suggests?|explains?|notes?|describes?|shows?|confirms?|"
     r"reports?|claims?|specif(?:y|ies)|adds?|points? out|tells? us|reveals?|agree|emphasi[sz]es?|highlights?|"
     r"stress(?:es)?|recommends?|advises?|warns?|concludes?|discuss(?:es)?|clarif(?:y|ies)|imply|implies) that "
+    # "Passage 1 provides instructions on how to floss", "The passages are focused on X": what a source covers is
+    # the rest, checked as any claim is ("that" clauses are the alternative before); not when the sentence goes on
+    # to what it lacks ("…, but does not mention Y": ABSENCE reads the whole)
+    rf"|(?![^.;]*\b(?:not|n't|never|no|none|neither)\b){_SOURCES} (?:(?:only|also|mainly|primarily|mostly|largely) )?"
+    r"(?:describes?|discuss(?:es)?|explains?|covers?|outlines?|talks? about|focus(?:es)? on|deals? with|"
+    r"(?:is|are) (?:(?:mainly|primarily|mostly|largely|all) )?(?:(?:focused|centered|centred) on|about)|"
+    r"(?:provides?|gives?|offers?) (?:(?:some|detailed|general|specific|more|step-by-step) )?"
+    r"(?:information|instructions?|details|steps|tips|examples|guidance|an overview|a description|a list)"
+    r"(?: (?:on|about|for|of|regarding))?) "
     rf"|it is (?:stated|mentioned|noted|said|explained|suggested) in {_SOURCES} that "
     # "It's important to note that ...": the speaker's emphasis, not a fact of the sources
     r"|(?:note|it(?:'s| is) (?:important|worth) (?:to note|noting|mentioning)|it should be noted|keep in mind|"

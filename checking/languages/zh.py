@@ -94,6 +94,8 @@ _CLOSING_SOURCE = rf"[（(](?:见|参见|来自|根据|引自)?{_SOURCES}[）)]"
 FRAMING = re.compile(
     rf"(?:因此|所以|总之|综上|另外|此外|但是|不过)?[，,]?(?:(?:根据|依据|按照|据|从){_SOURCES}(?:的内容|所述|中的信息|来看|可知|中)?"
     rf"[，,：:]?(?:可以看出|可知|可以得知)?[，,]?|{_SOURCES}(?:中)?(?:指出|提到|表明|显示|说明|称|写道|明确)[，,：:]?"
+    # what a source covers ("段落一主要介绍了如何使用牙线"): the rest, checked as any claim is
+    rf"|{_SOURCES}(?:主要|还|也|只)?(?:介绍了|讨论了|描述了|讲述了|讲解了|解释了|涉及)[，,：:]?"
     r"|(?:需要|值得)注意的是[，,：:]?"
     # an attribution that closed the sentence before, split off with its full stop: "……流失。（段落2）年假……"
     rf"|{_CLOSING_SOURCE})"

@@ -42,9 +42,23 @@ def _values(text: str) -> list[str]:
      "leave must be requested 5 days in advance."),
     ("根据以上段落，婚假为3天。", "婚假为3天。"),
     ("段落二指出，年假每年10天。", "年假每年10天。"),
+    # what a source covers: the rest is what is checked
+    ("Passage 1 provides instructions on how to apply for leave in the HR portal.",
+     "how to apply for leave in the HR portal."),
+    ("The passages are mainly focused on marriage leave.", "marriage leave."),
+    ("段落一主要介绍了婚假。", "婚假。"),
 ])
 def test_framing_is_not_part_of_the_claim(answer, claim):
     assert _claims(answer) == [claim]
+
+
+@pytest.mark.parametrize("answer", [
+    "Passage 2 describes annual leave, but it does not cover paternity leave.",
+    "The passages provide information on annual leave and never mention paternity leave.",
+])
+def test_what_a_source_covers_and_lacks_stays_one_claim_about_the_sources(answer):
+    assert _claims(answer) == [answer]
+    assert absence_stated(answer) is not None
 
 
 @pytest.mark.parametrize(("answer", "claims"), [
