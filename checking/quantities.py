@@ -215,6 +215,8 @@ def _align_ranges(tokens: list[Token], quantities: list[Quantity]) -> list[Quant
     aligned = list(quantities)
     for k in range(1, len(aligned)):
         before, after = aligned[k - 1], aligned[k]
+        if _day_of_the_same_month(tokens, before, after):  # "April 24th and 25th", "March 3 to 5"
+            aligned[k] = after = replace(after, kind="date", value=(before.value[0], before.value[1], int(after.value)))
         if before.kind != after.kind:
             continue
         gap = tokens[before.token_span[1] : after.token_span[0]]
@@ -226,6 +228,21 @@ def _align_ranges(tokens: list[Token], quantities: list[Quantity]) -> list[Quant
     return aligned
 
 
+def _day_of_the_same_month(tokens: list[Token], before: Quantity, after: Quantity) -> bool:
+    """A day number right after a date with a month and day, joined to it by "and", "or", "to", "&" or a dash: the
+    same month's day, written without the month again."""
+    if before.kind != "date" or not isinstance(before.value, tuple) or before.value[1] is None \
+            or before.value[2] is None or after.kind not in ("ordinal", "count"):
+        return False
+    start = after.token_span[0]
+    end = start + 1 + (start + 1 < len(tokens) and tokens[start + 1].lower in _DAY_SUFFIXES)
+    gap = tokens[before.token_span[1]:start]
+    # what follows is no thing counted ("April 24 and 25 people" counts people)
+    return tokens[start].text.isdigit() and 1 <= int(tokens[start].text) <= 31 \
+        and (end == len(tokens) or not is_content(tokens[end])) \
+        and len(gap) == 1 and gap[0].lower in (*RANGE_WORDS, "and", "or", "&")
+
+
 def labels_follow(gap: list[Token]) -> bool:
     """"$15 for lunch and $25": each label follows its number (unlike "men (3.4%), women (3.1%)")."""
     joints = [k for k, t in enumerate(gap) if t.lower in LIST_JOINERS]
@@ -235,6 +252,7 @@ def labels_follow(gap: list[Token]) -> bool:
     return any(is_content(t) for t in before) and not any(is_content(t) for t in after)
 
 
+_DAY_SUFFIXES = frozenset({"st", "nd", "rd", "th"})  # "1st", "24th"
 _AMBIGUOUS_MONTHS = frozenset({"jan", "mar", "dec"})  # a name, a verb, a decimal: months only before a number
 
 
@@ -260,7 +278,7 @@ def _date_at(tokens: list[Token], i: int) -> tuple[tuple[int | None, int | None,
         if 1 <= number <= 31 and len(tokens[j].lower) <= 2:
             day = number
             j += 1
-            if j < len(tokens) and tokens[j].lower in ("st", "nd", "rd", "th") and tokens[j].start == tokens[j - 1].end:
+            if j < len(tokens) and tokens[j].lower in _DAY_SUFFIXES and tokens[j].start == tokens[j - 1].end:
                 j += 1
             if j + 1 < len(tokens) and tokens[j].lower == "," and _is_year(tokens[j + 1]):
                 year = int(tokens[j + 1].lower)
@@ -296,8 +314,9 @@ def _parse_quantity_at(text: str, tokens: list[Token], i: int, consumed: set[int
         value, first, end = date
         if first in consumed:
             first = i
-        # month names stay words of the text too: they anchor which clause a number belongs to
-        named = tuple(k for k in range(first, end) if tokens[k].kind == "word")
+        # month names stay words of the text too: they anchor which clause a number belongs to ("th" of "24th" is
+        # the day's)
+        named = tuple(k for k in range(first, end) if tokens[k].kind == "word" and tokens[k].lower not in _DAY_SUFFIXES)
         return _make(text, tokens, "date", value, first, end, described=named), end
     if tok.capital and tok.lower in WEEKDAYS:
         return _make(text, tokens, "weekday", WEEKDAYS[tok.lower], i, i + 1, described=(i,)), i + 1
@@ -337,7 +356,7 @@ def _parse_number(text: str, tokens: list[Token], i: int) -> tuple[Quantity, int
             first = sign_index
     j = i + 1
     # ordinals "25th", "1st"
-    if j < len(tokens) and tokens[j].lower in ("st", "nd", "rd", "th") and tokens[j].start == tok.end:
+    if j < len(tokens) and tokens[j].lower in _DAY_SUFFIXES and tokens[j].start == tok.end:
         return _make(text, tokens, "ordinal", value, first, j + 1), j + 1
     # the year of a bare four-digit number
     if currency is None and _is_year(tok) and not (j < len(tokens) and unit_at(tokens, j)):

@@ -120,6 +120,8 @@ def test_similarity_alone_never_passes_a_wrong_number():
         # two alternatives share the unit of the second, as a range's two ends do
         ("Let the paste rest for 2-3 minutes.", "Let the paste rest for 2 or 3 minutes.", "3 minutes"),
         ("It takes one or two days.", "It takes one or two days.", "two days"),
+        # a second day written without its month is that month's
+        ("The office is closed on April 24th and 25th.", "The office is closed on April 24 and April 25.", "25th"),
     ],
 )
 def test_quantities_are_normalised(claim, evidence, matched):
@@ -133,6 +135,8 @@ def test_quantities_are_normalised(claim, evidence, matched):
     ("Let the yogurt incubate for 6 to 7 hours.", "Let the yogurt incubate for five to seven hours.",
      "claim says 6; evidence says five"),
     ("Let the paste rest for 2 hours.", "Let the paste rest for 2 or 3 minutes.", "claim says 2 hours; evidence says"),
+    ("The office is closed on April 24th and 26th.", "The office is closed on April 24 and April 25.",
+     "claim says 26th; evidence says"),
 ])
 def test_a_range_end_of_another_value_or_unit_is_still_contradicted(claim, evidence, reason):
     outcome = check(claim, evidence)
