@@ -1,7 +1,9 @@
-"""A statement naming which source it is about ("Passage 3 discusses pickled cucumbers, but does not mention pickled
-eggs.", 段落二没有提到退款期限) is checked against that source only: when the context labels its sources ("passage 1:
-…", 段落一：…), what passage 1 states does not make passage 3 mention it, nor support what passage 3 is said to say.
+"""A statement that a named source lacks something ("Passage 3 discusses pickled cucumbers, but does not mention
+pickled eggs.", 段落二没有提到退款期限) is checked against that source only, when the context labels its sources
+("passage 1: …", 段落一：…): what passage 1 states does not make passage 3 mention it.
 
+Only such claims about the sources are scoped: an answer names a passage loosely when it states a fact ("Passage 1
+describes …" of what passages 1 and 2 say together; measured in docs/evaluation.md, "a fourth pass").
 The other sources are blanked, not dropped: every offset (the quote, the candidate's index) stays the context's own.
 A statement naming a source the context does not label ("passage 4" of three) is checked against them all, as
 before: which source it meant is unknown.
@@ -14,12 +16,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from checking.base import EvidenceCandidate
+from checking.languages.zh import number_value
 from checking.quantity_words import ORDINAL_WORDS, REFERENCE_WORDS
 from checking.text import tokenize
 
-_CHINESE_DIGITS = {digit: value for value, digit in enumerate("一二三四五六七八九十", start=1)}
 _JOINERS = frozenset({",", "and", "&", "or", "、", "和", "与", "及"})
-_NUMBER = r"[0-9]{1,2}|[一二三四五六七八九十]"
+_NUMBER = r"[0-9]{1,2}|[一二三四五六七八九十]{1,3}"  # a source's number, in digits or Chinese numerals (段落十二)
 # A source's label opening its line: "passage 1:", "Source 2 -", 段落二：
 _LABEL = re.compile(
     rf"^[ \t]*(?:{'|'.join(sorted(map(re.escape, REFERENCE_WORDS), key=len, reverse=True))})[ \t]*({_NUMBER})"
@@ -27,9 +29,12 @@ _LABEL = re.compile(
 
 
 def _number(word: str) -> int | None:
-    if word.isdigit():
-        return int(word)
-    return _CHINESE_DIGITS.get(word)
+    if not re.fullmatch(_NUMBER, word):
+        return None
+    try:
+        return int(number_value(word))
+    except ValueError:
+        return None  # not a numeral cn2an reads ("十一十")
 
 
 def named_sources(text: str) -> frozenset[int]:

@@ -8,6 +8,7 @@ from checking.builtin import check_claim
 from checking.claims import split_claims
 from checking.findings import FindingKind
 from checking.quantities import find_quantities
+from checking.sources import named_sources, source_sections
 from checking.structure import answer_structure
 from checking.text import absence_stated, tokenize
 from checking.verdicts import supported_at, uncertain_at
@@ -174,6 +175,23 @@ def test_a_claim_that_the_sources_lack_what_they_state_is_contradicted(claim, ev
 LABELLED = ("passage 1:Annual leave is 10 days a year and may be carried over to the next year.\n\n"
             "passage 2:Marriage leave is 3 days.\n\npassage 3:Employees must apply for leave in the HR portal.")
 LABELLED_ZH = "段落一：年假每年10天，可以结转到下一年。\n\n段落二：婚假为3天。\n\n段落三：员工须在人事系统中申请休假。"
+
+
+@pytest.mark.parametrize(("text", "numbers"), [
+    ("Passages 1 and 3 do not mention it.", {1, 3}),
+    ("The third passage does not say so.", {3}),
+    ("段落十二没有提到陪产假。", {12}),
+    ("The passages do not mention it.", set()),
+])
+def test_the_sources_a_claim_names_are_read_by_number(text, numbers):
+    assert named_sources(text) == numbers
+
+
+def test_a_context_is_cut_at_its_source_labels():
+    sections = source_sections(LABELLED)
+    assert sorted(sections) == [1, 2, 3]
+    assert LABELLED[slice(*sections[2])].strip() == "passage 2:Marriage leave is 3 days."
+    assert sorted(source_sections(LABELLED_ZH)) == [1, 2, 3]
 
 
 @pytest.mark.parametrize(("claim", "evidence"), [
