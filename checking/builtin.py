@@ -37,6 +37,7 @@ from itertools import islice
 
 import numpy
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from checking import scoring
 from checking.analysis import MARKUP, Candidate, Claim, analyze_candidate, analyze_claim, clause_spans
@@ -52,7 +53,7 @@ from checking.rules.context import RuleContext
 from checking.rules.quantities import value_also_stated
 from checking.rules.rows import bound_row
 from checking.rules.wording import SLOT_PARAPHRASE_AT, word_in_its_place
-from checking.sources import scoped_to_named_sources
+from checking.sources import sources_named
 from checking.text import LIGHT_STEMS, absence_stated, stem_of
 from checking.windows import Window, candidate_windows, claim_coverage, stem_found, term_credit, window_relevance
 
@@ -105,8 +106,7 @@ class BuiltinChecker:
         with reasons_in_language_of(claim):
             lacked = absence_stated(claim)
             if lacked is not None and candidates:
-                return self._absence_check(claim=claim, lacked=lacked,
-                                           candidates=scoped_to_named_sources(claim=claim, candidates=candidates))
+                return self._absence_check(claim=claim, lacked=lacked, candidates=candidates)
             return self._check(claim=claim, candidates=candidates)
 
     def _absence_check(self, *, claim: str, lacked: tuple[int, int],
@@ -115,14 +115,18 @@ class BuiltinChecker:
         not mention X": when passage 3 does not; ``checking.sources``)."""
         start, end = lacked
         what = claim[start:end]
-        stated = self._check(claim=what, candidates=candidates)
+        named = sources_named(claim=claim, candidates=candidates)
+        stated = self._check(claim=what, candidates=named.candidates if named else candidates)
+        sources = pgettext("between list items", ", ").join(named.labels) if named else ""
         if stated.score >= _PLAINLY_STATED:
-            finding = Finding(FindingKind.STATED_IN_SOURCES,
-                              _("the claim says the sources lack “%(what)s”; the evidence states it") % {"what": what},
+            message = (_("the claim says “%(what)s” is not in %(sources)s; it is") if named else
+                       _("the claim says the sources lack “%(what)s”; the evidence states it"))
+            finding = Finding(FindingKind.STATED_IN_SOURCES, message % {"what": what, "sources": sources},
                               claim_span=lacked, evidence_span=(stated.quote_start, stated.quote_end), subject=what)
             return replace(stated, score=1.0 - stated.score, findings=[finding])
-        finding = Finding(FindingKind.ABSENT_FROM_SOURCES,
-                          _("no source states “%(what)s”, as the claim says") % {"what": what},
+        message = (_("“%(what)s” is not in %(sources)s, as the claim says") if named else
+                   _("no source states “%(what)s”, as the claim says"))
+        finding = Finding(FindingKind.ABSENT_FROM_SOURCES, message % {"what": what, "sources": sources},
                           claim_span=lacked, subject=what)
         return replace(stated, score=_ABSENCE_CONFIRMED, findings=[finding])
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from checking.base import EvidenceCandidate
 from checking.languages.zh import number_value
@@ -24,8 +24,17 @@ _JOINERS = frozenset({",", "and", "&", "or", "、", "和", "与", "及"})
 _NUMBER = r"[0-9]{1,2}|[一二三四五六七八九十]{1,3}"  # a source's number, in digits or Chinese numerals (段落十二)
 # A source's label opening its line: "passage 1:", "Source 2 -", 段落二：
 _LABEL = re.compile(
-    rf"^[ \t]*(?:{'|'.join(sorted(map(re.escape, REFERENCE_WORDS), key=len, reverse=True))})[ \t]*({_NUMBER})"
-    r"[ \t]*[:：.\-]", re.IGNORECASE | re.MULTILINE)
+    rf"^[ \t]*(?P<label>(?:{'|'.join(sorted(map(re.escape, REFERENCE_WORDS), key=len, reverse=True))})[ \t]*"
+    rf"(?P<number>{_NUMBER}))[ \t]*[:：.\-]", re.IGNORECASE | re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class NamedSources:
+    """The sources a claim names, as the context labels them ("passage 3", 段落三), and the candidates with every
+    other labelled source blanked."""
+
+    labels: tuple[str, ...]
+    candidates: Sequence[EvidenceCandidate]
 
 
 def _number(word: str) -> int | None:
@@ -53,28 +62,31 @@ def named_sources(text: str) -> frozenset[int]:
     return frozenset(named)
 
 
-def source_sections(text: str) -> dict[int, tuple[int, int]]:
-    """Where each labelled source of a context is: from its label to the next label (or the end)."""
-    labels = [(_number(m.group(1)), m.start()) for m in _LABEL.finditer(text)]
+def source_sections(text: str) -> dict[int, tuple[str, int, int]]:
+    """Each labelled source of a context by its number: its label as written, and where it is (from its label to the
+    next label, or the end)."""
+    labels = [(_number(m.group("number")), m.group("label"), m.start()) for m in _LABEL.finditer(text)]
     if not labels:
         return {}
-    ends = [start for _, start in labels[1:]] + [len(text)]
-    return {number: (start, end) for (number, start), end in zip(labels, ends, strict=True) if number is not None}
+    ends = [start for _, _, start in labels[1:]] + [len(text)]
+    return {number: (label, start, end) for (number, label, start), end in zip(labels, ends, strict=True)
+            if number is not None}
 
 
-def scoped_to_named_sources(*, claim: str,
-                            candidates: Sequence[EvidenceCandidate]) -> Sequence[EvidenceCandidate]:
-    """``candidates`` with every labelled source the claim does not name blanked out; ``candidates`` unchanged when
-    the claim names none, or names one no candidate labels."""
+def sources_named(*, claim: str, candidates: Sequence[EvidenceCandidate]) -> NamedSources | None:
+    """The sources ``claim`` names with the candidates narrowed to them; None when it names none, or names one no
+    candidate labels."""
     named = named_sources(claim)
     if not named:
-        return candidates
+        return None
     sections = [source_sections(candidate.text) for candidate in candidates]
-    if not named <= {number for found in sections for number in found}:
-        return candidates
-    return [candidate if not found else replace(candidate, text=_blanked(candidate.text, [
-        span for number, span in found.items() if number in named])) for candidate, found in zip(
+    labels = {number: label for found in sections for number, (label, _, _) in found.items()}
+    if not named <= labels.keys():
+        return None
+    narrowed = [candidate if not found else replace(candidate, text=_blanked(candidate.text, [
+        (start, end) for number, (_, start, end) in found.items() if number in named])) for candidate, found in zip(
         candidates, sections, strict=True)]
+    return NamedSources(labels=tuple(labels[number] for number in sorted(named)), candidates=narrowed)
 
 
 def _blanked(text: str, kept: list[tuple[int, int]]) -> str:

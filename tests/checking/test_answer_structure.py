@@ -190,8 +190,9 @@ def test_the_sources_a_claim_names_are_read_by_number(text, numbers):
 def test_a_context_is_cut_at_its_source_labels():
     sections = source_sections(LABELLED)
     assert sorted(sections) == [1, 2, 3]
-    assert LABELLED[slice(*sections[2])].strip() == "passage 2:Marriage leave is 3 days."
-    assert sorted(source_sections(LABELLED_ZH)) == [1, 2, 3]
+    label, start, end = sections[2]
+    assert (label, LABELLED[start:end].strip()) == ("passage 2", "passage 2:Marriage leave is 3 days.")
+    assert [label for label, _, _ in source_sections(LABELLED_ZH).values()] == ["段落一", "段落二", "段落三"]
 
 
 @pytest.mark.parametrize(("claim", "evidence"), [
@@ -203,6 +204,8 @@ def test_a_source_named_as_lacking_something_is_checked_alone(claim, evidence):
     outcome = check_claim(claim=claim, candidates=[EvidenceCandidate(evidence)], embed=None)
     assert [f.kind for f in outcome.findings] == [FindingKind.ABSENT_FROM_SOURCES]
     assert outcome.score >= supported_at()
+    # the reason names the source as the context labels it, not "no source": another passage may well state it
+    assert any(label in outcome.findings[0].message for label in ("passage 2", "passage 3", "段落二"))
 
 
 @pytest.mark.parametrize(("claim", "evidence"), [
@@ -218,6 +221,8 @@ def test_a_named_source_that_states_it_contradicts_the_claim(claim, evidence):
     assert outcome.score < uncertain_at()
     quoted = evidence[outcome.quote_start:outcome.quote_end]
     assert "Annual leave" in quoted or "年假" in quoted
+    named = "passage 4" not in claim.lower()  # a source the context does not label names nothing
+    assert any(label in outcome.findings[0].message for label in ("passage 1", "段落一")) == named
 
 
 def test_an_ordinary_negated_claim_is_still_a_claim_about_the_world():
