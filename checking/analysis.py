@@ -13,9 +13,10 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from checking.claims import text_segments
+from checking.dates import bare_word
 from checking.languages import en as _english
 from checking.languages import zh as _chinese
-from checking.quantities import Quantity, bare_word, find_quantities, header_unit, labels_follow, with_header_units
+from checking.quantities import Quantity, find_quantities, header_unit, labels_follow, with_header_units
 from checking.quantity_words import MONTHS, WEEKDAYS
 from checking.text import (
     CHANGE_VERBS,

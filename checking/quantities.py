@@ -2,7 +2,8 @@
 frequencies and fractions, each with its unit normalised, its bound, direction of change and rate.
 
 The words around a number that qualify it (bounds, hedges, change, rate, unit) are read in ``quantity_cues``;
-how two quantities compare is ``quantity_compare``."""
+dates written with a month's name in ``dates``; numbers that name or number rather than measure ("passage 2", a
+flattened list's "1  ") are told in ``numbering``; how two quantities compare is ``quantity_compare``."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from checking.dates import DAY_SUFFIXES, date_at, is_year
 from checking.languages import every_language
+from checking.numbering import inline_enumerators, names_a_source
 from checking.quantity_cues import (
     bound_before,
     change_after,
@@ -34,13 +37,11 @@ from checking.quantity_words import (
     FRACTION_DENOMINATORS,
     FREQUENCY_ADVERBS,
     ISO_DATE,
-    MAY_CUES,
     MONTHS,
     NUMBER_WORDS,
     ORDINAL_WORDS,
     PER_YEAR,
     RANGE_WORDS,
-    REFERENCE_WORDS,
     SCALE_SUFFIXES,
     SCALE_WORDS,
     TIME_OF_DAY,
@@ -135,13 +136,13 @@ def find_quantities(text: str, tokens: list[Token]) -> list[Quantity]:
             quantities.append(Quantity("date", date.value, date.surface, date.start, date.end, tokens[a].pos,
                                         tokens[a].cell, token_span=(a, b)))
 
-    enumerators = _inline_enumerators(text, tokens)
+    enumerators = inline_enumerators(text, tokens)
     i = 0
     while i < len(tokens):
         if i in consumed:
             i += 1
             continue
-        if _names_a_source(tokens, i) or i in enumerators:
+        if names_a_source(tokens, i) or i in enumerators:
             i += 1
             continue
         parsed = _parse_quantity_at(text, tokens, i, consumed)
@@ -153,36 +154,6 @@ def find_quantities(text: str, tokens: list[Token]) -> list[Quantity]:
         consumed.update(range(quantity.token_span[0], quantity.token_span[1]))
         i = max(next_i, i + 1)
     return _mark_superseded(tokens, _align_ranges(tokens, sorted(quantities, key=lambda q: q.start)))
-
-
-def _names_a_source(tokens: list[Token], i: int) -> bool:
-    """Whether the number at ``i`` names which source ("passage 2", "passages 1 and 3", 段落二): a reference to the
-    evidence, not a quantity of the claim."""
-    k = i - 1
-    while k > 0 and tokens[k].lower in _REFERENCE_JOINERS and tokens[k - 1].kind == "num":
-        k -= 2  # "passages 1, 2 and 3": back over each earlier number to the word naming them
-    return tokens[i].kind == "num" and k >= 0 and tokens[k].lower in REFERENCE_WORDS
-
-
-# An item's number in a list run into one paragraph, as web text flattened from HTML has it ("may include: 1  A new
-# lump. 2  Frequent fevers. 3  Night sweats.", "1. Fever 2. Cough"): a word of its own, set off from the item by a
-# full stop, a bracket or a wider gap than a word's ("1 Cup of flour" is a quantity), before a capital.
-_ENUMERATOR = re.compile(r"(?<![\w,.$€£¥/-])([1-9][0-9]?)(?:[.)]\s+|\s{2,})(?=[A-Z])")
-
-
-def _inline_enumerators(text: str, tokens: list[Token]) -> set[int]:
-    """The tokens numbering such a list. One opening the text is one (the checker reads evidence a sentence at a
-    time, so an item's sentence holds its own number only); further in, a number placed as an item's is one only
-    beside the next or previous item's number (1 … 2)."""
-    if not tokens:
-        return set()
-    placed = {m.start(1): int(m.group(1)) for m in _ENUMERATOR.finditer(text, tokens[0].start, tokens[-1].end)}
-    numbers = set(placed.values())
-    return {k for k, t in enumerate(tokens) if t.kind == "num" and t.start in placed
-            and (k == 0 or {placed[t.start] - 1, placed[t.start] + 1} & numbers)}
-
-
-_REFERENCE_JOINERS = frozenset({",", "and", "&", "or", "、", "和", "与"})
 
 
 def _mark_superseded(tokens: list[Token], quantities: list[Quantity]) -> list[Quantity]:
@@ -235,7 +206,7 @@ def _day_of_the_same_month(tokens: list[Token], before: Quantity, after: Quantit
             or before.value[2] is None or after.kind not in ("ordinal", "count"):
         return False
     start = after.token_span[0]
-    end = start + 1 + (start + 1 < len(tokens) and tokens[start + 1].lower in _DAY_SUFFIXES)
+    end = start + 1 + (start + 1 < len(tokens) and tokens[start + 1].lower in DAY_SUFFIXES)
     gap = tokens[before.token_span[1]:start]
     # what follows is no thing counted ("April 24 and 25 people" counts people)
     return tokens[start].text.isdigit() and 1 <= int(tokens[start].text) <= 31 \
@@ -252,71 +223,16 @@ def labels_follow(gap: list[Token]) -> bool:
     return any(is_content(t) for t in before) and not any(is_content(t) for t in after)
 
 
-_DAY_SUFFIXES = frozenset({"st", "nd", "rd", "th"})  # "1st", "24th"
-_AMBIGUOUS_MONTHS = frozenset({"jan", "mar", "dec"})  # a name, a verb, a decimal: months only before a number
-
-
-def _date_at(tokens: list[Token], i: int) -> tuple[tuple[int | None, int | None, int | None], int, int] | None:
-    """A date starting at token i: ((year, month, day), first token, end token)."""
-    tok = tokens[i]
-    month = MONTHS.get(bare_word(tok.lower))
-    if month is None or not tok.capital:
-        return None
-    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-    prev = tokens[i - 1] if i > 0 else None
-    if tok.lower == "may" and not ((nxt and nxt.kind == "num") or (prev and prev.lower in MAY_CUES)):
-        return None
-    if bare_word(tok.lower) in _AMBIGUOUS_MONTHS and not (nxt and nxt.kind == "num"):
-        return None  # "Mar", "Dec" alone are too ambiguous; "Apr", "Sept" are not
-    day = year = None
-    first, j = i, i + 1
-    if j < len(tokens) and tokens[j].text == "." and tokens[j].start == tok.end and len(tok.lower) <= 4 \
-            and tok.lower not in ("may", "june", "july"):
-        j += 1  # "Jan."
-    if j < len(tokens) and tokens[j].kind == "num" and "," not in tokens[j].lower and "." not in tokens[j].lower:
-        number = int(tokens[j].lower)
-        if 1 <= number <= 31 and len(tokens[j].lower) <= 2:
-            day = number
-            j += 1
-            if j < len(tokens) and tokens[j].lower in _DAY_SUFFIXES and tokens[j].start == tokens[j - 1].end:
-                j += 1
-            if j + 1 < len(tokens) and tokens[j].lower == "," and _is_year(tokens[j + 1]):
-                year = int(tokens[j + 1].lower)
-                j += 2
-        elif _is_year(tokens[j]):
-            year = number
-            j += 1
-    elif j + 1 < len(tokens) and tokens[j].lower == "," and _is_year(tokens[j + 1]):
-        year = int(tokens[j + 1].lower)
-        j += 2
-    if day is None and prev is not None and prev.kind == "num" and len(prev.lower) <= 2 and 1 <= int(prev.lower) <= 31:
-        day = int(prev.lower)  # "14 July 2015"
-        first = i - 1
-    if year is None and j < len(tokens) and tokens[j].lower == "of" and j + 1 < len(tokens) and _is_year(tokens[j + 1]):
-        year = int(tokens[j + 1].lower)
-        j += 2
-    return (year, month, day), first, j
-
-
-def bare_word(word: str) -> str:
-    """"February's" -> "february", "Jan." -> "jan"."""
-    return re.sub(r"['’]s$", "", word).rstrip(".")
-
-
-def _is_year(tok: Token) -> bool:
-    return tok.kind == "num" and len(tok.lower) == 4 and tok.lower.isdigit() and 1000 <= int(tok.lower) <= 2199
-
-
 def _parse_quantity_at(text: str, tokens: list[Token], i: int, consumed: set[int]) -> tuple[Quantity, int] | None:
     tok = tokens[i]
-    date = _date_at(tokens, i)
+    date = date_at(tokens, i)
     if date is not None:
         value, first, end = date
         if first in consumed:
             first = i
         # month names stay words of the text too: they anchor which clause a number belongs to ("th" of "24th" is
         # the day's)
-        named = tuple(k for k in range(first, end) if tokens[k].kind == "word" and tokens[k].lower not in _DAY_SUFFIXES)
+        named = tuple(k for k in range(first, end) if tokens[k].kind == "word" and tokens[k].lower not in DAY_SUFFIXES)
         return _make(text, tokens, "date", value, first, end, described=named), end
     if tok.capital and tok.lower in WEEKDAYS:
         return _make(text, tokens, "weekday", WEEKDAYS[tok.lower], i, i + 1, described=(i,)), i + 1
@@ -356,10 +272,10 @@ def _parse_number(text: str, tokens: list[Token], i: int) -> tuple[Quantity, int
             first = sign_index
     j = i + 1
     # ordinals "25th", "1st"
-    if j < len(tokens) and tokens[j].lower in _DAY_SUFFIXES and tokens[j].start == tok.end:
+    if j < len(tokens) and tokens[j].lower in DAY_SUFFIXES and tokens[j].start == tok.end:
         return _make(text, tokens, "ordinal", value, first, j + 1), j + 1
     # the year of a bare four-digit number
-    if currency is None and _is_year(tok) and not (j < len(tokens) and unit_at(tokens, j)):
+    if currency is None and is_year(tok) and not (j < len(tokens) and unit_at(tokens, j)):
         return _make(text, tokens, "date", (int(value), None, None), i, j), j
     scale = 1.0
     if j < len(tokens):

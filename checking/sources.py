@@ -16,12 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from checking.base import EvidenceCandidate
-from checking.languages.zh import number_value
+from checking.languages.zh import SOURCE_NUMERAL, number_value
+from checking.numbering import REFERENCE_JOINERS
 from checking.quantity_words import ORDINAL_WORDS, REFERENCE_WORDS
 from checking.text import tokenize
 
-_JOINERS = frozenset({",", "and", "&", "or", "、", "和", "与", "及"})
-_NUMBER = r"[0-9]{1,2}|[一二三四五六七八九十]{1,3}"  # a source's number, in digits or Chinese numerals (段落十二)
+_NUMBER = rf"[0-9]{{1,2}}|{SOURCE_NUMERAL}"  # a source's number, in digits or Chinese numerals (段落十二)
 # A source's label opening its line: "passage 1:", "Source 2 -", 段落二：
 _LABEL = re.compile(
     rf"^[ \t]*(?P<label>(?:{'|'.join(sorted(map(re.escape, REFERENCE_WORDS), key=len, reverse=True))})[ \t]*"
@@ -58,7 +58,7 @@ def named_sources(text: str) -> frozenset[int]:
         k = i + 1
         while k < len(tokens) and (number := _number(tokens[k].text)) is not None:
             named.add(number)
-            k += 2 if k + 1 < len(tokens) and tokens[k + 1].lower in _JOINERS else 1
+            k += 2 if k + 1 < len(tokens) and tokens[k + 1].lower in REFERENCE_JOINERS else 1
     return frozenset(named)
 
 

@@ -88,6 +88,8 @@ CHATTER = re.compile(
 )
 # What an assistant names its sources by: 段落, 材料二, 以上内容 — 内容 and 信息 only with a word pointing at the
 # passages (从信息安全角度 is no framing).
+# A source's number written in Chinese numerals (段落二, 段落十二).
+SOURCE_NUMERAL = r"[一二三四五六七八九十]{1,3}"
 _SOURCES = r"(?:(?:以上|上述|所给|给定|提供的|所提供的|检索到的|这些|各)(?:的)?(?:段落|材料|资料|文段|片段|来源|文档|内容|信息)" \
            r"|段落|材料|资料|文段|片段|来源|文档)(?:[一二三四五六七八九十\d]+(?:[、和与及][一二三四五六七八九十\d]+)*)?"
 _CLOSING_SOURCE = rf"[（(](?:见|参见|来自|根据|引自)?{_SOURCES}[）)]"

@@ -195,34 +195,34 @@ def test_a_context_is_cut_at_its_source_labels():
     assert [label for label, _, _ in source_sections(LABELLED_ZH).values()] == ["段落一", "段落二", "段落三"]
 
 
-@pytest.mark.parametrize(("claim", "evidence"), [
-    ("Passage 2 discusses marriage leave, but does not mention annual leave carried over to the next year.", LABELLED),
-    ("The third passage does not say that annual leave may be carried over to the next year.", LABELLED),
-    ("段落二没有提到年假结转到下一年。", LABELLED_ZH),
+@pytest.mark.parametrize(("claim", "evidence", "kind", "named"), [
+    # the named source lacks it, though another states it: supported, and the reason names that source
+    ("Passage 2 discusses marriage leave, but does not mention annual leave carried over to the next year.", LABELLED,
+     FindingKind.ABSENT_FROM_SOURCES, "passage 2"),
+    ("The third passage does not say that annual leave may be carried over to the next year.", LABELLED,
+     FindingKind.ABSENT_FROM_SOURCES, "passage 3"),
+    ("段落二没有提到年假结转到下一年。", LABELLED_ZH, FindingKind.ABSENT_FROM_SOURCES, "段落二"),
+    # a named source states it: contradicted, quoting that source
+    ("Passage 1 discusses marriage leave, but does not mention annual leave carried over to the next year.", LABELLED,
+     FindingKind.STATED_IN_SOURCES, "passage 1"),
+    ("Passages 2 and 1 do not say that annual leave may be carried over to the next year.", LABELLED,
+     FindingKind.STATED_IN_SOURCES, "passage 1"),
+    ("段落一没有提到年假结转到下一年。", LABELLED_ZH, FindingKind.STATED_IN_SOURCES, "段落一"),
+    # a source the context does not label: which one is meant is unknown, so every source counts
+    ("Passage 4 does not say that annual leave may be carried over to the next year.", LABELLED,
+     FindingKind.STATED_IN_SOURCES, None),
 ])
-def test_a_source_named_as_lacking_something_is_checked_alone(claim, evidence):
+def test_a_claim_that_a_named_source_lacks_something_is_checked_against_that_source(claim, evidence, kind, named):
     outcome = check_claim(claim=claim, candidates=[EvidenceCandidate(evidence)], embed=None)
-    assert [f.kind for f in outcome.findings] == [FindingKind.ABSENT_FROM_SOURCES]
-    assert outcome.score >= supported_at()
-    # the reason names the source as the context labels it, not "no source": another passage may well state it
-    assert any(label in outcome.findings[0].message for label in ("passage 2", "passage 3", "段落二"))
-
-
-@pytest.mark.parametrize(("claim", "evidence"), [
-    ("Passage 1 discusses marriage leave, but does not mention annual leave carried over to the next year.", LABELLED),
-    ("Passages 2 and 1 do not say that annual leave may be carried over to the next year.", LABELLED),
-    # a passage the context does not label: which one it meant is unknown, so every source counts
-    ("Passage 4 does not say that annual leave may be carried over to the next year.", LABELLED),
-    ("段落一没有提到年假结转到下一年。", LABELLED_ZH),
-])
-def test_a_named_source_that_states_it_contradicts_the_claim(claim, evidence):
-    outcome = check_claim(claim=claim, candidates=[EvidenceCandidate(evidence)], embed=None)
-    assert [f.kind for f in outcome.findings] == [FindingKind.STATED_IN_SOURCES]
-    assert outcome.score < uncertain_at()
-    quoted = evidence[outcome.quote_start:outcome.quote_end]
-    assert "Annual leave" in quoted or "年假" in quoted
-    named = "passage 4" not in claim.lower()  # a source the context does not label names nothing
-    assert any(label in outcome.findings[0].message for label in ("passage 1", "段落一")) == named
+    assert [f.kind for f in outcome.findings] == [kind]
+    message = outcome.findings[0].message
+    if kind == FindingKind.ABSENT_FROM_SOURCES:
+        assert outcome.score >= supported_at()
+    else:
+        assert outcome.score < uncertain_at()
+        quoted = evidence[outcome.quote_start:outcome.quote_end]
+        assert "Annual leave" in quoted or "年假" in quoted
+    assert (named in message) if named else ("passage" not in message)
 
 
 def test_an_ordinary_negated_claim_is_still_a_claim_about_the_world():
