@@ -54,7 +54,7 @@ from checking.rules.quantities import value_also_stated
 from checking.rules.rows import bound_row
 from checking.rules.wording import SLOT_PARAPHRASE_AT, word_in_its_place
 from checking.sources import sources_named
-from checking.text import LIGHT_STEMS, absence_stated, stem_of
+from checking.text import LIGHT_STEMS, absence_stated, is_content, stem_of, tokenize
 from checking.windows import Window, candidate_windows, claim_coverage, stem_found, term_credit, window_relevance
 
 _WORD_SIMILARITY_AT = 0.55  # word embeddings this close count as a paraphrase ("get" / "receive")
@@ -68,6 +68,7 @@ _CONFIDENT_AT = 0.6
 # scores 0.93-0.96; a passage that merely shares its words lacks the thing as often as not), and otherwise as
 # supported as the absence of evidence can make it — supported, never released without a person.
 _PLAINLY_STATED = 0.9
+_NAMED_AT_MOST = 2  # words of a thing a source mentions by name (_named_in_one_sentence)
 _ABSENCE_CONFIRMED = 0.8
 _OVERRULING_MARGIN = 0.1
 _JOIN_CANDIDATES = 6
@@ -118,12 +119,12 @@ class BuiltinChecker:
         named = sources_named(claim=claim, candidates=candidates)
         stated = self._check(claim=what, candidates=named.candidates if named else candidates)
         sources = pgettext("between list items", ", ").join(named.labels) if named else ""
-        if stated.score >= _PLAINLY_STATED:
+        if stated.score >= _PLAINLY_STATED or _named_in_one_sentence(what, stated):
             message = (_("the claim says “%(what)s” is not in %(sources)s; it is") if named else
                        _("the claim says the sources lack “%(what)s”; the evidence states it"))
             finding = Finding(FindingKind.STATED_IN_SOURCES, message % {"what": what, "sources": sources},
                               claim_span=lacked, evidence_span=(stated.quote_start, stated.quote_end), subject=what)
-            return replace(stated, score=1.0 - stated.score, findings=[finding])
+            return replace(stated, score=1.0 - max(stated.score, _PLAINLY_STATED), findings=[finding])
         message = (_("“%(what)s” is not in %(sources)s, as the claim says") if named else
                    _("no source states “%(what)s”, as the claim says"))
         finding = Finding(FindingKind.ABSENT_FROM_SOURCES, message % {"what": what, "sources": sources},
@@ -155,6 +156,17 @@ class BuiltinChecker:
                             findings=best.findings, candidate_index=best.window.candidate,
                             quote_start=quote_start, quote_end=quote_end, signals=signals, features=features,
                             parts=_parts(best, filled))
+
+
+def _named_in_one_sentence(what: str, stated: CheckOutcome) -> bool:
+    """A thing said to be unmentioned that is one or two words ("brine", 腌鸡蛋) is mentioned where one sentence holds
+    them all, though a single word scores too little to be "plainly stated"; a longer one must be stated, as its
+    words may well be there while what it says is not ("the current forecast for Long Beach")."""
+    tokens = [t for t in tokenize(what, 0, len(what), table=False) if t.kind in ("word", "num")]
+    named = [t for t in tokens if is_content(t)]
+    # "the HR portal", not "how to prevent bruising": a name is a short phrase, and has no number to compare
+    return 0 < len(named) <= _NAMED_AT_MOST and len(tokens) <= _NAMED_AT_MOST + 1 \
+        and not any(t.kind == "num" for t in tokens) and stated.signals.get("sentence_coverage", 0.0) >= 1.0
 
 
 def _parts(best: _Scored, first: _Scored) -> list[PartSupport]:

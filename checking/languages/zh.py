@@ -104,8 +104,9 @@ FRAMING = re.compile(
 )
 # An attribution closing a statement: "……尿液中（段落2）。", "（见段落三）".
 FRAMING_AFTER = re.compile(rf"{_CLOSING_SOURCE}(?=[。！.!]?$)")
-# What a statement about the sources says they lack: the rest of the clause, not ending on a comma or 的.
-_STATED = r"(?P<stated>[^。；;]{2,}[^。；;，,的])"
+# What a statement about the sources says they lack: the rest of the clause, two characters at least (婚假), not
+# ending on a comma or 的.
+_STATED = r"(?P<stated>[^。；;]+[^。；;，,的])"
 ABSENCE = re.compile(
     # the sources named ("未说明理由的，不予报销" is a rule, not a claim about the passages), except before 提到/提及,
     # which only a text does

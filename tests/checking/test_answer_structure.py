@@ -208,6 +208,9 @@ def test_a_context_is_cut_at_its_source_labels():
     ("Passages 2 and 1 do not say that annual leave may be carried over to the next year.", LABELLED,
      FindingKind.STATED_IN_SOURCES, "passage 1"),
     ("段落一没有提到年假结转到下一年。", LABELLED_ZH, FindingKind.STATED_IN_SOURCES, "段落一"),
+    # a thing named in a word or two is mentioned where a sentence holds it, though one word scores low
+    ("Passage 3 does not mention the HR portal.", LABELLED, FindingKind.STATED_IN_SOURCES, "passage 3"),
+    ("段落二没有提到婚假。", LABELLED_ZH, FindingKind.STATED_IN_SOURCES, "段落二"),
     # a source the context does not label: which one is meant is unknown, so every source counts
     ("Passage 4 does not say that annual leave may be carried over to the next year.", LABELLED,
      FindingKind.STATED_IN_SOURCES, None),
@@ -221,7 +224,7 @@ def test_a_claim_that_a_named_source_lacks_something_is_checked_against_that_sou
     else:
         assert outcome.score < uncertain_at()
         quoted = evidence[outcome.quote_start:outcome.quote_end]
-        assert "Annual leave" in quoted or "年假" in quoted
+        assert any(words in quoted for words in ("Annual leave", "年假", "HR portal", "婚假"))
     assert (named in message) if named else ("passage" not in message)
 
 
