@@ -418,6 +418,8 @@ def _parse_word_quantity(text: str, tokens: list[Token], i: int) -> tuple[Quanti
                 denominator_index + 1
     if lower == "half" and not (i > 0 and tokens[i - 1].lower in ("first", "second", "a", "one")):
         return _make(text, tokens, "fraction", 0.5, i, i + 1, strong=False), i + 1
+    if (share := _fraction(lower)) is not None:  # 四分之三, 一半
+        return _make(text, tokens, "fraction", share, i, i + 1), i + 1
     if lower in ORDINAL_WORDS:
         if lower == "second" and i > 0 and tokens[i - 1].kind == "num":
             return None  # "30 second" is a duration
@@ -466,6 +468,14 @@ def _parse_word_quantity(text: str, tokens: list[Token], i: int) -> tuple[Quanti
     return _make(text, tokens, kind, value * factor, i, j, core_end=core_end, lead=lead, per=per, bound=bound,
                  change=change, change_index=change_index,
                  hedged=hedged_before(tokens, i), scale=factor), j
+
+
+def _fraction(word: str) -> float | None:
+    """The share a word names in a language's own way (四分之三: 0.75), or None."""
+    for language in _LANGUAGES:
+        if (share := language.fraction(word)) is not None:
+            return share
+    return None
 
 
 def _ordinal(word: str) -> int | None:

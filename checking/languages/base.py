@@ -200,6 +200,10 @@ class TextLanguage(Protocol):
         tokens; ``checking.quantities`` reads English dates from tokens itself."""
         ...
 
+    def fraction(self, word: str) -> float | None:
+        """The share a word of its own names (四分之三: 0.75, 一半: 0.5), or None."""
+        ...
+
     def ordinal(self, word: str) -> int | None:
         """The place a word of its own names (第一季度: 1), or None."""
         ...

@@ -370,6 +370,9 @@ class English:
     def written_dates(self, text: str, start: int, end: int) -> list[Quantity]:
         return []
 
+    def fraction(self, word: str) -> float | None:
+        return None  # English fractions are two words ("two thirds"): checking.quantities reads them
+
     def ordinal(self, word: str) -> int | None:
         return None
 

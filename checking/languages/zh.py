@@ -133,7 +133,8 @@ META = re.compile(
     r"|(?:如果|如)您?(?:还)?有(?:其他|任何|更多)?(?:问题|疑问)[，,]?请?随时(?:告诉我|问我|提问)"
     r"|希望(?:以上|这些|这个|我的)?(?:信息|回答|答案|内容)?(?:对您|能)有(?:所)?帮助)"
 )
-NEGATION_CUES = frozenset("不 没 没有 无 无需 无须 不必 不用 不得 不可 不能 不准 不予 不许 禁止 严禁 未 非 勿 别 免".split())
+NEGATION_CUES = frozenset("不 没 没有 无 无需 无须 不必 不用 不得 不可 不能 不准 不予 不许 禁止 严禁 未 非 勿 别 免 "
+                           "不会 不要 不需要 无法 不再 不可以 不应 不宜".split())
 # Each direction word with its opposite (上调/下调, 不超过/不少于, 之前/之后).
 _DIRECTION_PAIRS = (
     ("上调", "下调"), ("增加", "减少"), ("提高", "降低"), ("上升", "下降"), ("增长", "下降"), ("升高", "降低"),
@@ -487,6 +488,9 @@ class Chinese:
         return [Quantity(kind="date", value=date_value(match), surface=match.group(), start=match.start(),
                          end=match.end()) for match in DATE.finditer(text, start, end)]
 
+    def fraction(self, word: str) -> float | None:
+        return fraction_value(word)
+
     def ordinal(self, word: str) -> int | None:
         return ordinal_value(word)
 
@@ -500,6 +504,24 @@ def date_value(match: re.Match) -> tuple[int, int | None, int | None]:
 
 # An ordinal: "第一季度", "第三天", "第2条"; "一季度" to "四季度" (no 个) name a quarter of the year as "第一季度" does.
 _ORDINAL = re.compile(rf"第(?P<nth>[{CHINESE_DIGITS}十百]+|[0-9]+)|(?P<quarter>[一二三四])季度")
+
+
+# A share: 四分之三 (three quarters), 三分之一, and 一半 (a half). 百分之 is a percentage, read with its number.
+_FRACTION = re.compile(rf"(?P<denominator>[{CHINESE_DIGITS}十]{{1,3}}|[0-9]+)分之(?P<numerator>[{CHINESE_DIGITS}十]{{1,3}}|[0-9]+)"
+                       r"|(?P<half>一半)")
+
+
+def fraction_value(word: str) -> float | None:
+    """The share a word names (四分之三: 0.75, 一半: 0.5), or None."""
+    match = _FRACTION.fullmatch(word)
+    if match is None:
+        return None
+    if match.group("half"):
+        return 0.5
+    try:
+        return number_value(match.group("numerator")) / number_value(match.group("denominator"))
+    except (ValueError, KeyError, TypeError, ZeroDivisionError):
+        return None
 
 
 def ordinal_value(word: str) -> int | None:

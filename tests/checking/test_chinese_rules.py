@@ -2,6 +2,8 @@
 
 from functools import partial
 
+import pytest
+
 from checking.base import EvidenceCandidate
 from checking.builtin import check_claim
 from checking.findings import FindingKind
@@ -264,3 +266,22 @@ def test_reasons_quote_chinese_words_as_chinese_writes_them():
     with reasons_in("zh"):  # as the pipeline reads them: words found nowhere listed with Chinese's 、
         assert "证据中未找到：可以、换来" in rules_check(claim="加班的员工可以换来调休。",
                                                     candidates=[EvidenceCandidate("加班的员工安排调休。")]).reasons
+
+
+@pytest.mark.parametrize(("claim", "stated"), [("出发和返回当天按全天标准的四分之三发放。", True),
+                                               ("出发和返回当天按全天标准的一半发放。", False),
+                                               ("出发和返回当天按全天标准的三分之二发放。", False)])
+def test_a_share_written_as_a_fraction_is_the_percentage_it_is(claim, stated):
+    outcome = rules_check(claim=claim, candidates=[EvidenceCandidate("出发当天和返回当天按全天标准的百分之七十五发放。")])
+
+    kinds = {f.kind for f in outcome.findings}
+    assert (FindingKind.QUANTITY_MATCH in kinds) is stated
+    assert (FindingKind.QUANTITY_MISMATCH in kinds) is not stated
+
+
+@pytest.mark.parametrize("cue", ["不会", "不再", "无法", "不要"])
+def test_a_negation_written_as_a_word_of_its_own_is_a_negation(cue):
+    outcome = rules_check(claim=f"公司{cue}报销员工的健身房会员费。",
+                          candidates=[EvidenceCandidate("公司报销员工的健身房会员费，每年最多两千元。")])
+
+    assert FindingKind.NEGATION in {f.kind for f in outcome.findings} and outcome.score <= 0.2
