@@ -18,7 +18,13 @@ and the built-in checker, reading the reviewed claims as the evidence, finds not
 date, name, negation or direction never restates a fact, nor does a word put in another's place (which the checker
 cannot tell from a synonym without a model of meaning: the console learns those from its reviewers, in its
 vocabulary). Claims and facts are compared as sets, so an answer that joins two reviewed sentences into one, or
-splits one in two, still restates them. Pure functions over text, as the rest of the checker.
+splits one in two, still restates them.
+
+A claim the checker itself finds supported by the very quote a fact was confirmed against need not restate all of
+it: it is within the fact (`fact_within`) when it says nothing beyond it that could be a changed fact — its
+quantities, directions, negation and names the fact's, at most half its words its own, none of those a word the
+source offers elsewhere (a word in another's place is one the source writes), and, where it negates, none at all.
+Pure functions over text, as the rest of the checker.
 """
 
 from __future__ import annotations
@@ -99,8 +105,14 @@ class Fact:
                    names=frozenset(data["names"]))
 
 
-def _value(q) -> str:
-    return json.dumps(q.value) if isinstance(q.value, tuple) else repr(round(float(q.value), 6))
+def _kind_value(q) -> tuple[str, str]:
+    """A quantity's kind and value written out; a share is a percentage ("half" and "50 percent", 四分之三 and
+    百分之七十五 state the same fact)."""
+    if isinstance(q.value, tuple):
+        return q.kind, json.dumps(q.value)
+    if q.kind == "fraction":
+        return "percent", repr(round(float(q.value) * 100, 6))
+    return q.kind, repr(round(float(q.value), 6))
 
 
 def claim_fact(text: str, *, language: str | None = None) -> Fact:
@@ -113,8 +125,8 @@ def claim_fact(text: str, *, language: str | None = None) -> Fact:
                   for k in range(q.token_span[0] - q.lead - _BOUND_REACH, q.token_span[1] + _BOUND_REACH)}
     directions = frozenset((p.family, p.polarity) for p in unit.polars
                            if not (p.family in _BOUND_FAMILIES and p.index in near_bound))
-    quantities = tuple(Quantity(kind=q.kind, value=_value(q), bound=q.bound, change=q.change or 0,
-                                per=tuple(sorted(q.per))) for q in unit.quantities)
+    quantities = tuple(Quantity(*_kind_value(q), bound=q.bound, change=q.change or 0, per=tuple(sorted(q.per)))
+                       for q in unit.quantities)
     words = frozenset(stem for stem, token in _content(claim))
     return Fact(language=language, quantities=quantities, directions=directions,
                 negates=any(clause.has_negation for clause in unit.clauses), words=words,
@@ -225,3 +237,46 @@ def facts_restated(claims: Sequence[Fact], reviewed: Sequence[Fact], *, grounded
         return False
     return not words_unknown(claim.words - claim.names, {*fact.words, *grounded}) \
         and len(words_unknown(fact.words, claim.words)) <= MAX_LEFT_OUT
+
+
+def _written_elsewhere(stem: str, *, source_words: Collection[str], source_text: str) -> bool:
+    """The source writes `stem` — as a word of its own, or, in a language writing words without spaces, inside
+    a longer one (首席 of 首席信息安全官, which the segmenter may cut otherwise there)."""
+    if _found(stem, source_words):
+        return True
+    ideograph = language_of_word(stem).ideograph
+    return ideograph is not None and ideograph.search(stem) is not None and stem in source_text
+
+
+# Of a claim's words, the share that may be its own (neither the reviewed claim's nor a family or part of one):
+# half. A claim mostly in other words is about something else, whatever its quote ("Confidential data sent
+# outside needs the CISO's approval" against a reviewed "with a manager's approval beforehand").
+MAX_OWN_WORDS = 0.5
+
+
+def fact_within(claim: Fact, reviewed: Fact, *, grounded: Collection[str], source_words: Collection[str],
+                source_text: str) -> bool:
+    """Whether `claim` says nothing beyond `reviewed` that could be a changed fact, where the checker has already
+    found the claim supported by the very quote the reviewed claim was confirmed against: each of its quantities
+    one of the reviewed claim's (bound, changed and per the same), no direction word the reviewed claim lacks,
+    negating alike, its names the reviewed claim's or the quote's (`grounded`), at most MAX_OWN_WORDS of its words
+    its own; and none of those a word the source writes (`source_words`, `source_text`: the whole version) — a word
+    in another's place ("domestic" for "international", one role for another) is one the source offers, a
+    paraphrase's own ("cheaper", "identical") is not. What it leaves out of the reviewed claim it does not claim: a
+    part of a confirmed fact, stated as its source states it."""
+    if claim.language != reviewed.language:
+        return False
+    if not all(any(q.agrees(other) for other in reviewed.quantities) for q in claim.quantities):
+        return False
+    if not claim.directions <= reviewed.directions:
+        return False
+    if claim.negates != reviewed.negates or not _negation_agrees(claim, reviewed.negated, reviewed.words):
+        return False
+    if words_unknown(claim.names, {*reviewed.words, *grounded}):
+        return False
+    own = words_unknown(claim.words, reviewed.words)
+    if len(own) > MAX_OWN_WORDS * len(claim.words) or (claim.negates and own):
+        return False  # what a negation is said of is the reviewed claim's to say: "overtime on a rest day is
+        # never given time off" takes the words of "where time off cannot be arranged" to mean something else
+    return not any(_written_elsewhere(stem, source_words=source_words, source_text=source_text)
+                   for stem in words_unknown(claim.words, {*reviewed.words, *grounded}))

@@ -9,6 +9,11 @@ effective, unexpired version. A confirmed match supports the claim by review (it
 contradictions, conflicts, flagged sources and high-risk topics still hold the answer); a rejected match holds the
 answer as wrong as before.
 
+A claim that restates less than a confirmed fact, or in words of its own, is supported by review too when the
+checker found it supported by that fact's very quote and it says nothing beyond the fact that could be a changed fact
+(checking.facts.fact_within): the reviewer confirmed what this passage states, and the release threshold, which
+guards the checker's score alone, is not what decides it.
+
 A confirmed fact stops matching when its version stops being evidence, and any fact ends when the decision is
 undone or an approver revokes it.
 """
@@ -19,6 +24,7 @@ import logging
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from django.db import transaction
@@ -26,13 +32,13 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from checking.facts import Fact, claim_fact, contradicted_by, facts_restated
+from checking.facts import Fact, claim_fact, contradicted_by, fact_within, facts_restated
 from checking.references import leading_reference
 from checking.text import is_content, tokenize
 from console.audit import audit_record
 from console.models import SecurityLevel
 from kb.models import DocumentVersion, EvidenceSpan
-from review.models import Answer, Claim, ClaimReview, Decision, ReviewedFact
+from review.models import Answer, Claim, ClaimReview, Decision, ReviewedFact, Verdict
 
 if TYPE_CHECKING:
     from review.pipeline import ClaimResult
@@ -50,9 +56,15 @@ class FactMatch:
     reviewer: str
     decided_at: datetime
     answer_id: int
+    # The checker found the claim supported by the quote the fact was confirmed against, and it says no more than
+    # the fact (checking.facts.fact_within), rather than restating all of it in words of its own.
+    within: bool = False
 
     def reason(self) -> str:
         said = {"reviewer": self.reviewer, "date": f"{self.decided_at:%Y-%m-%d}", "answer": self.answer_id}
+        if self.confirmed and self.within:
+            return (_("supported by review: its source states it, where %(reviewer)s confirmed the same fact on "
+                      "%(date)s (answer #%(answer)s)") % said)
         if self.confirmed:
             return (_("supported by review: %(reviewer)s confirmed the same fact on %(date)s (answer #%(answer)s)")
                     % said)
@@ -90,7 +102,7 @@ def _confirmed_candidates(claims: list[ClaimResult]) -> dict[int | None, list[Re
         return by_decision
     rows = (ReviewedFact.objects.filter(outcome=ReviewedFact.Outcome.CONFIRMED, ended_at__isnull=True,
                                         version_id__in=versions).filter(_live_versions())
-            .select_related("decided_by").order_by("-decided_at", "-pk"))
+            .select_related("decided_by", "version").order_by("-decided_at", "-pk"))
     for row in rows:
         by_decision[row.decision_id].append(row)
     return by_decision
@@ -121,11 +133,12 @@ def _components(claims: list[ClaimResult], rows: list[ReviewedFact]) -> list[tup
     return [(indexes, facts) for indexes, facts in together.values() if indexes and facts]
 
 
-def _confirmed_matches(claims: list[ClaimResult], facts: list[Fact]) -> dict[int, ReviewedFact]:
+def _confirmed_matches(claims: list[ClaimResult], facts: list[Fact],
+                       candidates: dict[int | None, list[ReviewedFact]]) -> dict[int, ReviewedFact]:
     """Claim index -> the confirmed fact at its best quote, for each claim in a part of the answer that restates
     facts one decision settled."""
     found: dict[int, ReviewedFact] = {}
-    for rows in _confirmed_candidates(claims).values():
+    for rows in candidates.values():
         for indexes, part in _components(claims, rows):
             if any(i in found for i in indexes):
                 continue
@@ -135,6 +148,36 @@ def _confirmed_matches(claims: list[ClaimResult], facts: list[Fact]) -> dict[int
                 for i in indexes:
                     found[i] = next(row for row in part if _overlaps(row, _evidence_spans(claims[i])[:1]))
     return found
+
+
+@lru_cache(maxsize=256)
+def _version_words(version_id: int, text: str) -> frozenset[str]:
+    """The content stems of a version's text (a version's text never changes: its id keys the cache)."""
+    return frozenset(token.stem for token in tokenize(text, 0, len(text), table=True) if is_content(token))
+
+
+def _within_matches(claims: list[ClaimResult], facts: list[Fact], candidates: dict[int | None, list[ReviewedFact]],
+                    found: dict[int, ReviewedFact]) -> set[int]:
+    """Of the claims the checker found supported and no fact restated, those whose best quote is one a fact was
+    confirmed against and that say no more than that fact (checking.facts.fact_within): claim index -> fact, added
+    to `found`; returns the indexes added."""
+    rows = [row for part in candidates.values() for row in part]
+    added = set()
+    for i, claim in enumerate(claims):
+        best = _evidence_spans(claim)[:1]
+        if i in found or claim.verdict != Verdict.SUPPORTED or not best:
+            continue
+        # one fact at a time: two facts together pair their words either way ("employees may use an app" and
+        # "administrators must use a key" do not say administrators may use an app)
+        for row in rows:
+            if _overlaps(row, best) and fact_within(
+                    facts[i], _fact_of(row), grounded=row.grounded_words, source_text=row.version.text,
+                    source_words=_version_words(row.version_id, row.version.text)) \
+                    and not contradicted_by([claim.text], [row.claim_text]):
+                found[i] = row
+                added.add(i)
+                break
+    return added
 
 
 def reviewed_facts_match(*, claims: list[ClaimResult], facts: list[Fact]) -> list[FactMatch | None]:
@@ -148,7 +191,9 @@ def reviewed_facts_match(*, claims: list[ClaimResult], facts: list[Fact]) -> lis
     rejected_by_values: dict[str, list[ReviewedFact]] = defaultdict(list)
     for row in rejected_rows:
         rejected_by_values[row.values_key].append(row)
-    confirmed = _confirmed_matches(claims, facts)
+    candidates = _confirmed_candidates(claims)
+    confirmed = _confirmed_matches(claims, facts, candidates)
+    within = _within_matches(claims, facts, candidates, confirmed)
     matches: list[FactMatch | None] = []
     for index, fact in enumerate(facts):
         row = next((r for r in rejected_by_values.get(fact.values, [])
@@ -156,7 +201,8 @@ def reviewed_facts_match(*, claims: list[ClaimResult], facts: list[Fact]) -> lis
                     and not contradicted_by([claims[index].text], [r.claim_text])), None) or confirmed.get(index)
         matches.append(None if row is None else FactMatch(
             fact_id=row.pk, confirmed=row.outcome == ReviewedFact.Outcome.CONFIRMED,
-            reviewer=row.decided_by.username, decided_at=row.decided_at, answer_id=row.answer_id))
+            reviewer=row.decided_by.username, decided_at=row.decided_at, answer_id=row.answer_id,
+            within=row.outcome == ReviewedFact.Outcome.CONFIRMED and index in within))
     return matches
 
 

@@ -60,7 +60,8 @@ _QUANTITY = re.compile(rf"(?P<percent>百分之)?(?P<number>{_NUMBER})\s*(?P<uni
 STOP_WORDS = frozenset(
     """的 了 和 与 及 以及 或 或者 在 是 为 对 将 把 被 由 从 到 等 也 都 就 而 并 且 之 其 该 此 这 那 这些 那些 个 些
     我们 你 您 我 他 她 它 他们 按 按照 根据 可 会 应 应当 应该 需 需要 进行 予以 均 各 每 所 有 于 向 给 以 中 内 上 下
-    时 后 前 则 若 如 如果 即 亦 还 又 再 已 已经 所有 相关 有关 一 一个 要 做 哦 啊 吧 呀 嘛 啦 并且 而且""".split()
+    时 后 前 则 若 如 如果 即 亦 还 又 再 已 已经 所有 相关 有关 一 一个 要 做 哦 啊 吧 呀 嘛 啦 并且 而且
+    百分之""".split()  # 百分之七十五 is the quantity 75%: its 百分之 is no word a source must state besides
 )
 # What a question asks with, not what it asks about: never a key term.
 QUESTION_WORDS = frozenset(
@@ -507,8 +508,8 @@ _ORDINAL = re.compile(rf"第(?P<nth>[{CHINESE_DIGITS}十百]+|[0-9]+)|(?P<quarte
 
 
 # A share: 四分之三 (three quarters), 三分之一, and 一半 (a half). 百分之 is a percentage, read with its number.
-_FRACTION = re.compile(rf"(?P<denominator>[{CHINESE_DIGITS}十]{{1,3}}|[0-9]+)分之(?P<numerator>[{CHINESE_DIGITS}十]{{1,3}}|[0-9]+)"
-                       r"|(?P<half>一半)")
+_SHARE_NUMBER = rf"[{CHINESE_DIGITS}十]{{1,3}}|[0-9]+"
+_FRACTION = re.compile(rf"(?P<denominator>{_SHARE_NUMBER})分之(?P<numerator>{_SHARE_NUMBER})|(?P<half>一半)")
 
 
 def fraction_value(word: str) -> float | None:

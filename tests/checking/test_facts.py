@@ -114,3 +114,61 @@ def test_the_checker_reading_the_reviewed_claim_as_evidence_finds_a_contradictio
     assert contradicted_by(["The domestic per diem is $75 per day."], [reviewed])
     assert not contradicted_by([reviewed], [reviewed])
     assert not contradicted_by(["The per diem for domestic travel is $65 per day."], [reviewed])
+
+
+@pytest.mark.parametrize(("claim", "reviewed"), [
+    ("Half of the daily rate is paid on the first day.", "50 percent of the daily rate is paid on the first day."),
+    ("出发当天按全天标准的四分之三发放。", "出发当天按全天标准的百分之七十五发放。"),
+])
+def test_a_share_and_its_percentage_are_one_fact(claim, reviewed):
+    assert claim_fact(claim).values == claim_fact(reviewed).values
+    assert _restates(claim, reviewed)
+
+
+# The source a reviewed claim was confirmed against, and the quote it rests on: fact_within reads a claim the checker
+# already found supported by that quote.
+SOURCE = ("Domestic trips must be booked at least 14 days before departure. International trips must be booked at "
+          "least 21 days before departure. Rail travel is booked through SkyBridge.")
+QUOTE = "International trips must be booked at least 21 days before departure."
+
+
+def _within(claim: str, reviewed: str = QUOTE, *, source: str = SOURCE, quote: str = QUOTE) -> bool:
+    from checking.facts import fact_within
+    from checking.text import is_content, tokenize
+
+    def stems(text: str) -> set[str]:
+        return {t.stem for t in tokenize(text, 0, len(text), table=False) if is_content(t)}
+
+    return fact_within(claim_fact(claim), claim_fact(reviewed), grounded=stems(quote), source_words=stems(source),
+                       source_text=source)
+
+
+@pytest.mark.parametrize("claim", [
+    "You have to book international trips at least 21 days before you leave.",  # "leave": no word of the source
+    "International trips must be booked at least 21 days ahead.",  # a part of the fact
+])
+def test_a_claim_within_a_reviewed_fact_in_words_the_source_does_not_offer_is_within_it(claim):
+    assert _within(claim)
+    assert not _restates(claim, QUOTE)  # which the word rule alone would not let out
+
+
+@pytest.mark.parametrize(("claim", "changed"), [
+    ("You have to book international trips at least 14 days before you leave.", "number"),
+    ("You have to book international trips at least 21 weeks before you leave.", "unit"),
+    ("You have to book international trips at least 21 days after you leave.", "direction"),
+    ("You do not have to book international trips 21 days before you leave.", "negation"),
+    ("You have to book domestic trips at least 21 days before you leave.", "a word the source offers elsewhere"),
+    ("You have to book rail trips at least 21 days before you leave.", "another word the source offers"),
+    ("Hotels, cars and flights abroad need booking at least 21 days before you go.", "mostly other words"),
+])
+def test_a_changed_fact_is_never_within_it(claim, changed):
+    assert not _within(claim), changed
+
+
+def test_what_a_negation_is_said_of_is_the_reviewed_claims_to_say():
+    reviewed = "无法安排调休的，按本人工资的百分之二百支付加班费。"
+    source = f"休息日加班优先安排调休，调休须在加班之日起三个月内使用；{reviewed}"
+    assert _within("不能安排调休的，按本人工资的百分之二百支付加班费。", reviewed, source=source, quote=reviewed)
+    # the condition turned into a rule of its own, in words the source writes beside it
+    assert not _within("休息日加班不安排调休，一律按本人工资的百分之二百支付加班费。", reviewed, source=source,
+                       quote=source)

@@ -163,3 +163,29 @@ def test_a_claim_leaning_on_the_one_before_is_neither_remembered_nor_released_on
         "The nightly hotel cap in London is £220."]
     again = scored(client, "The nightly hotel cap in Paris is €230. It applies to every night of the trip.")
     assert again.claims.get(ordinal=1).reviewed_fact is None
+
+
+@pytest.mark.parametrize(("policy", "reviewed", "within", "changed"), [
+    (POLICY, "International trips must be booked at least 21 days before departure.",
+     "You have to book international trips at least 21 days before you leave.",
+     "You have to book domestic trips at least 21 days before you leave."),
+    (ZH_POLICY, "在北京出差，住宿费每晚最高报销六百元。", "北京出差的住宿费，每晚最多可以报六百元。",
+     "上海出差的住宿费，每晚最多可以报六百元。"),
+])
+def test_a_supported_claim_within_a_reviewed_fact_goes_out_on_it(publish, api_token, reviewer, quiet, policy,
+                                                                  reviewed, within, changed):
+    """The checker finds it supported by the quote a reviewer confirmed the fact against, and it says no more than
+    that fact in words the source does not offer: the review lets it out, as no score would (quiet)."""
+    publish(policy, key="travel", title="Travel policy")
+    client, _ = api_token
+    first = scored(client, reviewed)
+    decide(first, reviewer)
+
+    later = scored(client, within)
+    other = scored(client, changed)
+
+    claim = later.claims.get()
+    assert (later.status, claim.verdict, claim.reviewed_fact.answer) == ("released", "supported", first)
+    said = ("supported by review: its source states it, where rita confirmed", "经审核支持：其来源如此陈述")
+    assert any(reason.startswith(said) for reason in claim.reasons)
+    assert other.status == "pending_review" and other.claims.get().reviewed_fact is None
