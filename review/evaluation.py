@@ -297,7 +297,8 @@ def _claim_fact_row(claim, *, language: str):
     source = text_digest(text) if not best.candidate.chunk else f"version:{best.candidate.chunk.version_id}"
     quote = text[best.quote_start:best.quote_end]
     grounded = frozenset(t.stem for t in tokenize(quote, 0, len(quote), table=True) if is_content(t))
-    return ClaimFactRow(fact=fact, source=source, start=best.quote_start, end=best.quote_end, grounded=grounded)
+    return ClaimFactRow(fact=fact, source=source, start=best.quote_start, end=best.quote_end, grounded=grounded,
+                        text=text)
 
 
 def item_for_learning(*, item: dict, clearance: str, contexts_from_file: bool = False):

@@ -8,7 +8,8 @@ cross-validation on the labels, the guard), and the leak budget is worked out fr
 then scored on the items nobody reviewed — and the learned one again with reviewed facts (review.reviewed_facts):
 each reviewed item's claims kept as facts (confirmed when the item is right, rejected when it is wrong: the label
 does not say which claim was), so a later item that restates them against the same quote of the same passage is
-released, or held, on them.
+released, or held, on them; and one the scores put in the supported band that says no more than a confirmed fact
+at its quote (checking.facts.fact_within) is released on it, as in the console.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-from checking.facts import Fact, facts_restated
+from checking.facts import Fact, fact_within, facts_restated
 from checking.model import ScoringModel
+from checking.text import is_content, tokenize
 from checking.training import Row, cross_validated_scores, fit, shipped_rows
 from review.learning import leak, refit
 
@@ -33,6 +36,7 @@ class ClaimFactRow:
     start: int
     end: int
     grounded: frozenset[str]
+    text: str = ""  # the source's text: the words a paraphrase within a fact may not borrow from it
 
     def same_quote(self, other: ClaimFactRow) -> bool:
         return bool(self.source) and self.source == other.source and self.start < other.end and other.start < self.end
@@ -78,6 +82,17 @@ class Memory:
         return any(claim.same_quote(row) and facts_restated([claim.fact], [row.fact], grounded=row.grounded)
                    for row in kept)
 
+    def within(self, claim: ClaimFactRow) -> bool:
+        """A confirmed fact at the claim's quote that it says no more than (the claim is in the supported band)."""
+        return any(claim.same_quote(row) and fact_within(claim.fact, row.fact, grounded=row.grounded,
+                                                         source_words=_source_words(row.text), source_text=row.text)
+                   for row in self.confirmed)
+
+
+@lru_cache(maxsize=256)
+def _source_words(text: str) -> frozenset[str]:
+    return frozenset(token.stem for token in tokenize(text, 0, len(text), table=True) if is_content(token))
+
 
 def memory_of(items: Sequence[Item], indexes: Sequence[int]) -> Memory:
     confirmed = tuple(row for i in indexes if items[i].supported for row in items[i].facts)
@@ -87,7 +102,8 @@ def memory_of(items: Sequence[Item], indexes: Sequence[int]) -> Memory:
 
 def released(item: Item, policy: Policy, *, band: float, memory: Memory | None = None) -> bool:
     """Whether the policy releases the item: not held by a rule, and every claim at or above its threshold — or,
-    with reviewed facts, supported by one — and none restating a rejected one."""
+    with reviewed facts, supported by one (restating it, or in the supported band and within it) — and none
+    restating a rejected one."""
     if item.held_by_rule:
         return False
     scores = item.scores(policy.model)
@@ -98,7 +114,8 @@ def released(item: Item, policy: Policy, *, band: float, memory: Memory | None =
         return min(scores) >= at
     if any(memory.restated(claim, memory.rejected) for claim in item.facts):
         return False
-    return all(score >= at or memory.restated(claim, memory.confirmed) for score, claim in zip(scores, item.facts))
+    return all(score >= at or memory.restated(claim, memory.confirmed) or (score >= band and memory.within(claim))
+               for score, claim in zip(scores, item.facts))
 
 
 def figures(items: Sequence[Item], policy: Policy, *, band: float, memory: Memory | None = None) -> dict:

@@ -43,3 +43,22 @@ def test_the_simulation_reports_start_and_learned_policies_on_the_items_nobody_r
 def test_simulating_needs_a_dataset():
     with pytest.raises(Exception, match="--simulate-reviews needs --dataset"):
         call_command("evaluate", "--simulate-reviews")
+
+
+def test_the_simulations_memory_lets_out_a_claim_within_a_confirmed_fact_as_the_console_does():
+    from checking.facts import claim_fact
+    from review.learning.simulation import ClaimFactRow, Memory
+
+    source = ("Domestic trips must be booked at least 14 days before departure. International trips must be booked "
+              "at least 21 days before departure.")
+    quote = source.index("International"), len(source)
+
+    def row(text: str) -> ClaimFactRow:
+        return ClaimFactRow(fact=claim_fact(text), source="travel", start=quote[0], end=quote[1],
+                            grounded=frozenset({"international", "trip", "book", "departur"}), text=source)
+
+    memory = Memory(confirmed=(row("International trips must be booked at least 21 days before departure."),))
+
+    assert memory.within(row("You have to book international trips at least 21 days before you leave."))
+    assert not memory.within(row("You have to book domestic trips at least 21 days before you leave."))
+    assert not Memory().within(row("You have to book international trips at least 21 days before you leave."))
