@@ -135,6 +135,9 @@ def risk_assess(
         return RiskAssessment(Risk.HIGH, high + medium + reviewed, held_by_rule=True, wrong_probability=probability)
     if medium:
         return RiskAssessment(Risk.MEDIUM, medium + reviewed, held_by_rule=False, wrong_probability=probability)
-    return RiskAssessment(Risk.LOW, [_("low: every claim is supported at or above the release threshold "
-                                       "(%(threshold).3f)") % {"threshold": release_at}] + reviewed,
-                          held_by_rule=False, wrong_probability=probability)
+    if reviewed:  # a claim supported by review may score below the threshold: the reason must not say otherwise
+        low = _("low: every claim is supported at or above the release threshold (%(threshold).3f) or by review")
+    else:
+        low = _("low: every claim is supported at or above the release threshold (%(threshold).3f)")
+    return RiskAssessment(Risk.LOW, [low % {"threshold": release_at}] + reviewed, held_by_rule=False,
+                          wrong_probability=probability)

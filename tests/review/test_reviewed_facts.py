@@ -188,4 +188,5 @@ def test_a_supported_claim_within_a_reviewed_fact_goes_out_on_it(publish, api_to
     assert (later.status, claim.verdict, claim.reviewed_fact.answer) == ("released", "supported", first)
     said = ("supported by review: its source states it, where rita confirmed", "经审核支持：其来源如此陈述")
     assert any(reason.startswith(said) for reason in claim.reasons)
+    assert later.routing_reasons[0].endswith(("or by review", "或经审核支持"))  # not "above the threshold" alone
     assert other.status == "pending_review" and other.claims.get().reviewed_fact is None
