@@ -102,7 +102,7 @@ def _confirmed_candidates(claims: list[ClaimResult]) -> dict[int | None, list[Re
         return by_decision
     rows = (ReviewedFact.objects.filter(outcome=ReviewedFact.Outcome.CONFIRMED, ended_at__isnull=True,
                                         version_id__in=versions).filter(_live_versions())
-            .select_related("decided_by", "version").order_by("-decided_at", "-pk"))
+            .select_related("decided_by").order_by("-decided_at", "-pk"))
     for row in rows:
         by_decision[row.decision_id].append(row)
     return by_decision
@@ -160,20 +160,24 @@ def _within_matches(claims: list[ClaimResult], facts: list[Fact], candidates: di
                     found: dict[int, ReviewedFact]) -> set[int]:
     """Of the claims the checker found supported and no fact restated, those whose best quote is one a fact was
     confirmed against and that say no more than that fact (checking.facts.fact_within): claim index -> fact, added
-    to `found`; returns the indexes added."""
+    to `found`; returns the indexes added. One query for the versions' texts, only when a claim needs them."""
     rows = [row for part in candidates.values() for row in part]
+    waiting = [i for i, claim in enumerate(claims)
+               if i not in found and claim.verdict == Verdict.SUPPORTED and _evidence_spans(claim)]
+    if not rows or not waiting:
+        return set()
+    texts = dict(DocumentVersion.objects.filter(pk__in={row.version_id for row in rows}).values_list("pk", "text"))
     added = set()
-    for i, claim in enumerate(claims):
-        best = _evidence_spans(claim)[:1]
-        if i in found or claim.verdict != Verdict.SUPPORTED or not best:
-            continue
+    for i in waiting:
+        best = _evidence_spans(claims[i])[:1]
         # one fact at a time: two facts together pair their words either way ("employees may use an app" and
         # "administrators must use a key" do not say administrators may use an app)
         for row in rows:
+            text = texts[row.version_id]
             if _overlaps(row, best) and fact_within(
-                    facts[i], _fact_of(row), grounded=row.grounded_words, source_text=row.version.text,
-                    source_words=_version_words(row.version_id, row.version.text)) \
-                    and not contradicted_by([claim.text], [row.claim_text]):
+                    facts[i], _fact_of(row), grounded=row.grounded_words, source_text=text,
+                    source_words=_version_words(row.version_id, text)) \
+                    and not contradicted_by([claims[i].text], [row.claim_text]):
                 found[i] = row
                 added.add(i)
                 break
