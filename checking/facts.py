@@ -21,8 +21,8 @@ vocabulary). Claims and facts are compared as sets, so an answer that joins two 
 splits one in two, still restates them.
 
 A claim the checker itself finds supported by the very quote a fact was confirmed against need not restate all of
-it: it is within the fact (`fact_within`) when it says nothing beyond it that could be a changed fact — its
-quantities, directions, negation and names the fact's, at most half its words its own, none of those a word the
+it: it is within the fact (`fact_within`) when it says nothing beyond it that could be a changed fact — more than
+a word, its quantities, directions, negation and names the fact's, at most half its words its own, none of those a word the
 source offers elsewhere (a word in another's place is one the source writes), and, where it negates, none at all.
 Pure functions over text, as the rest of the checker.
 """
@@ -259,13 +259,14 @@ def fact_within(claim: Fact, reviewed: Fact, *, grounded: Collection[str], sourc
     """Whether `claim` says nothing beyond `reviewed` that could be a changed fact, where the checker has already
     found the claim supported by the very quote the reviewed claim was confirmed against: each of its quantities
     one of the reviewed claim's (bound, changed and per the same), no direction word the reviewed claim lacks,
-    negating alike, its names the reviewed claim's or the quote's (`grounded`), at most MAX_OWN_WORDS of its words
-    its own; and none of those a word the source writes (`source_words`, `source_text`: the whole version) — a word
-    in another's place ("domestic" for "international", one role for another) is one the source offers, a
-    paraphrase's own ("cheaper", "identical") is not. What it leaves out of the reviewed claim it does not claim: a
-    part of a confirmed fact, stated as its source states it."""
-    if claim.language != reviewed.language:
-        return False
+    negating alike, more than one word (or a word and a quantity), its names the reviewed claim's or the quote's
+    (`grounded`), at most MAX_OWN_WORDS of its words its own; and none of those a word the source writes
+    (`source_words`, `source_text`: the whole version) — a word in another's place ("domestic" for
+    "international", one role for another) is one the source offers, a paraphrase's own ("cheaper", "identical")
+    is not. What it leaves out of the reviewed claim it does not claim: a part of a confirmed fact, stated as its
+    source states it."""
+    if claim.language != reviewed.language or len(claim.words) + len(claim.quantities) < 2:
+        return False  # one word ("the colon", a list's item) states nothing on its own: where it is said does
     if not all(any(q.agrees(other) for other in reviewed.quantities) for q in claim.quantities):
         return False
     if not claim.directions <= reviewed.directions:

@@ -172,3 +172,10 @@ def test_what_a_negation_is_said_of_is_the_reviewed_claims_to_say():
     # the condition turned into a rule of its own, in words the source writes beside it
     assert not _within("休息日加班不安排调休，一律按本人工资的百分之二百支付加班费。", reviewed, source=source,
                        quote=source)
+
+
+def test_one_word_is_within_no_fact():
+    """A list's item ("the colon") states nothing on its own: which list it is in is the fact."""
+    reviewed = "The colon portion lies in the lower left quadrant."
+    assert not _within("The colon.", reviewed, source=reviewed, quote=reviewed)
+    assert _within("Book them at least 21 days ahead.")  # a word and its quantity state something
