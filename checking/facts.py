@@ -34,13 +34,14 @@ import json
 from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from checking.analysis import NEGATION_CUES, analyze_claim
 from checking.base import EvidenceCandidate
 from checking.builtin import BuiltinChecker
 from checking.findings import Effect
 from checking.languages import detect_language, language_of_word, reasons_in
-from checking.text import LIGHT_STEMS, function_word, related_stems
+from checking.text import LIGHT_STEMS, function_word, is_content, related_stems, tokenize
 from checking.windows import stem_found
 
 # Bound words ("at least", "or more") belong to the quantity they bound when the quantity reads its bound.
@@ -237,6 +238,12 @@ def facts_restated(claims: Sequence[Fact], reviewed: Sequence[Fact], *, grounded
         return False
     return not words_unknown(claim.words - claim.names, {*fact.words, *grounded}) \
         and len(words_unknown(fact.words, claim.words)) <= MAX_LEFT_OUT
+
+
+@lru_cache(maxsize=256)
+def text_stems(text: str) -> frozenset[str]:
+    """The content stems of a source's text (for `fact_within`'s `source_words`; the cache holds a few sources)."""
+    return frozenset(token.stem for token in tokenize(text, 0, len(text), table=True) if is_content(token))
 
 
 def _written_elsewhere(stem: str, *, source_words: Collection[str], source_text: str) -> bool:

@@ -24,7 +24,6 @@ import logging
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from django.db import transaction
@@ -32,7 +31,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from checking.facts import Fact, claim_fact, contradicted_by, fact_within, facts_restated
+from checking.facts import Fact, claim_fact, contradicted_by, fact_within, facts_restated, text_stems
 from checking.references import leading_reference
 from checking.text import is_content, tokenize
 from console.audit import audit_record
@@ -150,12 +149,6 @@ def _confirmed_matches(claims: list[ClaimResult], facts: list[Fact],
     return found
 
 
-@lru_cache(maxsize=256)
-def _version_words(version_id: int, text: str) -> frozenset[str]:
-    """The content stems of a version's text (a version's text never changes: its id keys the cache)."""
-    return frozenset(token.stem for token in tokenize(text, 0, len(text), table=True) if is_content(token))
-
-
 def _within_matches(claims: list[ClaimResult], facts: list[Fact], candidates: dict[int | None, list[ReviewedFact]],
                     found: dict[int, ReviewedFact]) -> set[int]:
     """Of the claims the checker found supported and no fact restated, those whose best quote is one a fact was
@@ -176,7 +169,7 @@ def _within_matches(claims: list[ClaimResult], facts: list[Fact], candidates: di
             text = texts[row.version_id]
             if _overlaps(row, best) and fact_within(
                     facts[i], _fact_of(row), grounded=row.grounded_words, source_text=text,
-                    source_words=_version_words(row.version_id, text)) \
+                    source_words=text_stems(text)) \
                     and not contradicted_by([claims[i].text], [row.claim_text]):
                 found[i] = row
                 added.add(i)
@@ -186,7 +179,8 @@ def _within_matches(claims: list[ClaimResult], facts: list[Fact], candidates: di
 
 def reviewed_facts_match(*, claims: list[ClaimResult], facts: list[Fact]) -> list[FactMatch | None]:
     """For each checked claim (and the fact it states), the reviewed fact it states too — a rejected one first:
-    holding costs a review, a wrong release more — or None. Two queries for all of them."""
+    holding costs a review, a wrong release more — or None. Two queries for all of them (three when a supported
+    claim may be within a confirmed fact: the sources' texts)."""
     if not facts:
         return []
     rejected_rows = (ReviewedFact.objects.filter(outcome=ReviewedFact.Outcome.REJECTED, ended_at__isnull=True,

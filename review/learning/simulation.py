@@ -17,11 +17,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
-from checking.facts import Fact, fact_within, facts_restated
+from checking.facts import Fact, fact_within, facts_restated, text_stems
 from checking.model import ScoringModel
-from checking.text import is_content, tokenize
 from checking.training import Row, cross_validated_scores, fit, shipped_rows
 from review.learning import leak, refit
 
@@ -85,13 +83,8 @@ class Memory:
     def within(self, claim: ClaimFactRow) -> bool:
         """A confirmed fact at the claim's quote that it says no more than (the claim is in the supported band)."""
         return any(claim.same_quote(row) and fact_within(claim.fact, row.fact, grounded=row.grounded,
-                                                         source_words=_source_words(row.text), source_text=row.text)
+                                                         source_words=text_stems(row.text), source_text=row.text)
                    for row in self.confirmed)
-
-
-@lru_cache(maxsize=256)
-def _source_words(text: str) -> frozenset[str]:
-    return frozenset(token.stem for token in tokenize(text, 0, len(text), table=True) if is_content(token))
 
 
 def memory_of(items: Sequence[Item], indexes: Sequence[int]) -> Memory:
