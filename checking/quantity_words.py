@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from checking.languages import zh as _chinese
+from checking.languages import zh_numbers
 
 NUMBER_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -63,7 +64,7 @@ UNITS: dict[str, tuple[str, float]] = {
     "tonne": ("mass:g", 1e6), "lb": ("mass:lb", 1), "lbs": ("mass:lb", 1), "pound": ("mass:lb", 1),
     "ounce": ("mass:lb", 1 / 16), "oz": ("mass:lb", 1 / 16), "mph": ("speed:mph", 1), "kph": ("speed:kmh", 1),
     "celsius": ("temp:C", 1), "fahrenheit": ("temp:F", 1), "kelvin": ("temp:K", 1),
-    **_chinese.UNITS,
+    **zh_numbers.UNITS,
 }
 TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "month", "year", "night", "quarter", "decade"})
 PER_YEAR = {"hour": 8760.0, "day": 365.0, "week": 52.0, "month": 12.0, "quarter": 4.0, "year": 1.0}

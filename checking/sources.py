@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from checking.base import EvidenceCandidate
-from checking.languages.zh import SOURCE_NUMERAL, number_value
+from checking.languages.zh import SOURCE_NUMERAL
+from checking.languages.zh_numbers import number_value
 from checking.numbering import REFERENCE_JOINERS
 from checking.quantity_words import ORDINAL_WORDS, REFERENCE_WORDS
 from checking.text import tokenize

@@ -33,7 +33,6 @@ from django.utils.translation import gettext as _
 
 from checking.facts import Fact, claim_fact, contradicted_by, fact_within, facts_restated, text_stems
 from checking.references import leading_reference
-from checking.text import is_content, tokenize
 from console.audit import audit_record
 from console.models import SecurityLevel
 from kb.models import DocumentVersion, EvidenceSpan
@@ -207,10 +206,7 @@ def reviewed_facts_match(*, claims: list[ClaimResult], facts: list[Fact]) -> lis
 def _grounded_words(*, version: DocumentVersion, quote_start: int, quote_end: int, heading: str) -> list[str]:
     """The content stems of the quote a fact was confirmed against, and of its headings (the document's title and
     section): words a paraphrase may use although the reviewed claim did not ("according to the travel policy")."""
-    stems: set[str] = set()
-    for text, table in ((version.text[quote_start:quote_end], True), (heading, False)):
-        stems |= {token.stem for token in tokenize(text, 0, len(text), table=table) if is_content(token)}
-    return sorted(stems)
+    return sorted(text_stems(version.text[quote_start:quote_end]) | text_stems(heading))
 
 
 def _outcome(claim: Claim, *, action: str) -> str | None:

@@ -7,19 +7,8 @@ from __future__ import annotations
 
 import re
 
-from checking.languages.zh import (
-    ARABIC_NUMBER,
-    CHINESE_DIGITS,
-    CHINESE_NUMBER,
-    COUNTERS,
-    PUNCTUATION_PIECE,
-    QUOTED_TERM,
-    ROLE_ENDINGS,
-    SEGMENTER,
-    UNITS,
-    fold,
-    number_value,
-)
+from checking.languages.zh import PUNCTUATION_PIECE, QUOTED_TERM, ROLE_ENDINGS, SEGMENTER, fold
+from checking.languages.zh_numbers import ARABIC_NUMBER, CHINESE_DIGITS, CHINESE_NUMBER, COUNTERS, UNITS, number_value
 
 _ASCII_PUNCTUATION = {"，": ",", "、": ",", "。": ".", "；": ";", "：": ":", "！": "!", "？": "?", "（": "(",
                       "）": ")", "“": '"', "”": '"', "‘": "'", "’": "'", "《": '"', "》": '"', "「": '"', "」": '"'}

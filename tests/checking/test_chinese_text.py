@@ -159,7 +159,7 @@ def test_near_synonyms_of_one_word_group_are_synonyms():
 @pytest.mark.parametrize(("word", "place"), [("第一季度", 1), ("第二季度", 2), ("三季度", 3), ("第三天", 3), ("第12条", 12),
                                               ("季度", None), ("统一", None)])
 def test_an_ordinal_names_its_place(word, place):
-    from checking.languages.zh import ordinal_value
+    from checking.languages.zh_numbers import ordinal_value
 
     assert ordinal_value(word) == place
 

@@ -133,14 +133,10 @@ QUOTE = "International trips must be booked at least 21 days before departure."
 
 
 def _within(claim: str, reviewed: str = QUOTE, *, source: str = SOURCE, quote: str = QUOTE) -> bool:
-    from checking.facts import fact_within
-    from checking.text import is_content, tokenize
+    from checking.facts import fact_within, text_stems
 
-    def stems(text: str) -> set[str]:
-        return {t.stem for t in tokenize(text, 0, len(text), table=False) if is_content(t)}
-
-    return fact_within(claim_fact(claim), claim_fact(reviewed), grounded=stems(quote), source_words=stems(source),
-                       source_text=source)
+    return fact_within(claim_fact(claim), claim_fact(reviewed), grounded=text_stems(quote),
+                       source_words=text_stems(source), source_text=source)
 
 
 @pytest.mark.parametrize("claim", [

@@ -2,7 +2,7 @@
 
 `checking.selftest.claims_synthesize` makes a Chinese version's claims with `CHINESE_VARIANTS`. Sentences end at
 。！？； (the language layer's splitter), a word is a segmenter word (``language_for("zh").words``), numbers, units and
-dates are read by the language layer (``quantities``, ``number_value``, ``zh.DATE``) and the swaps take their words
+dates are read by the language layer (``quantities``, ``number_value``, ``zh_numbers.DATE``) and the swaps take their words
 from its tables (``UNITS``, ``RATE_WORDS``, ``DIRECTION_PAIRS``, ``ANTONYMS``, ``NEGATION_CUES``, ``ROLE_ENDINGS``), so
 the checker is tested on the words it is meant to know. What the layer has no table for is here: how a clause is
 dropped or moved, how two sentences are joined, how a negation is removed or inserted, which words are the knowledge

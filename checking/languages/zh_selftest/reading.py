@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 from checking.languages import language_for
 from checking.languages.base import Quantity
-from checking.languages.zh import ANTONYMS, DATE, ROLE_ENDINGS, STOP_WORDS
+from checking.languages.zh import ANTONYMS, ROLE_ENDINGS, STOP_WORDS
+from checking.languages.zh_numbers import DATE
 from checking.selftest import Section, inline_text
 from checking.selftest import sections_of as markdown_sections
 

@@ -7,17 +7,8 @@ from __future__ import annotations
 import random
 import re
 
-from checking.languages.zh import (
-    ANTONYMS,
-    BOUNDS_BEFORE,
-    COUNTERS,
-    DATE,
-    DIRECTION_PAIRS,
-    NEGATION_CUES,
-    RATE_WORDS,
-    UNITS,
-    number_value,
-)
+from checking.languages.zh import ANTONYMS, BOUNDS_BEFORE, DIRECTION_PAIRS, NEGATION_CUES, RATE_WORDS
+from checking.languages.zh_numbers import COUNTERS, DATE, UNITS, number_value
 from checking.languages.zh_selftest.reading import (
     CHINESE,
     CONNECTIVES,
