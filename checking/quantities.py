@@ -16,12 +16,12 @@ from checking.dates import DAY_SUFFIXES, date_at, is_year
 from checking.languages import every_language
 from checking.numbering import inline_enumerators, names_a_source
 from checking.quantity_cues import (
+    bound_after,
     bound_before,
     change_after,
     change_before,
     described_time_unit,
     hedged_before,
-    match_phrase_after,
     per_after,
     per_before,
     unit_at,
@@ -29,7 +29,6 @@ from checking.quantity_cues import (
 from checking.quantity_words import (
     ALTERNATIVE_WORDS,
     ARTICLE_NUMERALS,
-    BOUNDS_AFTER,
     CHANGE_ORIGIN_WORDS,
     CHANGE_TARGET_WORDS,
     CURRENCY_CODES,
@@ -325,7 +324,7 @@ def _parse_number(text: str, tokens: list[Token], i: int) -> tuple[Quantity, int
     per, j = per_after(tokens, j)
     per = per or per_before(tokens, first)
     bound, lead = bound_before(tokens, first)
-    after = match_phrase_after(tokens, j, BOUNDS_AFTER)
+    after = bound_after(tokens, j, counted=kind == "count" and currency is None and not per)
     if after is not None:
         bound = bound or after[0]
         j += after[1]
@@ -432,8 +431,9 @@ def _parse_word_quantity(text: str, tokens: list[Token], i: int) -> tuple[Quanti
                                           or tokens[i - 1].lower in ("once", "twice", "thrice", "times"))
         if unit and unit[0].startswith("duration") and not previous_is_quantity and tokens[i + 1].lower != "second":
             per, j = per_after(tokens, i + 1 + unit[2])
-            return _make(text, tokens, unit[0], unit[1], i, i + 1 + unit[2], per=per, strong=False), \
-                i + 1 + unit[2]
+            bound, lead = bound_before(tokens, i)  # "within an hour" bounds it as "within 1 hour" does
+            return _make(text, tokens, unit[0], unit[1], i, i + 1 + unit[2], per=per, bound=bound, lead=lead,
+                         strong=False), i + 1 + unit[2]
         return None
     if lower not in NUMBER_WORDS:
         return None
@@ -464,6 +464,10 @@ def _parse_word_quantity(text: str, tokens: list[Token], i: int) -> tuple[Quanti
     core_end = j
     per, j = per_after(tokens, j)
     bound, lead = bound_before(tokens, i)
+    after = bound_after(tokens, j, counted=kind == "count" and not per)
+    if after is not None:
+        bound = bound or after[0]
+        j += after[1]
     change, change_index = change_before(tokens, i)
     return _make(text, tokens, kind, value * factor, i, j, core_end=core_end, lead=lead, per=per, bound=bound,
                  change=change, change_index=change_index,

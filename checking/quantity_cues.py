@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from checking.quantity_words import (
     ADVERB_RATES,
+    BOUNDS_AFTER,
     BOUNDS_BEFORE,
     CURRENCY_CODES,
     HEDGES,
@@ -85,6 +86,16 @@ def match_phrase_after(tokens: list[Token], start: int, phrases) -> tuple[int, i
         if all(tokens[start + k].lower == phrase[k] for k in range(n)):
             return value, n
     return None
+
+
+def bound_after(tokens: list[Token], j: int, *, counted: bool) -> tuple[int, int] | None:
+    """(bound, tokens used) for "or more", "or longer" ... at token j, or after the one word a count counts
+    ("14 characters or longer")."""
+    found = match_phrase_after(tokens, j, BOUNDS_AFTER)
+    if found is None and counted and j < len(tokens) and tokens[j].kind == "word":
+        later = match_phrase_after(tokens, j + 1, BOUNDS_AFTER)
+        found = None if later is None else (later[0], later[1] + 1)
+    return found
 
 
 def bound_before(tokens: list[Token], i: int) -> tuple[int, int]:
