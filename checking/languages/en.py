@@ -100,10 +100,13 @@ def american_spelling(word: str) -> str:
 
 
 # What an assistant names its sources by: "the given passages", "passage 2", "passages 1 and 3", "the context".
-_SOURCES = (r"(?:the |these |this |those |all |both |each of the )?(?:(?:given|provided|above|retrieved|available|"
+_SOURCES = (r"(?:(?:the |these |this |those |all |both |each of the )?(?:(?:given|provided|above|retrieved|available|"
             r"following|supplied|search|cited|three|two|first|second|third) )*(?:passages?|sources?|contexts?|"
             r"documents?|texts?|information|results?|excerpts?|snippets?|articles?)"
-            r"(?: (?:number )?\d+(?: ?(?:,|and|&) ?\d+)*)?(?: (?:provided|given|above|supplied))?")
+            r"(?: (?:number )?\d+(?: ?(?:,|and|&) ?\d+)*)?(?: (?:provided|given|above|supplied))?"
+            # and what a knowledge base's documents are: "the policy", "the security handbook", "the FAQ"
+            r"|(?:the |our |this |that )?(?:[\w'’-]+ ){0,2}?(?:policy|policies|handbook|faq|guide|guidelines|manual|"
+            r"rules|regulations|procedures?|terms))")
 _CLOSING_SOURCE = rf"\((?:see |from |in |according to |as (?:stated|mentioned) in )?{_SOURCES}\)"
 FRAMING = re.compile(
     r"(?:(?:so|therefore|thus|overall|in summary|in conclusion|in short|in general|additionally|also|however|"
