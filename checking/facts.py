@@ -32,16 +32,25 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 from checking.analysis import NEGATION_CUES, analyze_claim
 from checking.base import EvidenceCandidate
 from checking.builtin import BuiltinChecker
 from checking.findings import Effect
 from checking.languages import detect_language, language_of_word, reasons_in
-from checking.text import LIGHT_STEMS, function_word, is_content, related_stems, tokenize
+from checking.text import (
+    CLAUSE_JOINERS,
+    LIGHT_STEMS,
+    NEGATION_BREAKS,
+    function_word,
+    is_content,
+    related_stems,
+    tokenize,
+)
 from checking.windows import stem_found
 
 # Bound words ("at least", "or more") belong to the quantity they bound when the quantity reads its bound.
@@ -131,8 +140,18 @@ def claim_fact(text: str, *, language: str | None = None) -> Fact:
     words = frozenset(stem for stem, token in _content(claim))
     return Fact(language=language, quantities=quantities, directions=directions,
                 negates=any(clause.has_negation for clause in unit.clauses), words=words,
-                negated=frozenset(words & unit.negated),
+                negated=frozenset(words & _negated(unit.clauses, words)),
                 names=frozenset(token.stem for run in claim.entities for token in run) & words)
+
+
+def _negated(clauses, words: frozenset[str]) -> set[str]:
+    """The stems a negation denies, clause by clause: its scope's, or — when its scope holds only light words
+    ("copying it to removable media is never allowed") — the clause's own, which come before it."""
+    negated: set[str] = set()
+    for clause in clauses:
+        if clause.has_negation:
+            negated |= clause.negated if clause.negated & words else set(clause.stems)
+    return negated
 
 
 def _content(claim) -> list[tuple[str, object]]:
@@ -286,5 +305,59 @@ def fact_within(claim: Fact, reviewed: Fact, *, grounded: Collection[str], sourc
     if len(own) > MAX_OWN_WORDS * len(claim.words) or (claim.negates and own):
         return False  # what a negation is said of is the reviewed claim's to say: "overtime on a rest day is
         # never given time off" takes the words of "where time off cannot be arranged" to mean something else
+    if not words_unknown(reviewed.words, claim.words):
+        return True  # every word of the fact is there: what it adds, the checker found at the quote, and no word of
+        # the fact has another in its place ("paid at 75 percent" for "you receive 75 percent")
     return not any(_written_elsewhere(stem, source_words=source_words, source_text=source_text)
                    for stem in words_unknown(claim.words, {*reviewed.words, *grounded}))
+
+
+# Where a claim may be cut into parts, each within a fact of its own: its clause breaks (",", ";", "but") and the
+# words joining one statement to the next ("and", 并且) — never between alternatives ("or"), which say one thing.
+_PART_BREAKS = NEGATION_BREAKS | CLAUSE_JOINERS
+# A part stands on its own when it states a quantity or this many words: "$65 per day for domestic trips", not
+# "hotels" of "Flights, hotels and rental cars must be booked through SkyBridge", whose predicate is elsewhere.
+_PART_WORDS = 3
+_MAX_PIECES = 12  # beyond, the claim is a paragraph: checked whole, as before
+
+T = TypeVar("T")
+
+
+def claim_pieces(text: str) -> list[tuple[int, int]]:
+    """The character spans between the places a claim may be cut (`_PART_BREAKS`)."""
+    spans, start = [], 0
+    for token in tokenize(text, 0, len(text), table=False):
+        if token.lower in _PART_BREAKS:
+            if text[start:token.start].strip():
+                spans.append((start, token.start))
+            start = token.end
+    if text[start:].strip():
+        spans.append((start, len(text)))
+    return spans
+
+
+def parts_within(text: str, *, language: str, within: Callable[[str, Fact], T | None]) -> list[T] | None:
+    """A claim joining facts ("$95 a day internationally and $65 a day for domestic trips") cut into parts that each
+    stand on their own and that `within` finds within a fact (the value it returns for the part), in the fewest
+    parts; None when no cut does. Every piece is in a part, so no condition or qualifier is left out; a piece
+    stating nothing (no word, quantity nor negation) is no part. `within` is asked of each run of pieces once."""
+    pieces = claim_pieces(text)
+    if not 1 < len(pieces) <= _MAX_PIECES:
+        return None
+    best: list[list[T] | None] = [[]] + [None] * len(pieces)
+    for end in range(1, len(pieces) + 1):
+        for begin in range(end):
+            if best[begin] is None:
+                continue
+            part = text[pieces[begin][0]:pieces[end - 1][1]]
+            fact = claim_fact(part, language=language)
+            if not fact.words and not fact.quantities and not fact.negates:
+                found: list[T] | None = best[begin]
+            elif fact.quantities or len(fact.words) >= _PART_WORDS:
+                value = within(part, fact)
+                found = None if value is None else [*best[begin], value]
+            else:
+                continue
+            if found is not None and (best[end] is None or len(found) < len(best[end])):
+                best[end] = found
+    return best[-1] or None

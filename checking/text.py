@@ -236,6 +236,7 @@ NEGATION_BREAKS = frozenset({",", ";", ":", ".", "!", "?", "|", "but", "while", 
                               *(word for cues in _CUES for word in cues.negation_breaks)})
 COORDINATORS = frozenset({"and", "or", *(word for cues in _CUES for word in cues.coordinators)})
 LIST_JOINERS = COORDINATORS | {",", ";"}
+CLAUSE_JOINERS = frozenset({"and", "also", *(word for cues in _CUES for word in cues.clause_joiners)})
 
 # Numbers are ASCII digits only: "²", "½", "１" or "٣" are digits to str.isdigit() but not to float(), and
 # reading them would need offsets other than the text's. They tokenize as marks.

@@ -298,7 +298,7 @@ def _claim_fact_row(claim, *, language: str):
     quote = text[best.quote_start:best.quote_end]
     grounded = frozenset(t.stem for t in tokenize(quote, 0, len(quote), table=True) if is_content(t))
     return ClaimFactRow(fact=fact, source=source, start=best.quote_start, end=best.quote_end, grounded=grounded,
-                        text=text)
+                        text=text, claim=claim.text)
 
 
 def item_for_learning(*, item: dict, clearance: str, contexts_from_file: bool = False):

@@ -24,6 +24,7 @@ import logging
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING
 
 from django.db import transaction
@@ -31,7 +32,15 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from checking.facts import Fact, claim_fact, contradicted_by, fact_within, facts_restated, text_stems
+from checking.facts import (
+    Fact,
+    claim_fact,
+    contradicted_by,
+    fact_within,
+    facts_restated,
+    parts_within,
+    text_stems,
+)
 from checking.references import leading_reference
 from console.audit import audit_record
 from console.models import SecurityLevel
@@ -148,6 +157,15 @@ def _confirmed_matches(claims: list[ClaimResult], facts: list[Fact],
     return found
 
 
+def _within_one(text: str, fact: Fact, *, rows: list[ReviewedFact], texts: dict[int, str]) -> ReviewedFact | None:
+    """The first of `rows` (facts at the claim's quote) that `text`, stating `fact`, says no more than. One fact at a
+    time: two facts together pair their words either way ("employees may use an app" and "administrators must use
+    a key" do not say administrators may use an app)."""
+    return next((row for row in rows if fact_within(
+        fact, _fact_of(row), grounded=row.grounded_words, source_text=texts[row.version_id],
+        source_words=text_stems(texts[row.version_id])) and not contradicted_by([text], [row.claim_text])), None)
+
+
 def _within_matches(claims: list[ClaimResult], facts: list[Fact], candidates: dict[int | None, list[ReviewedFact]],
                     found: dict[int, ReviewedFact]) -> set[int]:
     """Of the claims the checker found supported and no fact restated, those whose best quote is one a fact was
@@ -162,17 +180,17 @@ def _within_matches(claims: list[ClaimResult], facts: list[Fact], candidates: di
     added = set()
     for i in waiting:
         best = _evidence_spans(claims[i])[:1]
-        # one fact at a time: two facts together pair their words either way ("employees may use an app" and
-        # "administrators must use a key" do not say administrators may use an app)
-        for row in rows:
-            text = texts[row.version_id]
-            if _overlaps(row, best) and fact_within(
-                    facts[i], _fact_of(row), grounded=row.grounded_words, source_text=text,
-                    source_words=text_stems(text)) \
-                    and not contradicted_by([claims[i].text], [row.claim_text]):
-                found[i] = row
-                added.add(i)
-                break
+        at_quote = [row for row in rows if _overlaps(row, best)]
+        if not at_quote:
+            continue
+        within = partial(_within_one, rows=at_quote, texts=texts)
+        # the claim within one fact, or its parts each within one ("$95 a day internationally and $65 for domestic
+        # trips": the checker found the whole supported, so each part's pairing with the rest is the source's)
+        row = within(claims[i].text, facts[i]) or next(iter(
+            parts_within(claims[i].text, language=facts[i].language, within=within) or []), None)
+        if row is not None:
+            found[i] = row
+            added.add(i)
     return added
 
 

@@ -102,6 +102,7 @@ class Cues:
     demonstratives: frozenset[str] = frozenset()
     negation_breaks: frozenset[str] = frozenset()  # words ending a negation's reach ("但")
     coordinators: frozenset[str] = frozenset()  # "and", "or"
+    clause_joiners: frozenset[str] = frozenset()  # words joining one statement to another ("and", 并且), not "or"
     antonym_pairs: tuple[tuple[str, str], ...] = ()  # opposites that can stand in one slot
     stop_words: frozenset[str] = frozenset()  # never content words
     counters: frozenset[str] = frozenset()  # what a count is counted in, written after its number (位 of 十二位)

@@ -160,6 +160,7 @@ SUPERLATIVE_WORDS = {"最高": 1, "最多": 1, "最大": 1, "最长": 1, "上限
 ORDER_WORDS = {"之前": -1, "以前": -1, "早于": -1, "提前": -1, "前": -1, "之后": 1, "以后": 1, "晚于": 1, "推迟": 1,
                "后": 1}
 COORDINATORS = frozenset({"和", "与", "及", "以及", "或", "或者"})
+CLAUSE_JOINERS = frozenset({"和", "与", "及", "以及", "并且", "而且", "并", "同时", "另外"})
 # For the scoring model's text measures (checking.features), as English "it", "they", "I", "you".
 PRONOUNS = frozenset("它 它们 他 他们 她 她们 这 这个 这些 那 那个 那些 其".split())
 PERSONAL_WORDS = frozenset("我 我们 咱们 你 你们 您 我的 你的".split())
@@ -299,7 +300,7 @@ class Chinese:
                 absence=(ABSENCE, _ABSENCE_PASSIVE, _ABSENCE_UNCLEAR),
                 back_references=BACK_REFERENCES, demonstratives=DEMONSTRATIVES,
                 negation_breaks=NEGATION_BREAKS,
-                coordinators=COORDINATORS, antonym_pairs=ANTONYM_PAIRS, stop_words=STOP_WORDS,
+                coordinators=COORDINATORS, clause_joiners=CLAUSE_JOINERS, antonym_pairs=ANTONYM_PAIRS, stop_words=STOP_WORDS,
                 counters=frozenset(COUNTERS), compared_with=COMPARED_WITH, compared_degrees=COMPARED_DEGREES)
     ideograph = HAN
 

@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from checking.facts import Fact, fact_within, facts_restated, text_stems
+from checking.facts import Fact, fact_within, facts_restated, parts_within, text_stems
 from checking.model import ScoringModel
 from checking.training import Row, cross_validated_scores, fit, shipped_rows
 from review.learning import leak, refit
@@ -35,6 +35,7 @@ class ClaimFactRow:
     end: int
     grounded: frozenset[str]
     text: str = ""  # the source's text: the words a paraphrase within a fact may not borrow from it
+    claim: str = ""  # the claim's own text: its parts may each be within a fact
 
     def same_quote(self, other: ClaimFactRow) -> bool:
         return bool(self.source) and self.source == other.source and self.start < other.end and other.start < self.end
@@ -81,10 +82,16 @@ class Memory:
                    for row in kept)
 
     def within(self, claim: ClaimFactRow) -> bool:
-        """A confirmed fact at the claim's quote that it says no more than (the claim is in the supported band)."""
-        return any(claim.same_quote(row) and fact_within(claim.fact, row.fact, grounded=row.grounded,
-                                                         source_words=text_stems(row.text), source_text=row.text)
-                   for row in self.confirmed)
+        """A confirmed fact at the claim's quote that it says no more than, or one for each of its parts (the claim
+        is in the supported band)."""
+        at_quote = [row for row in self.confirmed if claim.same_quote(row)]
+
+        def within(fact: Fact) -> bool:
+            return any(fact_within(fact, row.fact, grounded=row.grounded, source_words=text_stems(row.text),
+                                   source_text=row.text) for row in at_quote)
+
+        return bool(at_quote) and (within(claim.fact) or parts_within(
+            claim.claim, language=claim.fact.language, within=lambda part, fact: within(fact) or None) is not None)
 
 
 def memory_of(items: Sequence[Item], indexes: Sequence[int]) -> Memory:

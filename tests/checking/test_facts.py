@@ -1,7 +1,8 @@
 """checking.facts: a restatement of a reviewed fact is recognised, a changed fact never is."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from checking.facts import Quantity, claim_fact, facts_restated
 
@@ -175,3 +176,49 @@ def test_one_word_is_within_no_fact():
     reviewed = "The colon portion lies in the lower left quadrant."
     assert not _within("The colon.", reviewed, source=reviewed, quote=reviewed)
     assert _within("Book them at least 21 days ahead.")  # a word and its quantity state something
+
+
+@pytest.mark.parametrize(("claim", "reviewed"), [
+    ("Report it within an hour of discovery.", "Report it within 1 hour of discovery."),  # an article's bound
+    ("Passwords must be 14 characters or longer.", "Passwords must be at least 14 characters long."),
+    ("Passwords must be fourteen characters or more.", "Passwords must be at least 14 characters long."),
+])
+def test_a_bound_written_around_the_number_is_the_same_bound(claim, reviewed):
+    assert claim_fact(claim).quantities[0].bound == claim_fact(reviewed).quantities[0].bound != 0
+
+
+def test_a_negation_denies_what_came_before_when_nothing_follows_it():
+    """"… is never allowed": what is denied is the clause's own words, not the light word after the cue."""
+    fact = claim_fact("Copying it to removable media is never allowed.")
+    assert fact.negates and {"copy", "media"} <= fact.negated
+
+
+def test_every_word_of_the_fact_there_lets_a_word_the_source_writes_be_added():
+    """"paid" where the source says "receive": no word of the fact has another in its place, and the checker found
+    the rest at the quote; a word of the fact left out for one the source offers is another fact."""
+    reviewed = "On the first day of a trip you receive 75 percent of the daily rate."
+    source = f"{reviewed} Approved expenses are paid with the next payroll."
+    assert _within("On the first day of a trip you are paid 75 percent of the daily rate.", reviewed,
+                   source=source, quote=reviewed)
+    assert not _within("On the first day of a payroll you are paid 75 percent of the daily rate.", reviewed,
+                       source=source, quote=reviewed)  # "trip" left out, "payroll" in its place
+
+
+def _parts(claim: str, reviewed: list[str], *, source: str) -> list[str] | None:
+    from checking.facts import fact_within, parts_within, text_stems
+
+    facts = [(text, claim_fact(text)) for text in reviewed]
+    return parts_within(claim, language="en", within=lambda part, fact: next(
+        (text for text, other in facts if fact_within(fact, other, grounded=text_stems(source),
+                                                      source_words=text_stems(source), source_text=source)), None))
+
+
+def test_a_claim_joining_two_facts_is_within_them_part_by_part():
+    reviewed = ["The international per diem is $95 per day.", "The domestic per diem is $65 per day."]
+    source = " ".join(reviewed)
+    assert _parts("It's $95 per day internationally and $65 per day for domestic trips.", reviewed,
+                  source=source) == reviewed
+    # no part may be a bare item of a list or stand between alternatives: each states something on its own
+    assert _parts("It's $95 per day internationally and $75 per day for domestic trips.", reviewed,
+                  source=source) is None
+    assert _parts("It's $95 or $65 per day for domestic trips.", reviewed, source=source) is None

@@ -5,10 +5,10 @@ import pytest
 
 from console.models import AuditEvent
 from review import reviewed_facts, services
-from tests.review.conftest import scored
 from review.leases import answer_lease_take
 from review.models import Answer, ReviewedFact
 from review.undo import answer_reject_undo
+from tests.review.conftest import scored
 
 pytestmark = pytest.mark.django_db
 
@@ -190,3 +190,22 @@ def test_a_supported_claim_within_a_reviewed_fact_goes_out_on_it(publish, api_to
     assert any(reason.startswith(said) for reason in claim.reasons)
     assert later.routing_reasons[0].endswith(("or by review", "或经审核支持"))  # not "above the threshold" alone
     assert other.status == "pending_review" and other.claims.get().reviewed_fact is None
+
+
+def test_a_claim_joining_two_reviewed_facts_goes_out_part_by_part(publish, api_token, reviewer, quiet):
+    """Two confirmed facts of one passage said in one sentence of other words: each part within its fact."""
+    publish(POLICY, key="travel", title="Travel policy")
+    client, _ = api_token
+    decide(scored(client, "International trips must be booked at least 21 days before departure. Domestic trips "
+                          "must be booked at least 14 days before departure."), reviewer)
+
+    later = scored(client, "Book international trips at least 21 days before you leave and domestic trips at least "
+                           "14 days before you leave.")
+    swapped = scored(client, "Book international trips at least 14 days before you leave and domestic trips at least "
+                             "21 days before you leave.")
+
+    claim = later.claims.get()  # one claim: neither fact alone holds both its numbers, nor restates its "leave"
+    assert later.status == "released", claim.reasons
+    assert claim.reasons[0].startswith("supported by review: its source states it")
+    assert swapped.status == "pending_review"
+    assert not swapped.claims.filter(reviewed_fact__outcome="confirmed").exists()
