@@ -69,9 +69,10 @@ CHATTER = re.compile(
 # passages (从信息安全角度 is no framing).
 # A source's number written in Chinese numerals (段落二, 段落十二).
 SOURCE_NUMERAL = r"[一二三四五六七八九十]{1,3}"
+# The sources an assistant names, and a knowledge base's own documents with their topic (根据休假制度，根据规范，).
 _SOURCES = r"(?:(?:(?:以上|上述|所给|给定|提供的|所提供的|检索到的|这些|各)(?:的)?(?:段落|材料|资料|文段|片段|来源|文档|内容|信息)" \
            r"|段落|材料|资料|文段|片段|来源|文档)(?:[一二三四五六七八九十\d]+(?:[、和与及][一二三四五六七八九十\d]+)*)?" \
-           r"|(?:公司|本|该|相关)?(?:的)?(?:制度|规定|政策|手册|办法|规章|条例))"  # a knowledge base's documents
+           r"|(?:公司|本|该|相关)?(?:的)?[\u4e00-\u9fff]{0,8}?(?:制度|规定|规范|政策|手册|指南|须知|办法|规章|条例))"
 _CLOSING_SOURCE = rf"[（(](?:见|参见|来自|根据|引自)?{_SOURCES}[）)]"
 FRAMING = re.compile(
     rf"(?:因此|所以|总之|综上|另外|此外|但是|不过)?[，,]?(?:(?:根据|依据|按照|据|从){_SOURCES}(?:的内容|所述|中的信息|来看|可知|中)?"

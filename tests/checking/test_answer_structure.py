@@ -54,6 +54,7 @@ def _values(text: str) -> list[str]:
     ("The security handbook states that passwords expire after 90 days.", "passwords expire after 90 days."),
     ("根据制度，国际出差必须经总经理审批。", "国际出差必须经总经理审批。"),
     ("根据公司规定，婚假为3天。", "婚假为3天。"),
+    ("根据信息安全管理规范，密码必须至少12位。", "密码必须至少12位。"),
 ])
 def test_framing_is_not_part_of_the_claim(answer, claim):
     assert _claims(answer) == [claim]
