@@ -33,6 +33,9 @@ _INDEFINITES = frozenset("""anyone anybody anything anywhere someone somebody so
     everything everywhere nobody nothing nowhere elsewhere""".split())  # noqa: SIM905
 
 
+_APOSTROPHE = re.compile("['’]")
+
+
 def function_word(lower: str) -> bool:
     """A word that states no fact of its own: a stopword, a stopword's contraction ("you'll", "it's"), an
     indefinite ("anyone", "elsewhere"), or a function word of another language (Chinese 因为, 另外)."""
@@ -479,4 +482,6 @@ def tokenize(text: str, start: int, end: int, *, table: bool) -> list[Token]:
 def is_content(tok: Token) -> bool:
     return tok.kind == "word" and tok.lower not in _STOPWORDS \
         and (len(tok.lower) > 1 or _IDEOGRAPH.match(tok.lower) is not None) \
-        and not tok.lower.endswith(("n't", "n’t"))  # "aren't": the negation is judged on its own
+        and not tok.lower.endswith(("n't", "n’t")) \
+        and _APOSTROPHE.split(tok.lower, maxsplit=1)[0] not in _STOPWORDS  # "aren't": the negation is judged on
+    # its own; "you'll", "it's": a stopword's contraction states no more than the stopword
