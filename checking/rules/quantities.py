@@ -26,7 +26,7 @@ from checking.quantities import Quantity
 from checking.quantity_compare import comparable, describe, same_value
 from checking.quantity_words import TIME_UNITS
 from checking.rules.context import RuleContext
-from checking.text import CONJUNCTIONS, LIGHT_STEMS, LIST_JOINERS, is_content
+from checking.text import CONJUNCTIONS, LIGHT_STEMS, LIST_JOINERS, is_content, related_stems
 from checking.windows import Window, stem_found, unit_credit
 
 _BINDING_TOLERANCE = 0.05  # an equal value in another unit must be nearly as well placed as the best
@@ -418,6 +418,11 @@ def attribute_difference(q: Quantity, e: Quantity) -> tuple[FindingKind, str] | 
     time_per_q = {p for p in q.per if p in TIME_UNITS}
     time_per_e = {p for p in e.per if p in TIME_UNITS}
     if time_per_q and time_per_e and time_per_q != time_per_e:
+        return FindingKind.QUANTITY_MISMATCH, values_differ(describe(q), describe(e))
+    # what else it is per: "$18 per team per month" is not "$18 per user per month" (a word of the same family,
+    # or one the stemmer folds as a synonym, is the same: "per person" / "per persons")
+    other_per_q, other_per_e = q.per - time_per_q, e.per - time_per_e
+    if other_per_q and other_per_e and not any(a == b or related_stems(a, b) for a in other_per_q for b in other_per_e):
         return FindingKind.QUANTITY_MISMATCH, values_differ(describe(q), describe(e))
     if q.change is not None and e.change is not None and q.change != e.change:
         return FindingKind.DIRECTION, values_differ(_("%(bound)s %(value)s") % {"bound": _CHANGE_NAMES[q.change],

@@ -177,6 +177,14 @@ def test_rate_period_must_agree():
     assert "claim says $12 per year; evidence says $12 per month" in outcome.reasons
 
 
+def test_what_a_rate_is_per_must_agree_beside_its_period():
+    outcome = check("The Team plan costs $18 per team per month.", PLANS)
+    assert outcome.score < uncertain_at()
+    assert any(r.startswith("claim says $18 per team per month; evidence says $18 per user per month")
+               for r in outcome.reasons), outcome.reasons
+    assert check("The Team plan costs $18 per user per month.", PLANS).score >= supported_at()
+
+
 @pytest.mark.parametrize(
     ("claim", "reason"),
     [
