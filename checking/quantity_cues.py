@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from checking.quantity_words import (
     ADVERB_RATES,
+    ALLOWANCE_REACH,
+    ALLOWANCE_VERBS,
     BOUNDS_AFTER,
     BOUNDS_BEFORE,
     CURRENCY_CODES,
@@ -102,7 +104,7 @@ def bound_before(tokens: list[Token], i: int) -> tuple[int, int]:
     """(bound, number of tokens in the phrase) for "at least", "up to", "more than" ... before token i."""
     found = match_phrase(tokens, i, BOUNDS_BEFORE)
     if found is None:
-        return 0, 0
+        return (-1, 0) if _allowed_time(tokens, i) else (0, 0)
     value, n = found
     first = i - n
     if tokens[first].lower == "over" and first > 0 and unit_after(tokens, i).startswith("duration") \
@@ -113,6 +115,14 @@ def bound_before(tokens: list[Token], i: int) -> tuple[int, int]:
     if tokens[first].lower == "up" and first > 0 and VERBISH_BEFORE_UP.search(tokens[first - 1].lower):
         return 0, 0  # "edged up to 60.4 percent" is a change, not a cap
     return value, n
+
+
+def _allowed_time(tokens: list[Token], i: int) -> bool:
+    """A duration someone has to do something in ("you have 30 days ... to file"): at most that long."""
+    if i == 0 or tokens[i - 1].lower not in ALLOWANCE_VERBS or not unit_after(tokens, i).startswith("duration"):
+        return False
+    after = tokens[i + 1 : i + 1 + ALLOWANCE_REACH]
+    return any(tok.lower == "to" and k + 1 < len(after) and after[k + 1].kind == "word" for k, tok in enumerate(after))
 
 
 def unit_after(tokens: list[Token], i: int) -> str:

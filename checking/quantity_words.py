@@ -106,6 +106,10 @@ BOUNDS_AFTER: tuple[tuple[tuple[str, ...], int], ...] = _longest_first(
 )
 RATE_WORDS = _chinese.RATE_WORDS  # written before the number
 RATE_REACH = _chinese.RATE_REACH
+# "You have 30 days (from the end of the trip) to file it", "you've got one hour to report it": a time allowed is
+# at most that long, as "within 30 days" is.
+ALLOWANCE_VERBS = frozenset({"have", "has", "had", "got", "you've", "you’ve", "we've", "they've"})
+ALLOWANCE_REACH = 10  # tokens after the duration within which its "to <verb>" comes
 HEDGES = (("about",), ("approximately",), ("approx",), ("around",), ("roughly",), ("nearly",), ("almost",),
            ("some",), ("close", "to"), ("just", "over"), ("just", "under"), ("an", "estimated"), ("estimated",),
            ("~",), ("circa",), ("just",))

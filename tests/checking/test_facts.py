@@ -182,6 +182,8 @@ def test_one_word_is_within_no_fact():
     ("Report it within an hour of discovery.", "Report it within 1 hour of discovery."),  # an article's bound
     ("Passwords must be 14 characters or longer.", "Passwords must be at least 14 characters long."),
     ("Passwords must be fourteen characters or more.", "Passwords must be at least 14 characters long."),
+    ("You have 30 days from the end of the trip to file the report.", "File the report within 30 days."),
+    ("You've got one hour from discovery to report it.", "Report it within 1 hour of discovery."),
 ])
 def test_a_bound_written_around_the_number_is_the_same_bound(claim, reviewed):
     assert claim_fact(claim).quantities[0].bound == claim_fact(reviewed).quantities[0].bound != 0
@@ -222,3 +224,10 @@ def test_a_claim_joining_two_facts_is_within_them_part_by_part():
     assert _parts("It's $95 per day internationally and $75 per day for domestic trips.", reviewed,
                   source=source) is None
     assert _parts("It's $95 or $65 per day for domestic trips.", reviewed, source=source) is None
+
+
+@pytest.mark.parametrize("text", ["The year has 12 months.", "Employees have 10 days of annual leave.",
+                                  "I have 3 children to feed."])
+def test_having_a_quantity_is_no_time_allowed(text):
+    """Only a duration someone has *to do* something in is at most that long."""
+    assert all(q.bound == 0 for q in claim_fact(text).quantities)
