@@ -26,7 +26,8 @@ _STOPWORDS = frozenset(
     like well way ways etc e.g i.e vs through throughout across among along toward towards upon onto
     whose whom either neither every according during therefore additionally alternatively moreover furthermore
     consequently accordingly besides likewise similarly meanwhile nevertheless nonetheless firstly secondly thirdly
-    lastly finally it's let's that's there's here's what's""".split()  # noqa: SIM905 - word lists read best as text
+    lastly finally it's let's that's there's here's what's unfortunately fortunately sadly luckily regrettably
+    thankfully""".split()  # noqa: SIM905 - word lists read best as text
 ).union(*(cues.stop_words for cues in _CUES))
 # Indefinite pronouns and adverbs: they name nothing a source could state.
 _INDEFINITES = frozenset("""anyone anybody anything anywhere someone somebody something somewhere everyone everybody
@@ -213,7 +214,8 @@ def asks(word: str) -> bool:
 
 REPLY_WORDS = frozenset("""yes yeah yea yep yup no nope nah ok okay alright sure certainly absolutely definitely
     exactly indeed right correct true false maybe perhaps possibly probably hello hi hey greetings thanks thank
-    welcome please sorry oh ah agreed""".split()).union(*(cues.reply_words for cues in _CUES))  # noqa: SIM905
+    welcome please sorry oh ah agreed not unfortunately fortunately sadly luckily regrettably
+    thankfully""".split()).union(*(cues.reply_words for cues in _CUES))  # noqa: SIM905
 # Each language's pleasantries, beside the English ones (checking.claims).
 CHATTER_PATTERNS = tuple(cues.chatter for cues in _CUES if cues.chatter is not None)
 FRAMING_PATTERNS = tuple(cues.framing for cues in _CUES if cues.framing is not None)

@@ -126,7 +126,7 @@ def test_pleasantries_and_questions_are_skipped():
 
 
 @pytest.mark.parametrize("reply", ["Yes.", "No.", "Sure!", "Hello!", "Good morning!", "Exactly.", "Yes, it is.",
-                                   "Nope", "Thanks!"])
+                                   "Nope", "Thanks!", "Unfortunately not.", "Sadly, no."])
 def test_a_reply_without_checkable_content_is_not_a_claim(reply):
     assert split_claims(reply) == []
 
@@ -151,6 +151,7 @@ def test_a_one_word_answer_with_a_fact_is_a_claim():
         assert texts(answer) == [answer]
     assert texts("Yes, refunds are available within 14 days.") == ["refunds are available within 14 days."]
     assert texts("Yes. The Pro plan costs $12 per month.") == ["The Pro plan costs $12 per month."]
+    assert texts("Unfortunately, SAML is not available on Pro.") == ["SAML is not available on Pro."]
     assert texts("Paris, the capital, is large.") == ["Paris, the capital, is large."]
 
 
