@@ -66,9 +66,15 @@ class FactMatch:
     # The checker found the claim supported by the quote the fact was confirmed against, and it says no more than
     # the fact (checking.facts.fact_within), rather than restating all of it in words of its own.
     within: bool = False
+    parts: int = 1  # within a fact part by part (checking.facts.parts_within): how many parts; this is the first's
 
     def reason(self) -> str:
-        said = {"reviewer": self.reviewer, "date": f"{self.decided_at:%Y-%m-%d}", "answer": self.answer_id}
+        said = {"reviewer": self.reviewer, "date": f"{self.decided_at:%Y-%m-%d}", "answer": self.answer_id,
+                "parts": self.parts}
+        if self.confirmed and self.within and self.parts > 1:
+            return (_("supported by review, part by part: its source states each of its %(parts)s parts, where "
+                      "reviewers confirmed the same facts (the first: %(reviewer)s on %(date)s, answer #%(answer)s)")
+                    % said)
         if self.confirmed and self.within:
             return (_("supported by review: its source states it, where %(reviewer)s confirmed the same fact on "
                       "%(date)s (answer #%(answer)s)") % said)
@@ -167,17 +173,18 @@ def _within_one(text: str, fact: Fact, *, rows: list[ReviewedFact], texts: dict[
 
 
 def _within_matches(claims: list[ClaimResult], facts: list[Fact], candidates: dict[int | None, list[ReviewedFact]],
-                    found: dict[int, ReviewedFact]) -> set[int]:
+                    found: dict[int, ReviewedFact]) -> dict[int, int]:
     """Of the claims the checker found supported and no fact restated, those whose best quote is one a fact was
-    confirmed against and that say no more than that fact (checking.facts.fact_within): claim index -> fact, added
-    to `found`; returns the indexes added. One query for the versions' texts, only when a claim needs them."""
+    confirmed against and that say no more than that fact (checking.facts.fact_within), or part by part no more
+    than facts there: claim index -> the (first) fact, added to `found`; returns the indexes added, each with its
+    number of parts. One query for the versions' texts, only when a claim needs them."""
     rows = [row for part in candidates.values() for row in part]
     waiting = [i for i, claim in enumerate(claims)
                if i not in found and claim.verdict == Verdict.SUPPORTED and _evidence_spans(claim)]
     if not rows or not waiting:
-        return set()
+        return {}
     texts = dict(DocumentVersion.objects.filter(pk__in={row.version_id for row in rows}).values_list("pk", "text"))
-    added = set()
+    added: dict[int, int] = {}
     for i in waiting:
         best = _evidence_spans(claims[i])[:1]
         at_quote = [row for row in rows if _overlaps(row, best)]
@@ -186,11 +193,12 @@ def _within_matches(claims: list[ClaimResult], facts: list[Fact], candidates: di
         within = partial(_within_one, rows=at_quote, texts=texts)
         # the claim within one fact, or its parts each within one ("$95 a day internationally and $65 for domestic
         # trips": the checker found the whole supported, so each part's pairing with the rest is the source's)
-        row = within(claims[i].text, facts[i]) or next(iter(
-            parts_within(claims[i].text, language=facts[i].language, within=within) or []), None)
-        if row is not None:
-            found[i] = row
-            added.add(i)
+        row = within(claims[i].text, facts[i])
+        parts = [row] if row is not None else parts_within(claims[i].text, language=facts[i].language,
+                                                            within=within) or []
+        if parts:
+            found[i] = parts[0]
+            added[i] = len(parts)
     return added
 
 
@@ -217,7 +225,8 @@ def reviewed_facts_match(*, claims: list[ClaimResult], facts: list[Fact]) -> lis
         matches.append(None if row is None else FactMatch(
             fact_id=row.pk, confirmed=row.outcome == ReviewedFact.Outcome.CONFIRMED,
             reviewer=row.decided_by.username, decided_at=row.decided_at, answer_id=row.answer_id,
-            within=row.outcome == ReviewedFact.Outcome.CONFIRMED and index in within))
+            within=row.outcome == ReviewedFact.Outcome.CONFIRMED and index in within,
+            parts=within.get(index, 1) if row.outcome == ReviewedFact.Outcome.CONFIRMED else 1))
     return matches
 
 

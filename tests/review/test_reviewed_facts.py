@@ -206,6 +206,6 @@ def test_a_claim_joining_two_reviewed_facts_goes_out_part_by_part(publish, api_t
 
     claim = later.claims.get()  # one claim: neither fact alone holds both its numbers, nor restates its "leave"
     assert later.status == "released", claim.reasons
-    assert claim.reasons[0].startswith("supported by review: its source states it")
+    assert claim.reasons[0].startswith("supported by review, part by part: its source states each of its 2 parts")
     assert swapped.status == "pending_review"
     assert not swapped.claims.filter(reviewed_fact__outcome="confirmed").exists()
