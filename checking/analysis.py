@@ -17,6 +17,7 @@ from checking.dates import bare_word
 from checking.languages import en as _english
 from checking.languages import zh as _chinese
 from checking.quantities import Quantity, find_quantities, header_unit, labels_follow, with_header_units
+from checking.quantity_cues import is_cap_phrase
 from checking.quantity_words import MONTHS, WEEKDAYS
 from checking.text import (
     CHANGE_VERBS,
@@ -306,8 +307,9 @@ def _polars(tokens: list[Token], skip: set[int]) -> list[Polar]:
         if tok.lower == "little" and UNCHANGED_PHRASES.search(" ".join(t.lower for t in tokens[max(0, k - 1) : k + 4])):
             found.append(Polar("change", 0, "changed little", tok.pos, k))  # "changed little", "little or no change"
             continue
-        if tok.lower in ("up", "down") and not (k > 0 and MOVES.search(tokens[k - 1].lower)):
-            continue  # "made up", "set up", "back down"
+        if tok.lower in ("up", "down") and (not (k > 0 and MOVES.search(tokens[k - 1].lower))
+                                            or is_cap_phrase(tokens, k)):
+            continue  # "made up", "set up", "back down"; "reimbursed up to $40" caps it
         if k + 1 < len(tokens) and tokens[k + 1].lower == "than" and tok.lower in _COMPARING:
             # "higher than its average": a comparison between two values, not a change ("higher" alone may be one)
             found.append(Polar("compare", _COMPARING[tok.lower], tok.lower, tok.pos, k))

@@ -94,6 +94,7 @@ BOUNDS_BEFORE: tuple[tuple[tuple[str, ...], int], ...] = _longest_first(
     (("not", "more", "than"), -1),
     (("no", "later", "than"), -1), (("no", "longer", "than"), -1), (("at", "most"), -1), (("up", "to"), -1),
     (("maximum", "of"), -1), (("a", "maximum", "of"), -1), (("maximum",), -1), (("max",), -1), (("within",), -1),
+    (("capped", "at"), -1), (("a", "cap", "of"), -1), (("limited", "to"), -1),
     (("not", "exceed"), -1), (("not", "to", "exceed"), -1), (("as", "many", "as"), -1), (("as", "much", "as"), -1),
     (("less", "than"), -2), (("fewer", "than"), -2), (("shorter", "than"), -2), (("under",), -2), (("below",), -2),
     *_chinese.BOUNDS_BEFORE,

@@ -124,7 +124,10 @@ _DERIVATIONAL_SUFFIXES = ("ment", "ation", "ition", "ion", "er", "or", "al", "it
                           "able", "ible", "ship", "ure", "ant", "ent", "ic", "ical", "ize", "ise", "ist")
 _MOVE_VERBS = "go|goes|went|move|moves|trend|trends|tick|ticks|edge|edges|jump|jumps|shot|shoot|crept|creep|step|steps|" \
               "ramp|ramps|came|come|comes"
-VERBISH_BEFORE_UP = re.compile(rf"(?:ed|ing)$|^(?:{_MOVE_VERBS})$")  # "edged up to 60.4" moves; "up to 2 GB" caps
+# "edged up to 60.4" moves; "up to 2 GB", "reimbursed up to $40" cap: only a verb of movement moves
+_MOVED = r"(?:edg|tick|mov|inch|creep|jump|climb|trend|shoot|step|ramp|surg|soar|spik|rall|drift|bump|revis|" \
+         r"round|push|rebound|recover|ris|fall|sank|sink|slipp?|slid|dropp?|declin)(?:e|es|ed|ing|s|ied|ies|y)?"
+VERBISH_BEFORE_UP = re.compile(rf"^(?:{_MOVED}|{_MOVE_VERBS}|crept|shot|rose|fell)$")
 MOVES = re.compile(rf"(?:ed|ing)$|^(?:is|was|are|were|be|been|{_MOVE_VERBS})$")  # "went up"; not "made up"
 
 # Direction words by family: +1 / -1 / 0 (unchanged)

@@ -184,6 +184,9 @@ def test_one_word_is_within_no_fact():
     ("Passwords must be fourteen characters or more.", "Passwords must be at least 14 characters long."),
     ("You have 30 days from the end of the trip to file the report.", "File the report within 30 days."),
     ("You've got one hour from discovery to report it.", "Report it within 1 hour of discovery."),
+    ("Mileage is capped at 400 miles per trip.", "Mileage is paid up to 400 miles per trip."),
+    ("Seat fees are reimbursed up to $40 per flight.", "Seat fees are paid up to $40 per flight."),
+    ("Rooms are limited to 2 guests.", "Rooms take at most 2 guests."),
 ])
 def test_a_bound_written_around_the_number_is_the_same_bound(claim, reviewed):
     assert claim_fact(claim).quantities[0].bound == claim_fact(reviewed).quantities[0].bound != 0
@@ -231,3 +234,13 @@ def test_a_claim_joining_two_facts_is_within_them_part_by_part():
 def test_having_a_quantity_is_no_time_allowed(text):
     """Only a duration someone has *to do* something in is at most that long."""
     assert all(q.bound == 0 for q in claim_fact(text).quantities)
+
+
+@pytest.mark.parametrize(("cap", "change"), [
+    ("Seat fees are reimbursed up to $40 per flight.", "The fee edged up to $40 per flight."),
+    ("Refunds are paid up to $500.", "The rate ticked up to 4.1 percent."),
+])
+def test_a_verb_of_movement_moves_a_value_any_other_verb_before_up_to_caps_it(cap, change):
+    capped, moved = claim_fact(cap), claim_fact(change)
+    assert (capped.quantities[0].bound, capped.quantities[0].change, capped.directions) == (-1, 0, frozenset())
+    assert (moved.quantities[0].bound, moved.quantities[0].change) == (0, 1)
