@@ -40,7 +40,7 @@ _APOSTROPHE = re.compile("['’]")
 def function_word(lower: str) -> bool:
     """A word that states no fact of its own: a stopword, a stopword's contraction ("you'll", "it's"), an
     indefinite ("anyone", "elsewhere"), or a function word of another language (Chinese 因为, 另外)."""
-    if lower in _STOPWORDS or lower.split("'")[0].split("’")[0] in _STOPWORDS or lower in _INDEFINITES:
+    if lower in _STOPWORDS or _APOSTROPHE.split(lower, maxsplit=1)[0] in _STOPWORDS or lower in _INDEFINITES:
         return True
     return _IDEOGRAPH.search(lower) is not None and language_of_word(lower).function_word(lower)
 
@@ -485,8 +485,8 @@ def tokenize(text: str, start: int, end: int, *, table: bool) -> list[Token]:
 
 
 def is_content(tok: Token) -> bool:
+    # "aren't": the negation is judged on its own; "you'll", "it's": a stopword's contraction says no more than it
     return tok.kind == "word" and tok.lower not in _STOPWORDS \
         and (len(tok.lower) > 1 or _IDEOGRAPH.match(tok.lower) is not None) \
         and not tok.lower.endswith(("n't", "n’t")) \
-        and _APOSTROPHE.split(tok.lower, maxsplit=1)[0] not in _STOPWORDS  # "aren't": the negation is judged on
-    # its own; "you'll", "it's": a stopword's contraction states no more than the stopword
+        and _APOSTROPHE.split(tok.lower, maxsplit=1)[0] not in _STOPWORDS

@@ -301,7 +301,8 @@ class Chinese:
                 absence=(ABSENCE, _ABSENCE_PASSIVE, _ABSENCE_UNCLEAR),
                 back_references=BACK_REFERENCES, demonstratives=DEMONSTRATIVES,
                 negation_breaks=NEGATION_BREAKS,
-                coordinators=COORDINATORS, clause_joiners=CLAUSE_JOINERS, antonym_pairs=ANTONYM_PAIRS, stop_words=STOP_WORDS,
+                coordinators=COORDINATORS, clause_joiners=CLAUSE_JOINERS, antonym_pairs=ANTONYM_PAIRS,
+                stop_words=STOP_WORDS,
                 counters=frozenset(COUNTERS), compared_with=COMPARED_WITH, compared_degrees=COMPARED_DEGREES)
     ideograph = HAN
 
