@@ -26,7 +26,15 @@ from checking.quantities import Quantity
 from checking.quantity_compare import comparable, describe, same_value
 from checking.quantity_words import TIME_UNITS
 from checking.rules.context import RuleContext
-from checking.text import CONJUNCTIONS, LIGHT_STEMS, LIST_JOINERS, is_content, related_stems
+from checking.text import (
+    CONJUNCTIONS,
+    DIRECTION_FAMILIES,
+    LIGHT_STEMS,
+    LIST_JOINERS,
+    Token,
+    is_content,
+    related_stems,
+)
 from checking.windows import Window, stem_found, unit_credit
 
 _BINDING_TOLERANCE = 0.05  # an equal value in another unit must be nearly as well placed as the best
@@ -405,12 +413,34 @@ def _signed_cosine(a: dict[str, float], b: dict[str, float]) -> float:
 def _compare_attributes(ctx: RuleContext, q: Quantity, e: Quantity, unit: Unit) -> Finding:
     """The same value: its rate period, direction of change and bound must agree too."""
     spans = {"claim_span": (q.start, q.end), "evidence_span": ctx.evidence_span(unit, e.start, e.end)}
-    difference = attribute_difference(q, e)
+    difference = attribute_difference(q, e) or _window_difference(q, ctx.claim.unit.tokens, e, unit.tokens)
     if difference is not None:
         return Finding(*difference, **spans)
     # subject: scoring.beside_verdict says where the value was seen when nothing supports the claim
     return Finding(FindingKind.QUANTITY_MATCH, _("%(value)s matches evidence") % {"value": describe(q)},
                    subject=describe(q), **spans)
+
+
+_ORDER = dict(DIRECTION_FAMILIES)["order"]
+
+
+def _order_after(quantity: Quantity, tokens: list[Token]) -> str | None:
+    """The order word right after a quantity ("4 hours *before* the last working hour", 4小时*后*), if any."""
+    k = quantity.token_span[1]
+    return tokens[k].lower if k < len(tokens) and tokens[k].lower in _ORDER else None
+
+
+def _window_difference(q: Quantity, claim_tokens: list[Token], e: Quantity,
+                       evidence_tokens: list[Token]) -> tuple[FindingKind, str] | None:
+    """A time said to be before or after an event where the evidence gives a window up to it: "revoked 4 hours
+    before the last working hour" is not "within 4 hours of it" (nor, with "after", the same as at most 4 hours)."""
+    word = _order_after(q, claim_tokens) if q.bound == 0 else None
+    if word is None or e.bound != -1:
+        return None
+    theirs = _order_after(e, evidence_tokens)
+    if theirs is not None and _ORDER[theirs] == _ORDER[word]:
+        return None
+    return FindingKind.DIRECTION, values_differ(f"{describe(q)} {word}", _stated(e))
 
 
 def attribute_difference(q: Quantity, e: Quantity) -> tuple[FindingKind, str] | None:

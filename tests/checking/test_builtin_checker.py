@@ -633,3 +633,13 @@ def test_a_comparison_between_two_values_is_a_direction_of_its_own():
     same = rules_check(claim="Retail trade added 20,000 jobs, lower than its average monthly gain of 30,000.",
                        candidates=[EvidenceCandidate(evidence)], embed=None)
     assert not any(f.kind is FindingKind.DIRECTION for f in same.findings), same.reasons  # "lower" is no fall
+
+
+def test_a_time_before_or_after_an_event_is_not_a_window_up_to_it():
+    evidence = "When someone leaves, their access is revoked within 4 hours of their last working hour."
+    outcome = check("Their access is revoked 4 hours before their last working hour.", evidence)
+    assert outcome.score < uncertain_at()
+    assert "claim says 4 hours before; evidence says at most 4 hours" in outcome.reasons
+    assert check("Their access is revoked within 4 hours of their last working hour.", evidence).score >= supported_at()
+    assert check("Their access is revoked no later than 4 hours after their last working hour.",
+                 evidence).score >= supported_at()
