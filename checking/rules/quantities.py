@@ -34,6 +34,7 @@ from checking.text import (
     Token,
     is_content,
     related_stems,
+    words_as_written,
 )
 from checking.windows import Window, stem_found, unit_credit
 
@@ -440,7 +441,7 @@ def _window_difference(q: Quantity, claim_tokens: list[Token], e: Quantity,
     theirs = _order_after(e, evidence_tokens)
     if theirs is not None and _ORDER[theirs] == _ORDER[word]:
         return None
-    return FindingKind.DIRECTION, values_differ(f"{describe(q)} {word}", _stated(e))
+    return FindingKind.DIRECTION, values_differ(words_as_written([describe(q), word]), _stated(e))
 
 
 def attribute_difference(q: Quantity, e: Quantity) -> tuple[FindingKind, str] | None:
