@@ -22,6 +22,7 @@ from checking.quantity_words import MONTHS, WEEKDAYS
 from checking.text import (
     CHANGE_VERBS,
     CONJUNCTIONS,
+    COPULAS,
     DIRECTION_FAMILIES,
     LIST_JOINERS,
     MOVES,
@@ -219,16 +220,19 @@ def _clauses(tokens: list[Token], skip: set[int]) -> tuple[list[Clause], dict[st
     has_negation = False
     scope_left = 0
     dangling = False  # a negation with nothing after it: "traffic fines are not."
+    predicate = False  # that negation follows a copula: "live chat isn't included" denies what came before
 
     def close() -> None:
-        nonlocal stems, negated, leads, has_negation, scope_left, dangling
+        nonlocal stems, negated, leads, has_negation, scope_left, dangling, predicate
         if dangling and clauses:
             for stem in clauses[-1].stems:
                 stems.setdefault(stem, 0.5)  # the predicate is the previous clause's
             negated = set(stems)
+        elif dangling and predicate:
+            negated = set(stems)
         if stems or has_negation:
             clauses.append(Clause(stems, frozenset(negated), has_negation, frozenset(leads)))
-        stems, negated, leads, has_negation, scope_left, dangling = {}, set(), set(), False, 0, False
+        stems, negated, leads, has_negation, scope_left, dangling, predicate = {}, set(), set(), False, 0, False, False
 
     for k, tok in enumerate(tokens):
         if breaks_clause(tok):
@@ -236,6 +240,7 @@ def _clauses(tokens: list[Token], skip: set[int]) -> tuple[list[Clause], dict[st
             continue
         if _is_negation_cue(tokens, k):
             has_negation, scope_left, dangling = True, _NEGATION_SCOPE, True
+            predicate = tok.lower in COPULAS or (k > 0 and tokens[k - 1].lower in COPULAS)
             continue
         if scope_left and not dangling and _joins_a_clause(tokens, k):
             scope_left = 0  # "are not reimbursed and approved expenses are paid": the second clause is asserted

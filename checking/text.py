@@ -244,6 +244,7 @@ NEGATION_BREAKS = frozenset({",", ";", ":", ".", "!", "?", "|", "but", "while", 
                               *(word for cues in _CUES for word in cues.negation_breaks)})
 COORDINATORS = frozenset({"and", "or", *(word for cues in _CUES for word in cues.coordinators)})
 LIST_JOINERS = COORDINATORS | {",", ";"}
+COPULAS = frozenset().union(*(cues.copulas for cues in _CUES))
 CLAUSE_JOINERS = frozenset({"and", "also", *(word for cues in _CUES for word in cues.clause_joiners)})
 
 # Numbers are ASCII digits only: "²", "½", "１" or "٣" are digits to str.isdigit() but not to float(), and

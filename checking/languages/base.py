@@ -102,6 +102,9 @@ class Cues:
     demonstratives: frozenset[str] = frozenset()
     negation_breaks: frozenset[str] = frozenset()  # words ending a negation's reach ("但")
     coordinators: frozenset[str] = frozenset()  # "and", "or"
+    # The verb a predicate's negation follows ("are not", "isn't"): a negation after it with nothing it could deny
+    # after it ("live chat isn't included") denies its subject, which came before.
+    copulas: frozenset[str] = frozenset()
     clause_joiners: frozenset[str] = frozenset()  # words joining one statement to another ("and", 并且), not "or"
     antonym_pairs: tuple[tuple[str, str], ...] = ()  # opposites that can stand in one slot
     stop_words: frozenset[str] = frozenset()  # never content words

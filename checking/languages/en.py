@@ -195,6 +195,8 @@ _ABSENCE_LEANING = re.compile(
 )
 # A negated verb written without its apostrophe, as web text often has it ("you didnt allow resize"): a negation
 # like "didn't" (checking.analysis), and no word a source must state.
+COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "being", "isn't", "aren't", "wasn't", "weren't",
+                     "isn’t", "aren’t", "wasn’t", "weren’t"})
 UNMARKED_CONTRACTIONS = frozenset("""dont didnt doesnt isnt arent wasnt werent cant couldnt shouldnt wouldnt havent
     hasnt hadnt wont mustnt neednt""".split())  # noqa: SIM905
 BACK_REFERENCES = frozenset({"this", "these", "that", "those", "it", "its", "they", "their", "them", "such", "he",
@@ -318,7 +320,8 @@ class English:
     # assistant frames what it says.
     cues = Cues(framing=FRAMING, framing_after=FRAMING_AFTER, meta=META,
                 absence=(ABSENCE, _ABSENCE_PASSIVE, _ABSENCE_UNCLEAR, _ABSENCE_LEANING),
-                back_references=BACK_REFERENCES, demonstratives=DEMONSTRATIVES, stop_words=UNMARKED_CONTRACTIONS)
+                back_references=BACK_REFERENCES, demonstratives=DEMONSTRATIVES, stop_words=UNMARKED_CONTRACTIONS,
+                copulas=COPULAS)
     ideograph = None
 
     def tokens(self, text: str, start: int, end: int, *, table: bool) -> list[Token] | None:

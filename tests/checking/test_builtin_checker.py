@@ -643,3 +643,13 @@ def test_a_time_before_or_after_an_event_is_not_a_window_up_to_it():
     assert check("Their access is revoked within 4 hours of their last working hour.", evidence).score >= supported_at()
     assert check("Their access is revoked no later than 4 hours after their last working hour.",
                  evidence).score >= supported_at()
+
+
+def test_a_negation_after_a_copula_with_nothing_after_it_denies_its_subject():
+    """"(live chat isn't included)": what is denied is the clause's own words before it; a negation with content
+    after it ("are not needed for meals") keeps its scope."""
+    evidence = "Pro: email and live chat support, Monday to Friday."
+    outcome = check("On Pro you get email support only (live chat isn't included), Monday to Friday.", evidence)
+    assert outcome.score < uncertain_at()
+    assert any(r.startswith("claim negates") for r in outcome.reasons), outcome.reasons
+    assert check("On Pro you get email and live chat support, Monday to Friday.", evidence).score >= supported_at()
