@@ -22,8 +22,9 @@ splits one in two, still restates them.
 
 A claim the checker itself finds supported by the very quote a fact was confirmed against need not restate all of
 it: it is within the fact (`fact_within`) when it says nothing beyond it that could be a changed fact — more than
-a word, its quantities, directions, negation and names the fact's, at most half its words its own, none of those a word the
-source offers elsewhere (a word in another's place is one the source writes), and, where it negates, none at all.
+a word, its quantities, directions, negation and names the fact's, at most half its words its own, none of those a
+word the source offers elsewhere unless it keeps every word of the fact (a word in another's place is one the source
+writes), and, where it negates, none at all; a claim joining facts may be within them part by part (`parts_within`).
 Pure functions over text, as the rest of the checker.
 """
 
@@ -337,9 +338,9 @@ def claim_pieces(text: str) -> list[tuple[int, int]]:
 
 
 def parts_within(text: str, *, language: str, within: Callable[[str, Fact], T | None]) -> list[T] | None:
-    """A claim joining facts ("$95 a day internationally and $65 a day for domestic trips") cut into parts that each
-    stand on their own and that `within` finds within a fact (the value it returns for the part), in the fewest
-    parts; None when no cut does. Every piece is in a part, so no condition or qualifier is left out; a piece
+    """A claim joining facts ("$95 a day internationally and $65 a day for domestic trips") cut into two or more
+    parts that each stand on their own and that `within` finds within a fact (the value it returns for the part), in
+    the fewest parts; None when no cut does (the whole claim is the caller's to try). Every piece is in a part, so no condition or qualifier is left out; a piece
     stating nothing (no word, quantity nor negation) is no part. `within` is asked of each run of pieces once."""
     pieces = claim_pieces(text)
     if not 1 < len(pieces) <= _MAX_PIECES:
@@ -347,7 +348,7 @@ def parts_within(text: str, *, language: str, within: Callable[[str, Fact], T | 
     best: list[list[T] | None] = [[]] + [None] * len(pieces)
     for end in range(1, len(pieces) + 1):
         for begin in range(end):
-            if best[begin] is None:
+            if best[begin] is None or (begin, end) == (0, len(pieces)):
                 continue
             part = text[pieces[begin][0]:pieces[end - 1][1]]
             fact = claim_fact(part, language=language)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from checking.languages import detect_language, every_language, language_for, language_of_word
-from checking.languages.en import american_spelling
+from checking.languages.en import MOVE_VERBS, MOVED_VERBS, american_spelling
 
 _LANGUAGES = every_language()
 _CUES = tuple(language.cues for language in _LANGUAGES)
@@ -26,8 +26,7 @@ _STOPWORDS = frozenset(
     like well way ways etc e.g i.e vs through throughout across among along toward towards upon onto
     whose whom either neither every according during therefore additionally alternatively moreover furthermore
     consequently accordingly besides likewise similarly meanwhile nevertheless nonetheless firstly secondly thirdly
-    lastly finally it's let's that's there's here's what's unfortunately fortunately sadly luckily regrettably
-    thankfully""".split()  # noqa: SIM905 - word lists read best as text
+    lastly finally it's let's that's there's here's what's""".split()  # noqa: SIM905 - word lists read best as text
 ).union(*(cues.stop_words for cues in _CUES))
 # Indefinite pronouns and adverbs: they name nothing a source could state.
 _INDEFINITES = frozenset("""anyone anybody anything anywhere someone somebody something somewhere everyone everybody
@@ -122,13 +121,9 @@ _IRREGULAR = {
 }
 _DERIVATIONAL_SUFFIXES = ("ment", "ation", "ition", "ion", "er", "or", "al", "ity", "ness", "ive", "ance", "ence",
                           "able", "ible", "ship", "ure", "ant", "ent", "ic", "ical", "ize", "ise", "ist")
-_MOVE_VERBS = "go|goes|went|move|moves|trend|trends|tick|ticks|edge|edges|jump|jumps|shot|shoot|crept|creep|step|steps|" \
-              "ramp|ramps|came|come|comes"
 # "edged up to 60.4" moves; "up to 2 GB", "reimbursed up to $40" cap: only a verb of movement moves
-_MOVED = r"(?:edg|tick|mov|inch|creep|jump|climb|trend|shoot|step|ramp|surg|soar|spik|rall|drift|bump|revis|" \
-         r"round|push|rebound|recover|ris|fall|sank|sink|slipp?|slid|dropp?|declin)(?:e|es|ed|ing|s|ied|ies|y)?"
-VERBISH_BEFORE_UP = re.compile(rf"^(?:{_MOVED}|{_MOVE_VERBS}|crept|shot|rose|fell)$")
-MOVES = re.compile(rf"(?:ed|ing)$|^(?:is|was|are|were|be|been|{_MOVE_VERBS})$")  # "went up"; not "made up"
+VERBISH_BEFORE_UP = re.compile(rf"^(?:{MOVED_VERBS}|{MOVE_VERBS})$")
+MOVES = re.compile(rf"(?:ed|ing)$|^(?:is|was|are|were|be|been|{MOVE_VERBS})$")  # "went up"; not "made up"
 
 # Direction words by family: +1 / -1 / 0 (unchanged)
 CHANGE_WORDS = {
@@ -217,8 +212,7 @@ def asks(word: str) -> bool:
 
 REPLY_WORDS = frozenset("""yes yeah yea yep yup no nope nah ok okay alright sure certainly absolutely definitely
     exactly indeed right correct true false maybe perhaps possibly probably hello hi hey greetings thanks thank
-    welcome please sorry oh ah agreed not unfortunately fortunately sadly luckily regrettably
-    thankfully""".split()).union(*(cues.reply_words for cues in _CUES))  # noqa: SIM905
+    welcome please sorry oh ah agreed""".split()).union(*(cues.reply_words for cues in _CUES))  # noqa: SIM905
 # Each language's pleasantries, beside the English ones (checking.claims).
 CHATTER_PATTERNS = tuple(cues.chatter for cues in _CUES if cues.chatter is not None)
 FRAMING_PATTERNS = tuple(cues.framing for cues in _CUES if cues.framing is not None)
@@ -245,7 +239,7 @@ NEGATION_BREAKS = frozenset({",", ";", ":", ".", "!", "?", "|", "but", "while", 
 COORDINATORS = frozenset({"and", "or", *(word for cues in _CUES for word in cues.coordinators)})
 LIST_JOINERS = COORDINATORS | {",", ";"}
 COPULAS = frozenset().union(*(cues.copulas for cues in _CUES))
-CLAUSE_JOINERS = frozenset({"and", "also", *(word for cues in _CUES for word in cues.clause_joiners)})
+CLAUSE_JOINERS = frozenset().union(*(cues.clause_joiners for cues in _CUES))
 
 # Numbers are ASCII digits only: "²", "½", "１" or "٣" are digits to str.isdigit() but not to float(), and
 # reading them would need offsets other than the text's. They tokenize as marks.

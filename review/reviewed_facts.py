@@ -64,14 +64,18 @@ class FactMatch:
     decided_at: datetime
     answer_id: int
     # The checker found the claim supported by the quote the fact was confirmed against, and it says no more than
-    # the fact (checking.facts.fact_within), rather than restating all of it in words of its own.
-    within: bool = False
-    parts: int = 1  # within a fact part by part (checking.facts.parts_within): how many parts; this is the first's
+    # the fact (checking.facts.fact_within) in this many parts (checking.facts.parts_within; this fact is the
+    # first part's), rather than restating all of it in words of its own: 0.
+    parts_within: int = 0
+
+    @property
+    def within(self) -> bool:
+        return self.parts_within > 0
 
     def reason(self) -> str:
         said = {"reviewer": self.reviewer, "date": f"{self.decided_at:%Y-%m-%d}", "answer": self.answer_id,
-                "parts": self.parts}
-        if self.confirmed and self.within and self.parts > 1:
+                "parts": self.parts_within}
+        if self.confirmed and self.parts_within > 1:
             return (_("supported by review, part by part: its source states each of its %(parts)s parts, where "
                       "reviewers confirmed the same facts (the first: %(reviewer)s on %(date)s, answer #%(answer)s)")
                     % said)
@@ -163,12 +167,13 @@ def _confirmed_matches(claims: list[ClaimResult], facts: list[Fact],
     return found
 
 
-def _within_one(text: str, fact: Fact, *, rows: list[ReviewedFact], texts: dict[int, str]) -> ReviewedFact | None:
-    """The first of `rows` (facts at the claim's quote) that `text`, stating `fact`, says no more than. One fact at a
-    time: two facts together pair their words either way ("employees may use an app" and "administrators must use
-    a key" do not say administrators may use an app)."""
-    return next((row for row in rows if fact_within(
-        fact, _fact_of(row), grounded=row.grounded_words, source_text=texts[row.version_id],
+def _within_one(text: str, fact: Fact, *, rows: list[tuple[ReviewedFact, Fact]],
+                texts: dict[int, str]) -> ReviewedFact | None:
+    """The first of `rows` (facts at the claim's quote, each with what it states) that `text`, stating `fact`, says
+    no more than. One fact at a time: two facts together pair their words either way ("employees may use an app"
+    and "administrators must use a key" do not say administrators may use an app)."""
+    return next((row for row, reviewed in rows if fact_within(
+        fact, reviewed, grounded=row.grounded_words, source_text=texts[row.version_id],
         source_words=text_stems(texts[row.version_id])) and not contradicted_by([text], [row.claim_text])), None)
 
 
@@ -184,10 +189,11 @@ def _within_matches(claims: list[ClaimResult], facts: list[Fact], candidates: di
     if not rows or not waiting:
         return {}
     texts = dict(DocumentVersion.objects.filter(pk__in={row.version_id for row in rows}).values_list("pk", "text"))
+    stated = [(row, _fact_of(row)) for row in rows]
     added: dict[int, int] = {}
     for i in waiting:
         best = _evidence_spans(claims[i])[:1]
-        at_quote = [row for row in rows if _overlaps(row, best)]
+        at_quote = [(row, fact) for row, fact in stated if _overlaps(row, best)]
         if not at_quote:
             continue
         within = partial(_within_one, rows=at_quote, texts=texts)
@@ -225,8 +231,7 @@ def reviewed_facts_match(*, claims: list[ClaimResult], facts: list[Fact]) -> lis
         matches.append(None if row is None else FactMatch(
             fact_id=row.pk, confirmed=row.outcome == ReviewedFact.Outcome.CONFIRMED,
             reviewer=row.decided_by.username, decided_at=row.decided_at, answer_id=row.answer_id,
-            within=row.outcome == ReviewedFact.Outcome.CONFIRMED and index in within,
-            parts=within.get(index, 1) if row.outcome == ReviewedFact.Outcome.CONFIRMED else 1))
+            parts_within=within.get(index, 0) if row.outcome == ReviewedFact.Outcome.CONFIRMED else 0))
     return matches
 
 

@@ -195,10 +195,21 @@ _ABSENCE_LEANING = re.compile(
 )
 # A negated verb written without its apostrophe, as web text often has it ("you didnt allow resize"): a negation
 # like "didn't" (checking.analysis), and no word a source must state.
-COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "being", "isn't", "aren't", "wasn't", "weren't",
-                     "isn’t", "aren’t", "wasn’t", "weren’t"})
 UNMARKED_CONTRACTIONS = frozenset("""dont didnt doesnt isnt arent wasnt werent cant couldnt shouldnt wouldnt havent
     hasnt hadnt wont mustnt neednt""".split())  # noqa: SIM905
+# The speaker's attitude states nothing a source could confirm: no content word, and with "not" a reply
+# ("Unfortunately not.").
+ATTITUDE_ADVERBS = frozenset({"unfortunately", "fortunately", "sadly", "luckily", "regrettably", "thankfully"})
+COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "being", "isn't", "aren't", "wasn't", "weren't",
+                     "isn’t", "aren’t", "wasn’t", "weren’t"})
+CLAUSE_JOINERS = frozenset({"and", "also"})
+# Verbs that move a value: "went up", "edged up to 60.4" (checking.text's MOVES and VERBISH_BEFORE_UP); any other
+# verb before "up to" caps it ("reimbursed up to $40").
+MOVE_VERBS = "go|goes|went|move|moves|trend|trends|tick|ticks|edge|edges|jump|jumps|shot|shoot|crept|creep|step|" \
+             "steps|ramp|ramps|came|come|comes"
+MOVED_VERBS = r"(?:edg|tick|mov|inch|creep|jump|climb|trend|shoot|step|ramp|surg|soar|spik|rall|drift|bump|revis|" \
+              r"round|push|rebound|recover|ris|fall|sank|sink|slipp?|slid|dropp?|declin)(?:e|es|ed|ing|s|ied|ies|y)?" \
+              r"|crept|shot|rose|fell"
 BACK_REFERENCES = frozenset({"this", "these", "that", "those", "it", "its", "they", "their", "them", "such", "he",
                              "she", "his", "her"})
 DEMONSTRATIVES = frozenset({"this", "these", "that", "those", "such"})
@@ -320,8 +331,9 @@ class English:
     # assistant frames what it says.
     cues = Cues(framing=FRAMING, framing_after=FRAMING_AFTER, meta=META,
                 absence=(ABSENCE, _ABSENCE_PASSIVE, _ABSENCE_UNCLEAR, _ABSENCE_LEANING),
-                back_references=BACK_REFERENCES, demonstratives=DEMONSTRATIVES, stop_words=UNMARKED_CONTRACTIONS,
-                copulas=COPULAS)
+                back_references=BACK_REFERENCES, demonstratives=DEMONSTRATIVES,
+                stop_words=UNMARKED_CONTRACTIONS | ATTITUDE_ADVERBS, reply_words=ATTITUDE_ADVERBS | {"not"},
+                copulas=COPULAS, clause_joiners=CLAUSE_JOINERS)
     ideograph = None
 
     def tokens(self, text: str, start: int, end: int, *, table: bool) -> list[Token] | None:
